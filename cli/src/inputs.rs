@@ -1,0 +1,96 @@
+//! Reading scenario files and recorded runs (or traces) from files and directories.
+
+use std::path::{Path, PathBuf};
+
+use agent_test_runtime::model::Scenario;
+use agent_test_runtime::trace::{self, Format};
+use agent_test_runtime::{LoadError, RecordedRun, ScenarioInfo, load_json};
+use serde_json::Value;
+
+/// The `.json` files named, directories searched recursively, in a stable order.
+pub(crate) fn json_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)
+                .map_err(|e| format!("{}: cannot read the directory: {e}", p.display()))?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "json") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn read(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|e| LoadError {
+        file: path.to_owned(),
+        path: String::new(),
+        message: format!("cannot read the file: {e}"),
+    })
+}
+
+/// Scenarios from a file holding one scenario, an array of them, or `{"scenarios": [...]}`.
+pub(crate) fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, LoadError> {
+    let text = read(path)?;
+    let value: Value = load_json(path, &text)?;
+    match value {
+        Value::Array(_) => load_json(path, &text),
+        Value::Object(ref o) if o.contains_key("scenarios") && !o.contains_key("name") => {
+            #[derive(serde::Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct File {
+                scenarios: Vec<Scenario>,
+            }
+            load_json::<File>(path, &text).map(|f| f.scenarios)
+        }
+        _ => load_json(path, &text).map(|s| vec![s]),
+    }
+}
+
+/// A recorded run, a JSON report, or a trace in a known format (named after the file).
+pub(crate) fn load_run(path: &Path, format: Option<Format>) -> Result<RecordedRun, LoadError> {
+    let text = read(path)?;
+    let value: Value = load_json(path, &text)?;
+    if format.is_none() && value.get("transcript").is_some() && value.get("scenario").is_some() {
+        return RecordedRun::from_json(&text, path);
+    }
+    let transcript = trace::parse(&value, format).map_err(|e| LoadError {
+        file: path.to_owned(),
+        path: e
+            .path
+            .trim_start_matches('$')
+            .trim_start_matches('.')
+            .to_owned(),
+        message: match e.format {
+            Some(f) => format!("{f} trace: {}", e.message),
+            None => format!(
+                "not a recorded run (`scenario` + `transcript`), a JSON report or a trace: {}",
+                e.message
+            ),
+        },
+    })?;
+    let name = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    Ok(RecordedRun {
+        scenario: ScenarioInfo::new(name),
+        transcript,
+    })
+}

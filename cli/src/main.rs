@@ -1,0 +1,118 @@
+//! The `agent-test` command: evaluate recorded agent runs against scenarios without calling
+//! anything (`eval`), or drive live HTTP and OpenAI-compatible agents through them (`run`).
+//! Run `agent-test --help` for the options.
+
+mod args;
+mod eval;
+mod inputs;
+mod output;
+mod run;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use args::{Command, Common};
+
+fn main() -> ExitCode {
+    match args::parse(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => {
+            println!("{}", args::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Version) => {
+            println!("agent-test {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Eval(a)) => execute(&a.common, |scenarios| eval::eval(&a, scenarios)),
+        Ok(Command::Run(a)) => execute(&a.common, |scenarios| run::run(&a, scenarios)),
+        Err(e) => {
+            eprintln!("agent-test: {e}\n\nRun `agent-test --help` for the options.");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn execute(
+    common: &Common,
+    go: impl FnOnce(&[agent_test_runtime::model::Scenario]) -> Result<Vec<output::RunResult>, String>,
+) -> ExitCode {
+    let started = Instant::now();
+    let scenarios = match load_all(common) {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("agent-test: {e}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let results = match go(&scenarios) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("agent-test: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let elapsed = started.elapsed();
+    let text = output::render(&results, common.format, common.quiet, elapsed);
+    let written = match &common.output {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        }
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
+    };
+    if let Err(e) = written {
+        eprintln!("agent-test: {e}");
+        return ExitCode::from(2);
+    }
+    if common.stats {
+        eprintln!(
+            "agent-test: {} runs in {:.3} s; peak memory {}",
+            results.len(),
+            elapsed.as_secs_f64(),
+            peak_memory().unwrap_or_else(|| "unknown".into())
+        );
+    }
+    let totals = output::Totals::of(&results);
+    if totals.unreadable > 0 {
+        ExitCode::from(2)
+    } else if totals.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Every scenario of every file; every unreadable file is reported.
+fn load_all(common: &Common) -> Result<Vec<agent_test_runtime::model::Scenario>, Vec<String>> {
+    let files = inputs::json_files(&common.scenarios).map_err(|e| vec![e])?;
+    if files.is_empty() {
+        return Err(vec!["--scenarios: no .json files found".into()]);
+    }
+    let mut scenarios = Vec::new();
+    let mut errors = Vec::new();
+    for f in &files {
+        match inputs::load_scenarios(f) {
+            Ok(s) => scenarios.extend(s),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(scenarios)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Peak resident memory (Linux's VmHWM).
+fn peak_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .map(|v| v.trim().to_owned())
+}

@@ -1,0 +1,361 @@
+//! The `agent-test` command, run as a process on real files and against local servers.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agent-test"))
+}
+
+/// A fresh temporary directory for one test.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agent-test-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write(path: &Path, v: &Value) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("dir");
+    }
+    std::fs::write(path, serde_json::to_vec_pretty(v).expect("json")).expect("write");
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn refund_scenario() -> Value {
+    json!({
+        "name": "refund",
+        "steps": [
+            {"step": "user", "text": "I was charged twice", "expect": [
+                {"check": {"type": "no_tools"}}
+            ]},
+            {"step": "user", "text": "ORD-9921", "expect": [
+                {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "exact", "value": "ORD-9921"}]}}
+            ]}
+        ],
+        "expect": [
+            {"check": {"type": "text", "source": "reply", "op": "contains", "value": "refund"}},
+            {"check": {"type": "tool", "name": "cancel_order", "count": {"exactly": 0}}, "severity": "warning"}
+        ]
+    })
+}
+
+fn recording(refund_order: &str) -> Value {
+    json!({
+        "scenario": {"name": "refund"},
+        "transcript": {"turns": [
+            {"index": 0, "input": "I was charged twice", "latency_ms": 20, "reply": {"text": "Which order?"}},
+            {"index": 1, "input": "ORD-9921", "latency_ms": 35, "reply": {
+                "text": "Your refund is on its way.",
+                "calls": [{"name": "process_refund", "arguments": {"order_id": refund_order}}]
+            }}
+        ]}
+    })
+}
+
+#[test]
+fn eval_reports_passes_failures_and_exit_code() {
+    let dir = temp("eval");
+    write(&dir.join("scenarios.json"), &json!([refund_scenario()]));
+    write(&dir.join("runs/good.json"), &recording("ORD-9921"));
+    write(&dir.join("runs/bad.json"), &recording("ORD-1"));
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("✓ ") && text.contains("good.json: agent-test: scenario `refund` passed"),
+        "{text}"
+    );
+    assert!(text.contains("✗ ") && text.contains("bad.json"), "{text}");
+    assert!(
+        text.contains(
+            r#"- call at position 0: order_id: expected "ORD-9921", got "ORD-1" (turn 2)"#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("agent-test: 2 runs: 1 passed, 1 failed; checks: 7 passed, 1 failed"),
+        "{text}"
+    );
+
+    let out = bin()
+        .args(["eval", "--format", "json", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .args(["--runs"])
+        .arg(dir.join("runs/good.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    assert_eq!(doc["passed"], true);
+    assert_eq!(doc["runs"][0]["report"]["summary"]["passed"], 4);
+    assert_eq!(
+        doc["runs"][0]["report"]["verdicts"][1]["scope"],
+        json!({"turn": 1})
+    );
+
+    let junit = dir.join("junit.xml");
+    let out = bin()
+        .args(["eval", "--format", "junit", "--output"])
+        .arg(&junit)
+        .arg("--scenarios")
+        .arg(dir.join("scenarios.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(
+        xml.contains(r#"<testsuite name="agent-test" tests="2""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<failure message="agent-test: scenario `refund` FAILED"#),
+        "{xml}"
+    );
+}
+
+#[test]
+fn eval_reads_traces_and_json_reports() {
+    let dir = temp("traces");
+    write(
+        &dir.join("s.json"),
+        &json!({
+            "name": "schedule",
+            "steps": [{"step": "user", "text": "Schedule a call tomorrow at 3pm", "expect": [
+                {"check": {"type": "tool", "name": "create_event", "args": [
+                    {"name": "when", "matcher": "date", "expression": "AT_TIME(DATE_ADD(TODAY(), 1, 'day'), '3:00 PM')"}
+                ]}}
+            ]}]
+        }),
+    );
+    write(
+        &dir.join("morgana.json"),
+        &json!({
+            "response": "Scheduled.",
+            "environment": {"user_time": "2026-11-23T09:30:00Z"},
+            "trace": [{"event": "tool_call", "id": "1", "tool": "create_event", "params": {"when": "2026-11-24T15:00:00"}}]
+        }),
+    );
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("s.json"))
+        .arg("--runs")
+        .arg(dir.join("morgana.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
+
+#[test]
+fn unreadable_inputs_name_the_file_and_field() {
+    let dir = temp("bad");
+    let mut bad = refund_scenario();
+    bad["steps"][1]["expect"][0]["check"]["type"] = json!("tooll");
+    write(&dir.join("bad.json"), &bad);
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("bad.json"))
+        .args(["--runs", "x"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "bad.json: at steps[1]: unknown variant `tooll`, expected one of `text`, `tool`"
+        ),
+        "{err}"
+    );
+
+    write(&dir.join("ok.json"), &refund_scenario());
+    write(
+        &dir.join("run.json"),
+        &json!({"scenario": {"name": "refund"}, "transcript": {"turns": [{"index": "x"}]}}),
+    );
+    std::fs::write(dir.join("notjson.json"), "{ nope").unwrap();
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("ok.json"))
+        .arg("--runs")
+        .arg(dir.join("run.json"))
+        .arg("--runs")
+        .arg(dir.join("notjson.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "run.json: at transcript.turns[0].index: invalid type: string \"x\", expected usize"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("notjson.json: not valid JSON: key must be a string"),
+        "{text}"
+    );
+    assert!(text.contains("2 unreadable"), "{text}");
+
+    let out = bin().args(["eval", "--runs", "x"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--scenarios is required"));
+    let out = bin().args(["frobnicate"]).output().expect("runs");
+    assert!(stderr(&out).contains("unknown command `frobnicate`"));
+}
+
+/// An HTTP agent server: refunds when given an order number.
+async fn http_agent() -> String {
+    use axum::routing::post;
+    let router = axum::Router::new().route(
+        "/agent",
+        post(|axum::Json(body): axum::Json<Value>| async move {
+            let input = body["input"].as_str().unwrap_or("").to_owned();
+            if input.starts_with("ORD-") {
+                axum::Json(json!({"reply": "Your refund is on its way.", "tool_calls": [{"name": "process_refund", "arguments": {"order_id": input}}]}))
+            } else {
+                axum::Json(json!({"reply": "Which order?", "tool_calls": []}))
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://{addr}/agent")
+}
+
+#[tokio::test]
+async fn run_drives_an_http_agent_and_records_runs_eval_can_replay() {
+    let dir = temp("run");
+    write(&dir.join("s.json"), &refund_scenario());
+    let url = http_agent().await;
+    let record = dir.join("recordings");
+    let out = tokio::task::spawn_blocking({
+        let (dir, record) = (dir.clone(), record.clone());
+        move || {
+            bin()
+                .args(["run", "--scenarios"])
+                .arg(dir.join("s.json"))
+                .args([
+                    "--http",
+                    &url,
+                    "--calls-at",
+                    "tool_calls",
+                    "--secret-header",
+                    "X-Key: hunter2",
+                    "--record-dir",
+                ])
+                .arg(&record)
+                .output()
+                .expect("runs")
+        }
+    })
+    .await
+    .expect("joined");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("agent-test: scenario `refund` passed"),
+        "{text}"
+    );
+    assert!(!text.contains("hunter2"));
+    // The run left a recording; `eval` on it gives the same verdicts without a server.
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("s.json"))
+        .arg("--runs")
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 passed, 0 failed"));
+}
+
+#[tokio::test]
+async fn run_drives_an_openai_compatible_model_with_mocks() {
+    use axum::routing::post;
+    let router = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(|axum::Json(body): axum::Json<Value>| async move {
+            let has_result = body["messages"].as_array().is_some_and(|m| m.iter().any(|x| x["role"] == "tool"));
+            if has_result {
+                axum::Json(json!({"choices": [{"message": {"role": "assistant", "content": "Refund RF-7 is on its way."}}]}))
+            } else {
+                axum::Json(json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "process_refund", "arguments": "{\"order_id\":\"ORD-9921\"}"}}
+                ]}}]}))
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    let dir = temp("openai");
+    write(
+        &dir.join("s.json"),
+        &json!({
+            "name": "model_refund",
+            "steps": [{"step": "user", "text": "Refund ORD-9921", "expect": [
+                {"check": {"type": "tool", "name": "process_refund", "result": [{"name": "", "matcher": "contains", "value": "RF-7"}]}},
+                {"check": {"type": "text", "source": "reply", "op": "contains", "value": "RF-7"}}
+            ]}]
+        }),
+    );
+    let out = tokio::task::spawn_blocking(move || {
+        bin()
+            .args(["run", "--scenarios"])
+            .arg(dir.join("s.json"))
+            .args([
+                "--openai",
+                "test-model",
+                "--base-url",
+                &format!("http://{addr}/v1"),
+                "--mocks",
+                r#"{"process_refund": {"refund_id": "RF-7"}}"#,
+                "--record-dir",
+            ])
+            .arg(dir.join("rec"))
+            .output()
+            .expect("runs")
+    })
+    .await
+    .expect("joined");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}

@@ -1,0 +1,8 @@
+//! Example agents for agent-test.
+//!
+//! [`demo`] is a small customer-service / booking agent that runs in-process with no network
+//! and no API key: real tools over an in-memory store (hotel search, booking, order lookup,
+//! refunds), driven by a deterministic, rule-based planner that stands in for an LLM. The
+//! example suites in `examples/tests/` test it with `agent_test!`.
+
+pub mod demo;

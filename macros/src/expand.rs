@@ -1,0 +1,171 @@
+//! The expansion: one suite function and one `#[tokio::test]` per scenario.
+//!
+//! The shape never depends on whether the input is valid (rust-analyzer compares the
+//! expansion of the real and of the completion-marked input), every user expression is
+//! emitted exactly once, in braces, in an argument position of known type, and everything is
+//! named through `::agent_test::__private`. Assertion logic lives in the runtime.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::syntax::{ContextEntry, ScenarioAst, Stmt, SuiteAst, UserExpr};
+
+pub(crate) fn expand(suite: &SuiteAst) -> TokenStream {
+    let suite_fn = suite_fn_name(suite);
+    let mut out = suite_item(suite, &suite_fn);
+    for s in &suite.scenarios {
+        out.extend(scenario_item(s, &suite_fn));
+    }
+    out
+}
+
+/// Named after the scenarios, so it is unique per invocation and stable while the user types
+/// inside scenario bodies.
+fn suite_fn_name(suite: &SuiteAst) -> Ident {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for s in &suite.scenarios {
+        for b in s.name.to_string().bytes().chain([0]) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format_ident!("__agent_test_suite_{:016x}", hash)
+}
+
+fn suite_item(suite: &SuiteAst, suite_fn: &Ident) -> TokenStream {
+    let settings = suite.settings.iter().map(|s| {
+        let method = Ident::new(&s.name.to_string(), s.name.span());
+        let value = s.value.braced();
+        quote! { .#method(#value) }
+    });
+    let context = suite.context.iter().map(|e| {
+        let (key, value) = context_parts(e);
+        quote! { .context(#key, #value) }
+    });
+    let orphans = suite.orphans.iter().map(|e| {
+        let value = e.braced();
+        quote! { let _ = #value; }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+        fn #suite_fn() -> ::agent_test::__private::Suite {
+            #[allow(unused_imports)]
+            use ::agent_test::prelude::*;
+            #(#orphans)*
+            ::agent_test::__private::Suite::new() #(#settings)* #(#context)*
+        }
+    }
+}
+
+fn context_parts(e: &ContextEntry) -> (Literal, proc_macro2::Group) {
+    let mut key = Literal::string(&e.key);
+    key.set_span(e.key_span);
+    (key, e.value.braced())
+}
+
+fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
+    let name = &s.name;
+    let docs = &s.docs;
+    let attrs = &s.attrs;
+    let run = run_ident();
+    let name_str = Literal::string(&name.to_string());
+    let description = Literal::string(&s.description);
+    let body = stmts(&s.body, false);
+    let finish = quote_spanned! {name.span()=>
+        ::agent_test::__private::ScenarioRun::report(#run).await.assert_passed();
+    };
+    let line = quote_spanned! {name.span()=> ::core::line!() };
+    quote! {
+        #(#docs)*
+        #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
+        #(#attrs)*
+        #[allow(unused_braces)]
+        async fn #name() {
+            #[allow(unused_imports)]
+            use ::agent_test::prelude::*;
+            #[allow(unused_mut)]
+            let mut #run = ::agent_test::__private::ScenarioRun::with_info(
+                #suite_fn(),
+                ::agent_test::__private::ScenarioInfo::new(#name_str)
+                    .described(#description)
+                    .located(::core::module_path!(), ::core::file!(), #line),
+            );
+            #body
+            #finish
+        }
+    }
+}
+
+/// The run's variable: invisible to user code (mixed-site hygiene), so it cannot clash.
+fn run_ident() -> Ident {
+    Ident::new("__agent_test_run", Span::mixed_site())
+}
+
+fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
+    let run = run_ident();
+    let mut out = TokenStream::new();
+    for stmt in body {
+        out.extend(match stmt {
+            Stmt::Context(entries) => entries
+                .iter()
+                .map(|e| {
+                    let (key, value) = context_parts(e);
+                    quote! { #run.context(#key, #value); }
+                })
+                .collect(),
+            Stmt::History(e) => {
+                let value = e.braced();
+                quote! { #run.history(#value); }
+            }
+            Stmt::System(e) => {
+                let value = e.braced();
+                quote! { #run.system(#value); }
+            }
+            Stmt::User {
+                binding,
+                input,
+                checks,
+            } => {
+                let input = user_input(input);
+                let checks = if checks.is_empty() {
+                    TokenStream::new()
+                } else {
+                    let inner = stmts(checks, true);
+                    quote! { { #inner } }
+                };
+                let bind = binding
+                    .as_ref()
+                    .map(|pattern| quote! { #pattern = #run.__last_turn(); });
+                quote! {
+                    #run.user(#input).await;
+                    #checks
+                    #bind
+                }
+            }
+            Stmt::Expect(e) => {
+                let check = e.braced();
+                let mut label = Literal::string(&e.source());
+                label.set_span(e.span);
+                quote! { #run.__expect(#check, #label, #in_turn); }
+            }
+            Stmt::Setting { name, value } => {
+                let method = Ident::new(&name.to_string(), name.span());
+                let value = value.braced();
+                quote! { #run.#method(#value); }
+            }
+            Stmt::Rust(tokens) => tokens.clone(),
+        });
+    }
+    out
+}
+
+fn user_input(input: &UserExpr) -> TokenStream {
+    if input.is_empty() {
+        // The error is already reported; keep the call so the expansion's shape is stable.
+        quote! { "" }
+    } else {
+        let g = input.braced();
+        quote! { #g }
+    }
+}

@@ -1,0 +1,243 @@
+//! The top level of `agent_test!`: settings, suite context, scenarios.
+
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
+
+use super::attrs::parse_outer_attrs;
+use super::context::parse_context;
+use super::cursor::{Cursor, ident_str, is_group, is_ident, is_lone_eq, is_punct};
+use super::scenario::{Block, parse_body};
+use super::{ScenarioAst, Setting, SuiteAst, UserExpr};
+use crate::diag::Diagnostics;
+use crate::keywords::{SETTINGS, SUITE_WORDS, suggestion};
+
+pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAst {
+    let mut c = Cursor::new(input, Span::call_site());
+    let mut suite = SuiteAst {
+        settings: Vec::new(),
+        context: Vec::new(),
+        scenarios: Vec::new(),
+        orphans: Vec::new(),
+    };
+    let mut top_words: Vec<&str> = SUITE_WORDS.to_vec();
+    top_words.extend(SETTINGS);
+    while !c.is_end() {
+        if c.eat_semi() {
+            continue;
+        }
+        let attrs = parse_outer_attrs(&mut c);
+        let Some(first) = c.peek().cloned() else {
+            if !attrs.is_empty() {
+                diag.error(c.span(), "expected a scenario after these attributes");
+            }
+            break;
+        };
+        let word = ident_str(&first).unwrap_or_default();
+        if word == "scenario" {
+            c.bump();
+            let scenario = parse_scenario(&mut c, first.span(), attrs, suite.scenarios.len(), diag);
+            suite.scenarios.push(scenario);
+            continue;
+        }
+        if let Some(a) = attrs.first() {
+            let span = a
+                .tokens
+                .clone()
+                .into_iter()
+                .next()
+                .map_or(first.span(), |t| t.span());
+            diag.error(span, "attributes and doc comments go on scenarios");
+        }
+        if word == "context" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+            c.bump();
+            if let Some(TokenTree::Group(g)) = c.bump() {
+                let entries = parse_context(g.stream(), g.span(), diag);
+                for e in entries {
+                    if suite.context.iter().any(|x| x.key == e.key) {
+                        diag.error(e.key_span, format!("duplicate context key `{}`", e.key));
+                    } else {
+                        suite.context.push(e);
+                    }
+                }
+            }
+            continue;
+        }
+        if let TokenTree::Ident(name) = &first
+            && c.peek_n(1)
+                .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)))
+        {
+            c.bump();
+            c.bump();
+            let value = collect_setting(&mut c, name.span());
+            parse_setting(name.clone(), value, &mut suite, diag);
+            continue;
+        }
+        diag.error(
+            first.span(),
+            format!(
+                "expected `scenario`, `context {{ ... }}` or a setting like `agent = my_agent();`{}",
+                if word.is_empty() {
+                    String::new()
+                } else {
+                    suggestion(&word, &top_words)
+                }
+            ),
+        );
+        skip_item(&mut c);
+    }
+    if !suite.settings.iter().any(|s| s.name == "agent") {
+        diag.error(
+            Span::call_site(),
+            "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
+        );
+    }
+    suite
+}
+
+fn parse_setting(name: Ident, value: UserExpr, suite: &mut SuiteAst, diag: &mut Diagnostics) {
+    let word = name.to_string();
+    if !SETTINGS.contains(&word.as_str()) {
+        diag.error(
+            name.span(),
+            format!(
+                "unknown setting `{word}`{} (settings: {})",
+                suggestion(&word, SETTINGS),
+                SETTINGS
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        suite.orphans.push(value);
+        return;
+    }
+    if value.is_empty() {
+        diag.error(name.span(), format!("expected a value after `{word} =`"));
+        return;
+    }
+    if suite.settings.iter().any(|s| s.name == word) {
+        diag.error(name.span(), format!("`{word}` is set twice"));
+        suite.orphans.push(value);
+        return;
+    }
+    suite.settings.push(Setting { name, value });
+}
+
+/// A setting's value: up to `;`, or up to the next `scenario`/setting when the `;` is missing.
+fn collect_setting(c: &mut Cursor, span: Span) -> UserExpr {
+    let mut tokens = Vec::new();
+    while let Some(t) = c.peek() {
+        if is_punct(t, ';') {
+            c.bump();
+            break;
+        }
+        if !tokens.is_empty()
+            && is_ident(t, "scenario")
+            && c.peek_n(1)
+                .is_some_and(|n| matches!(n, TokenTree::Ident(_)))
+        {
+            break;
+        }
+        tokens.extend(c.bump());
+    }
+    UserExpr::new(tokens, span)
+}
+
+fn parse_scenario(
+    c: &mut Cursor,
+    keyword: Span,
+    attrs: Vec<super::attrs::Attr>,
+    index: usize,
+    diag: &mut Diagnostics,
+) -> ScenarioAst {
+    let name = match c.peek() {
+        Some(TokenTree::Ident(i)) => {
+            let i = i.clone();
+            c.bump();
+            i
+        }
+        Some(TokenTree::Literal(l)) => {
+            let l = l.clone();
+            c.bump();
+            let text = syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into())
+                .map(|s| s.value())
+                .unwrap_or_default();
+            let snake = to_snake(&text);
+            diag.error(
+                l.span(),
+                format!("a scenario's name is a Rust identifier (it names the test): `scenario {snake} {{ ... }}`; put the text in a `///` doc comment"),
+            );
+            Ident::new(&placeholder(&snake, index), l.span())
+        }
+        _ => {
+            diag.error(
+                keyword,
+                "expected the scenario's name, like `scenario refund_flow { ... }`",
+            );
+            Ident::new(&format!("unnamed_scenario_{}", index + 1), keyword)
+        }
+    };
+    let body = match c.peek() {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+            let g = g.clone();
+            c.bump();
+            parse_body(g.stream(), g.span(), Block::Scenario, diag)
+        }
+        _ => {
+            diag.error(c.span(), format!("expected `{{` after `scenario {name}`"));
+            skip_item(c);
+            Vec::new()
+        }
+    };
+    let mut docs = Vec::new();
+    let mut others = Vec::new();
+    let mut description = Vec::new();
+    for a in attrs {
+        match a.doc {
+            Some(text) => {
+                description.push(text.trim().to_owned());
+                docs.push(a.tokens);
+            }
+            None => others.push(a.tokens),
+        }
+    }
+    ScenarioAst {
+        docs,
+        description: description.join("\n").trim().to_owned(),
+        attrs: others,
+        name,
+        body,
+    }
+}
+
+fn placeholder(snake: &str, index: usize) -> String {
+    if snake.is_empty() || snake.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("unnamed_scenario_{}", index + 1)
+    } else {
+        snake.to_owned()
+    }
+}
+
+fn to_snake(text: &str) -> String {
+    let mut out = String::new();
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+/// Skips to the end of a broken item: through a `;` or a `{ ... }` group.
+fn skip_item(c: &mut Cursor) {
+    while let Some(t) = c.bump() {
+        if is_punct(&t, ';') || is_group(&t, Delimiter::Brace) {
+            break;
+        }
+        if c.peek().is_some_and(|n| is_ident(n, "scenario")) {
+            break;
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Unit tests of the macro: expansions of complete and incomplete input, diagnostics, and
+//! that no input makes it panic.
+
+use std::str::FromStr;
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+
+use crate::diag::Diagnostics;
+use crate::expand_suite;
+
+fn ts(src: &str) -> TokenStream {
+    TokenStream::from_str(src).unwrap_or_else(|e| panic!("test input does not lex: {e}"))
+}
+
+/// Names of the top-level `fn` items of an expansion.
+fn fn_names(out: &TokenStream) -> Vec<String> {
+    let tokens: Vec<TokenTree> = out.clone().into_iter().collect();
+    tokens
+        .windows(2)
+        .filter_map(|w| match w {
+            [TokenTree::Ident(f), TokenTree::Ident(name)] if f == "fn" => Some(name.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn errors(src: &str) -> Vec<String> {
+    let mut diag = Diagnostics::default();
+    let suite = crate::syntax::parse_suite(ts(src), &mut diag);
+    crate::validate::validate(&suite, &mut diag);
+    diag.messages()
+}
+
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+const COMPLETE: &str = r#"
+    agent = demo_agent();
+    context { USER_ID: 12345 }
+    /// Refund flow.
+    scenario refund {
+        user "I was charged twice";
+        user "Order number is ORD-9921" {
+            expect tool("lookup_order").arg("order_id", "ORD-9921");
+        }
+        let extra = 1;
+        expect tool("process_refund");
+        expect no_tool("cancel_order");
+    }
+    scenario other { user "hi"; }
+"#;
+
+#[test]
+fn complete_input_expands_without_errors() {
+    assert_eq!(errors(COMPLETE), Vec::<String>::new());
+    let out = expand_suite(ts(COMPLETE));
+    let names = fn_names(&out);
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[0].starts_with("__agent_test_suite_"));
+    assert_eq!(&names[1..], ["refund", "other"]);
+    let text = out.to_string();
+    assert!(text.contains(":: agent_test :: __private :: tokio :: test"));
+    assert!(!text.contains("compile_error"));
+}
+
+/// While the user types, the expansion keeps the same items, and each user expression appears
+/// exactly once.
+#[test]
+fn incomplete_input_keeps_the_skeleton() {
+    let complete_names = fn_names(&expand_suite(ts(COMPLETE)));
+    // (input, whether the macro itself reports it: broken Rust is left to rustc)
+    for (broken, macro_error) in [
+        (
+            COMPLETE.replace(
+                r#"expect tool("lookup_order").arg("order_id", "ORD-9921");"#,
+                r#"expect tool("lookup_order")."#,
+            ),
+            false,
+        ),
+        (
+            COMPLETE.replace(
+                r#"expect tool("process_refund");"#,
+                "expect tool(\"process_refund\").\n",
+            ),
+            true,
+        ),
+        (
+            COMPLETE.replace(r#"expect no_tool("cancel_order");"#, "expect "),
+            true,
+        ),
+        (
+            COMPLETE.replace("let extra = 1;", "let extra = demo."),
+            false,
+        ),
+        (
+            COMPLETE.replace(r#"user "I was charged twice";"#, "user ;"),
+            true,
+        ),
+        (
+            COMPLETE.replace(
+                r#"user "I was charged twice";"#,
+                "usr \"I was charged twice\";",
+            ),
+            true,
+        ),
+        (COMPLETE.replace("expect no_tool", "expct no_tool"), true),
+        (
+            COMPLETE.replace("context { USER_ID: 12345 }", "context { USER_ID: }"),
+            true,
+        ),
+        (
+            COMPLETE.replace("agent = demo_agent();", "agent = demo_agent()."),
+            false,
+        ),
+    ] {
+        let out = expand_suite(ts(&broken));
+        assert_eq!(
+            fn_names(&out),
+            complete_names,
+            "skeleton changed for:\n{broken}"
+        );
+        assert_eq!(
+            out.to_string().contains("compile_error"),
+            macro_error,
+            "for:\n{broken}"
+        );
+        let text = out.to_string();
+        assert_eq!(
+            count(&text, "\"ORD-9921\""),
+            count(&broken, "\"ORD-9921\""),
+            "{broken}"
+        );
+        assert_eq!(count(&text, "demo_agent"), 1);
+    }
+}
+
+#[test]
+fn turn_check_after_incomplete_check_is_still_a_separate_statement() {
+    let src = r#"
+        agent = a();
+        scenario s {
+            user "hi" {
+                expect reply().
+                expect no_tools();
+            }
+        }
+    "#;
+    let msgs = errors(src);
+    assert_eq!(msgs, ["expected `;` before this statement"]);
+    let text = expand_suite(ts(src)).to_string();
+    assert!(text.contains("{ no_tools () }"), "{text}");
+}
+
+#[test]
+fn unknown_words_suggest_the_closest_keyword() {
+    assert_eq!(
+        errors(r#"agent = a(); scenario s { usr "hi"; }"#),
+        ["unknown statement `usr`; did you mean `user`?"]
+    );
+    assert_eq!(
+        errors(r#"agent = a(); scenario s { user "hi" { expct no_tools(); } }"#),
+        ["unknown statement `expct`; did you mean `expect`?"]
+    );
+    assert_eq!(
+        errors(r#"agnet = a(); scenario s { user "hi"; }"#),
+        [
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `timeout`, `report_dir`, `clock`, `timezone`)",
+            "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
+        ]
+    );
+    assert_eq!(
+        errors(r#"agent = a(); scenaro s { user "hi"; }"#),
+        [
+            "expected `scenario`, `context { ... }` or a setting like `agent = my_agent();`; did you mean `scenario`?"
+        ]
+    );
+}
+
+#[test]
+fn rust_statements_are_not_mistaken_for_dsl() {
+    let src = r#"
+        agent = a();
+        scenario s {
+            let user = "Ann";
+            for expect in [1, 2] { let _ = expect; }
+            if user.len() > 2 { println!("long"); } else { println!("short"); }
+            helper! { x }
+            let n = match user { "Ann" => 1, _ => 2 };
+            user format!("I am {user}");
+            let turn = user "again" { expect no_tools(); };
+            let x = turn.reply.text.len() + n;
+            context.insert(1);
+        }
+    "#;
+    assert_eq!(errors(src), Vec::<String>::new());
+    let text = expand_suite(ts(src)).to_string();
+    assert_eq!(count(&text, ". user ("), 2, "{text}");
+    assert!(
+        text.contains("let turn = __agent_test_run . __last_turn ()"),
+        "{text}"
+    );
+    assert!(text.contains("context . insert (1)"), "{text}");
+}
+
+#[test]
+fn regex_literals_are_checked() {
+    let msgs = errors(
+        r#"agent = a(); scenario s {
+            user "hi" { expect reply().matches("(unclosed"); }
+            expect reply().not_matches(r"a{2,1}");
+            expect reply().matches("(?=lookahead)");
+            expect reply().matches(r"ORD-\d{4}");
+            expect check("closure", |cx| cx.reply().matches("(").count() == 0);
+        }"#,
+    );
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert!(
+        msgs[0].starts_with("invalid regex: unclosed group"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[1].starts_with("invalid regex: invalid repetition count range"),
+        "{msgs:?}"
+    );
+    assert!(msgs[2].contains("look-around"), "{msgs:?}");
+}
+
+#[test]
+fn ids_are_checked() {
+    let msgs = errors(
+        r#"agent = a(); scenario s {
+            user "hi" { expect tool("a").id("status_ok"); }
+            expect tool("b").id("status_ok");
+            expect reply().contains("x").depends_on("status_okk");
+            expect tool("c").id("c1").depends_on("c2");
+            expect tool("d").id("c2").depends_on("c1");
+            expect tool("e").id("self").depends_on("self");
+        }"#,
+    );
+    assert_eq!(
+        msgs,
+        [
+            "duplicate check id `status_ok` in this scenario",
+            "no check in this scenario has the id `status_okk`; did you mean `status_ok`?",
+            "a check cannot depend on itself (`self`)",
+            "dependency cycle: c1 → c2 → c1",
+        ]
+    );
+}
+
+#[test]
+fn scenario_names_are_checked() {
+    let msgs = errors(
+        r#"agent = a(); scenario a { } scenario a { } scenario "Refund flow" { } scenario { }"#,
+    );
+    assert_eq!(
+        msgs,
+        [
+            "a scenario's name is a Rust identifier (it names the test): `scenario refund_flow { ... }`; put the text in a `///` doc comment",
+            "expected the scenario's name, like `scenario refund_flow { ... }`",
+            "duplicate scenario `a`: scenario names must be unique (each names a test)",
+        ]
+    );
+    let names = fn_names(&expand_suite(ts(
+        r#"agent = a(); scenario "Refund flow" { } scenario { }"#,
+    )));
+    assert_eq!(&names[1..], ["refund_flow", "unnamed_scenario_2"]);
+}
+
+#[test]
+fn turn_blocks_only_take_checks() {
+    assert_eq!(
+        errors(r#"agent = a(); scenario s { user "hi" { user "nested"; } }"#),
+        [
+            "`user` cannot be used inside a turn's check block; only `expect` checks (and Rust statements) can"
+        ]
+    );
+}
+
+#[test]
+fn labels_are_the_source_text() {
+    let text = expand_suite(ts(
+        r#"agent = a(); scenario s { expect tool("x").arg("n", 1); }"#,
+    ))
+    .to_string();
+    assert!(text.contains(r#""tool(\"x\").arg(\"n\", 1)""#), "{text}");
+}
+
+/// A deterministic generator of token soups from the DSL's vocabulary.
+struct Soup(u64);
+
+impl Soup {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn stream(&mut self, depth: usize) -> TokenStream {
+        const WORDS: &[&str] = &[
+            "scenario",
+            "user",
+            "expect",
+            "context",
+            "system",
+            "history",
+            "let",
+            "agent",
+            "=",
+            ";",
+            ":",
+            ",",
+            ".",
+            "\"hi\"",
+            "tool",
+            "x",
+            "#",
+            "!",
+            "'a",
+            "|",
+            "1",
+            "==",
+            "=>",
+            "if",
+            "else",
+            "for",
+            "in",
+            "fn",
+            "matches",
+            "id",
+            "depends_on",
+            "\"(\"",
+            "r\"a\"",
+        ];
+        let mut out = TokenStream::new();
+        let n = self.next() % 12;
+        for _ in 0..n {
+            let pick = self.next() % (WORDS.len() as u64 + 3);
+            let piece = match pick as usize {
+                i if i < WORDS.len() => ts(WORDS.get(i).copied().unwrap_or("x")),
+                i if depth < 3 => {
+                    let delim = [Delimiter::Brace, Delimiter::Parenthesis, Delimiter::Bracket]
+                        .get(i - WORDS.len())
+                        .copied()
+                        .unwrap_or(Delimiter::Brace);
+                    TokenTree::Group(proc_macro2::Group::new(delim, self.stream(depth + 1))).into()
+                }
+                _ => ts("y"),
+            };
+            out.extend(piece);
+        }
+        out
+    }
+}
+
+#[test]
+fn never_panics_on_token_soup() {
+    let mut soup = Soup(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..5000 {
+        let input = soup.stream(0);
+        let result = std::panic::catch_unwind(|| expand_suite(input.clone()));
+        assert!(result.is_ok(), "panicked on: {input}");
+    }
+}
+
+#[test]
+fn expressions_are_checked_against_the_known_context() {
+    let msgs = errors(
+        r#"agent = a();
+        context { ORDER_JSON: "{}" }
+        scenario s {
+            context { USER_ID: 1 }
+            user "hi" {
+                expect tool("t").arg("d", date("AT_TIME(DATE_ADD(TODAY(), 2, 'dayz'), '25:00')"));
+                expect tool("t").arg("u", expr("CONCAT(USER, JSON_EXTRACT(ORDER_JSON, 'a.b'))"));
+                expect tool("t").arg("u", expr("UPPER(USER_ID, 1)"));
+                expect tool("t").arg("u", expr("DATEADD(TODAY, 1, 'day')"));
+            }
+        }"#,
+    );
+    assert_eq!(
+        msgs,
+        [
+            "invalid expression: invalid time '25:00': use '14:30', '09:00:00' or '3:30 PM' (at `'25:00'`)",
+            "invalid expression: unknown unit 'dayz': use day(s), hour(s), minute(s) or week(s) (at `'dayz'`)",
+            "invalid expression: unknown context variable `USER`; did you mean `USER_ID`? (at `USER`)",
+            "invalid expression: UPPER takes 1 argument (UPPER(text)), got 2",
+            "invalid expression: unknown function `DATEADD`; did you mean `DATE_ADD`? (at `DATEADD`)",
+        ]
+    );
+}
+
+#[test]
+fn jsonpath_schema_and_regex_matcher_literals_are_checked() {
+    let msgs = errors(
+        r#"agent = a(); scenario s {
+            user "hi" {
+                expect json_path("$.data[").exists();
+                expect json_path("$.data[*].id").exists();
+                expect schema(json!({"type": "strnig"}));
+                expect schema(json!({"type": "object", "required": ["id"]})).at("data");
+                expect schema(json!({"type": kind}));
+                expect tool("t").arg("id", regex("ORD-(\\d"));
+                expect tool("t").arg("u", one_of([matches_schema(json!({"minimum": "zero"}))]));
+            }
+        }"#,
+    );
+    assert_eq!(msgs.len(), 4, "{msgs:#?}");
+    assert!(msgs[0].starts_with("invalid JSONPath:"), "{msgs:?}");
+    assert!(
+        msgs[1].starts_with("invalid JSON Schema at /type:"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[2].starts_with("invalid regex: unclosed group"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[3].starts_with("invalid JSON Schema at /minimum:"),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn scenario_settings() {
+    let src = r#"
+        agent = a();
+        clock = Clock::fixed("2026-11-23T09:00:00Z");
+        timezone = "Europe/Lisbon";
+        scenario s {
+            clock = Clock::fixed("2026-12-01T10:00:00Z");
+            timeout = Duration::from_secs(3);
+            let mut clock = 1;
+            clock += 1;
+            user "hi";
+        }
+    "#;
+    assert_eq!(errors(src), Vec::<String>::new());
+    let text = expand_suite(ts(src)).to_string();
+    assert!(
+        text.contains(". clock ({ Clock :: fixed (\"2026-11-23T09:00:00Z\") })"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__agent_test_run . clock ({ Clock :: fixed (\"2026-12-01T10:00:00Z\") }) ;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__agent_test_run . timeout ({ Duration :: from_secs (3) }) ;"),
+        "{text}"
+    );
+    assert!(text.contains("clock += 1"), "{text}");
+}

@@ -1,0 +1,397 @@
+//! A model with tools as the agent: OpenAI-compatible chat completions with mocked tools.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::wire::{DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error, shown_url};
+use super::{Agent, AgentError, AgentRequest, BoxFuture};
+use crate::model::{Call, Reply, Usage, usage_in};
+
+type MockFn = dyn Fn(&Value) -> Result<Value, String> + Send + Sync;
+
+/// What a mocked tool answers.
+#[derive(Clone)]
+pub enum Mock {
+    /// Always this value.
+    Value(Value),
+    /// A closure over the call's arguments; `Err` is returned to the model as the tool's error.
+    Fn(Arc<MockFn>),
+}
+
+impl fmt::Debug for Mock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mock::Value(v) => write!(f, "Value({v})"),
+            Mock::Fn(_) => f.write_str("Fn(..)"),
+        }
+    }
+}
+
+/// The model *is* the agent (prompt testing): an OpenAI-compatible chat-completions endpoint
+/// (OpenAI, Ollama, vLLM, llama.cpp, ...) given a system prompt and tool definitions. When the
+/// model calls a tool, the call is answered from a mock declared in the test — a value, or a
+/// closure over the arguments — and the model continues, until it answers or the step limit
+/// (8 by default) is hit. Every call, with its arguments and mocked result, is recorded; usage
+/// is summed over the steps.
+///
+/// The endpoint and key come from the environment unless set: `AGENT_TEST_BASE_URL` or
+/// `OPENAI_BASE_URL` (default `https://api.openai.com/v1`), `AGENT_TEST_API_KEY` or
+/// `OPENAI_API_KEY`. Temperature is 0 unless set. The key never appears in reports or `Debug`
+/// output.
+///
+/// ```no_run
+/// use agent_test_runtime::agent::ChatAgent;
+/// use serde_json::json;
+/// let agent = ChatAgent::new("gpt-4o-mini")
+///     .system("You are a support agent for Acme. Use the tools.")
+///     .tool("lookup_order", "Look an order up by id", json!({
+///         "type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]
+///     }))
+///     .mock("lookup_order", json!({"status": "delivered", "total": 42.5}))
+///     .mock_fn("process_refund", |args| {
+///         if args["amount"].as_f64() > Some(100.0) { Err("amount too high".into()) } else { Ok(json!({"refund_id": "RF-1"})) }
+///     });
+/// ```
+pub struct ChatAgent {
+    base_url: String,
+    api_key: Option<Secret>,
+    model: String,
+    system: Option<String>,
+    tools: Vec<(String, String, Value)>,
+    mocks: Vec<(String, Mock)>,
+    max_steps: usize,
+    temperature: Option<f64>,
+    params: Map<String, Value>,
+    timeout: Duration,
+    client: OnceLock<Result<reqwest::Client, AgentError>>,
+}
+
+fn env(names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok().filter(|v| !v.is_empty()))
+}
+
+impl ChatAgent {
+    /// A chat agent using `model`, with the endpoint and key from the environment.
+    ///
+    /// See the type's example.
+    pub fn new(model: impl Into<String>) -> Self {
+        ChatAgent {
+            base_url: env(&["AGENT_TEST_BASE_URL", "OPENAI_BASE_URL"])
+                .unwrap_or_else(|| "https://api.openai.com/v1".to_owned()),
+            api_key: env(&["AGENT_TEST_API_KEY", "OPENAI_API_KEY"]).map(Secret::new),
+            model: model.into(),
+            system: None,
+            tools: Vec::new(),
+            mocks: Vec::new(),
+            max_steps: 8,
+            temperature: Some(0.0),
+            params: Map::new(),
+            timeout: Duration::from_secs(120),
+            client: OnceLock::new(),
+        }
+    }
+
+    /// The model from `AGENT_TEST_MODEL` (or `OPENAI_MODEL`, default `gpt-4o-mini`).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::from_env();
+    /// # let _ = agent;
+    /// ```
+    pub fn from_env() -> Self {
+        Self::new(
+            env(&["AGENT_TEST_MODEL", "OPENAI_MODEL"]).unwrap_or_else(|| "gpt-4o-mini".to_owned()),
+        )
+    }
+
+    /// The endpoint's base URL (`.../v1`; `/chat/completions` is appended).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let ollama = ChatAgent::new("llama3.2").base_url("http://localhost:11434/v1");
+    /// # let _ = ollama;
+    /// ```
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = url.into().trim_end_matches('/').to_owned();
+        self
+    }
+
+    /// The API key (sent as a bearer token; never printed).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::new("m").api_key("sk-test");
+    /// assert!(!format!("{agent:?}").contains("sk-test"));
+    /// ```
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(Secret::new(key));
+        self
+    }
+
+    /// The system prompt.
+    ///
+    /// See the type's example.
+    pub fn system(mut self, prompt: impl Into<String>) -> Self {
+        self.system = Some(prompt.into());
+        self
+    }
+
+    /// A tool the model may call: name, description, JSON Schema of the parameters.
+    ///
+    /// See the type's example.
+    pub fn tool(
+        mut self,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+    ) -> Self {
+        self.tools
+            .push((name.into(), description.into(), parameters));
+        self
+    }
+
+    /// Answers calls of `tool` with `value`. A mocked tool without a definition is offered to
+    /// the model with any parameters.
+    ///
+    /// See the type's example.
+    pub fn mock(mut self, tool: impl Into<String>, value: Value) -> Self {
+        self.mocks.push((tool.into(), Mock::Value(value)));
+        self
+    }
+
+    /// Answers calls of `tool` with a closure over the arguments; `Err` is the tool's error.
+    ///
+    /// See the type's example.
+    pub fn mock_fn(
+        mut self,
+        tool: impl Into<String>,
+        f: impl Fn(&Value) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.mocks.push((tool.into(), Mock::Fn(Arc::new(f))));
+        self
+    }
+
+    /// At most `n` model calls per turn (default 8).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::new("m").max_steps(4);
+    /// # let _ = agent;
+    /// ```
+    pub fn max_steps(mut self, n: usize) -> Self {
+        self.max_steps = n.max(1);
+        self
+    }
+
+    /// The sampling temperature (default 0); `None` leaves it to the server.
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::new("m").temperature(None);
+    /// # let _ = agent;
+    /// ```
+    pub fn temperature(mut self, t: Option<f64>) -> Self {
+        self.temperature = t;
+        self
+    }
+
+    /// Any other request parameter (`seed`, `max_tokens`, `tool_choice`, ...).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::new("m").param("seed", serde_json::json!(7));
+    /// # let _ = agent;
+    /// ```
+    pub fn param(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.params.insert(key.into(), value);
+        self
+    }
+
+    /// How long one model call may take (default 120 s).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ChatAgent;
+    /// let agent = ChatAgent::new("m").timeout(std::time::Duration::from_secs(30));
+    /// # let _ = agent;
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    fn tool_definitions(&self) -> Vec<Value> {
+        let mut defs: Vec<Value> = self
+            .tools
+            .iter()
+            .map(|(n, d, p)| json!({"type": "function", "function": {"name": n, "description": d, "parameters": p}}))
+            .collect();
+        for (name, _) in &self.mocks {
+            if !self.tools.iter().any(|(n, _, _)| n == name) {
+                defs.push(json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}));
+            }
+        }
+        defs
+    }
+
+    fn answer(&self, tool: &str, args: &Value) -> Result<Value, String> {
+        match self.mocks.iter().rev().find(|(n, _)| n == tool) {
+            Some((_, Mock::Value(v))) => Ok(v.clone()),
+            Some((_, Mock::Fn(f))) => f(args),
+            None => Err(format!("no mock for tool `{tool}`")),
+        }
+    }
+
+    async fn turn(&self, request: AgentRequest) -> Result<Reply, AgentError> {
+        let http = self
+            .client
+            .get_or_init(|| client(self.timeout))
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let url = format!("{}/chat/completions", self.base_url);
+        let mut messages: Vec<Value> = Vec::new();
+        if let Some(s) = &self.system {
+            messages.push(json!({"role": "system", "content": s}));
+        }
+        messages.extend(
+            request
+                .messages
+                .iter()
+                .map(|m| json!({"role": m.role.as_str(), "content": m.content})),
+        );
+        let tools = self.tool_definitions();
+        let mut reply = Reply::default();
+        let mut usage: Option<Usage> = None;
+        for _ in 0..self.max_steps {
+            let mut body = self.params.clone();
+            body.insert("model".into(), json!(self.model));
+            body.insert("messages".into(), Value::Array(messages.clone()));
+            if !tools.is_empty() {
+                body.insert("tools".into(), Value::Array(tools.clone()));
+            }
+            if let Some(t) = self.temperature {
+                body.insert("temperature".into(), json!(t));
+            }
+            let mut req = http.post(&url).json(&body);
+            if let Some(key) = &self.api_key {
+                req = req.bearer_auth(key.expose());
+            }
+            let response = req
+                .send()
+                .await
+                .map_err(|e| request_error(&e, &url, self.timeout).with_partial(reply.clone()))?;
+            let status = response.status();
+            let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &url, self.timeout)
+                .await
+                .map_err(|e| e.with_partial(reply.clone()))?;
+            let text = String::from_utf8_lossy(&bytes);
+            if !status.is_success() {
+                return Err(AgentError::new(format!(
+                    "the model endpoint {} answered HTTP {}: {}",
+                    shown_url(&url),
+                    status.as_u16(),
+                    crate::report::clip(&text, 300)
+                ))
+                .with_partial(reply));
+            }
+            let json: Value = serde_json::from_str(&text).map_err(|e| {
+                AgentError::new(format!(
+                    "the model endpoint answered with invalid JSON: {e}"
+                ))
+                .with_partial(reply.clone())
+            })?;
+            if let Some(u) = usage_in(&json) {
+                usage.get_or_insert_with(Usage::default).add(&u);
+            }
+            reply.usage = usage;
+            let message = json.pointer("/choices/0/message").cloned().ok_or_else(|| {
+                AgentError::new("the model endpoint's answer has no `choices[0].message`")
+                    .with_partial(reply.clone())
+            })?;
+            let calls = message
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if calls.is_empty() {
+                reply.text = message
+                    .get("content")
+                    .map(crate::trace::text_of)
+                    .unwrap_or_default();
+                reply.body = Some(json);
+                return Ok(reply);
+            }
+            messages.push(message.clone());
+            for c in &calls {
+                let id = c
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let name = c
+                    .pointer("/function/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let args = match c.pointer("/function/arguments") {
+                    Some(Value::String(s)) => crate::trace::arguments_from_string(s),
+                    Some(other) => other.clone(),
+                    None => Value::Object(Map::new()),
+                };
+                let call = Call::tool(name.clone(), args.clone()).with_id(id.clone());
+                let (call, content) = match self.answer(&name, &args) {
+                    Ok(v) => (call.result(v.clone()), v),
+                    Err(e) => (call.failed(json!(e)), json!({"error": e})),
+                };
+                reply.calls.push(call);
+                let content = match content {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                messages.push(json!({"role": "tool", "tool_call_id": id, "content": content}));
+            }
+        }
+        Err(AgentError::new(format!(
+            "the model was still calling tools after {} steps",
+            self.max_steps
+        ))
+        .with_partial(reply))
+    }
+}
+
+impl Agent for ChatAgent {
+    fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
+        Box::pin(self.turn(request))
+    }
+}
+
+impl fmt::Debug for ChatAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChatAgent")
+            .field("base_url", &shown_url(&self.base_url))
+            .field("model", &self.model)
+            .field("api_key", &self.api_key)
+            .field(
+                "tools",
+                &self
+                    .tools
+                    .iter()
+                    .map(|(n, _, _)| n.as_str())
+                    .collect::<Vec<_>>(),
+            )
+            .field(
+                "mocks",
+                &self
+                    .mocks
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>(),
+            )
+            .field("max_steps", &self.max_steps)
+            .finish()
+    }
+}

@@ -1,0 +1,69 @@
+//! Playing a recorded run back, turn by turn.
+
+use super::{Agent, AgentError, AgentRequest, BoxFuture};
+use crate::model::{Reply, Transcript};
+
+/// An agent that answers each turn with what a recorded run answered, so any scenario can be
+/// evaluated on a recording without calling anything. Turn `n` gets the recording's turn `n`
+/// (with its latency); a turn the recording does not have, or one on which the recorded agent
+/// failed, is an agent error.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::agent::ReplayAgent;
+/// use agent_test_runtime::model::{Transcript, Turn};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let recording = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 120)]);
+/// let mut run = ScenarioRun::new(Suite::new().agent(ReplayAgent::new(recording)), "replayed");
+/// run.user("hi").await;
+/// run.expect_turn(reply().contains("hello"));
+/// assert!(run.report().await.passed());
+/// # });
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReplayAgent {
+    recording: Transcript,
+}
+
+impl ReplayAgent {
+    /// Replays `recording`.
+    ///
+    /// See the type's example.
+    pub fn new(recording: Transcript) -> Self {
+        ReplayAgent { recording }
+    }
+
+    /// Replays a recorded run or a JSON report read from `path` (see
+    /// [`RecordedRun`](crate::RecordedRun)).
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::ReplayAgent;
+    /// assert!(ReplayAgent::from_file("no/such/run.json").is_err());
+    /// ```
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, crate::LoadError> {
+        crate::RecordedRun::load(path).map(|r| ReplayAgent::new(r.transcript))
+    }
+}
+
+impl Agent for ReplayAgent {
+    fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
+        let result = match self.recording.turns.get(request.turn) {
+            None => Err(AgentError::new(format!(
+                "the recording has {} turn(s); turn {} was not recorded",
+                self.recording.turns.len(),
+                request.turn + 1
+            ))),
+            Some(t) => match &t.error {
+                Some(e) => Err(AgentError::new(format!("the recorded agent failed: {e}"))
+                    .with_partial(t.reply.clone())),
+                None => {
+                    let mut reply = t.reply.clone();
+                    reply.latency_ms = Some(t.latency_ms);
+                    Ok(reply)
+                }
+            },
+        };
+        Box::pin(async move { result })
+    }
+}

@@ -1,0 +1,352 @@
+//! The view of a transcript that checks evaluate against.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use jiff::Zoned;
+use serde_json::Value;
+
+use super::Scope;
+use crate::expression::Env;
+use crate::model::{Call, CallKind, Transcript, Turn};
+
+/// Which calls a check looks at.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Tool calls (including those nested in workflow nodes).
+    #[default]
+    Tool,
+    /// Workflow nodes.
+    Node,
+    /// Both: a node in a workflow trace, or a tool call in a flat one.
+    Any,
+}
+
+impl Target {
+    /// `tool`, `node` or `call`, for messages.
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Target::Tool => "tool",
+            Target::Node => "node",
+            Target::Any => "call",
+        }
+    }
+
+    fn includes(self, kind: CallKind) -> bool {
+        match self {
+            Target::Tool => kind == CallKind::Tool,
+            Target::Node => kind == CallKind::Node,
+            Target::Any => true,
+        }
+    }
+}
+
+/// A reply parsed as JSON on first use, or why it is not JSON.
+type ParsedJson = OnceCell<Result<Value, String>>;
+
+/// The calls of one target, depth-first in call order, for the whole conversation; turn `i`'s
+/// calls are `calls[starts[i]..starts[i + 1]]`.
+#[derive(Default)]
+struct CallLists<'t> {
+    calls: Vec<&'t Call>,
+    starts: Vec<usize>,
+}
+
+impl<'t> CallLists<'t> {
+    fn of(transcript: &'t Transcript, target: Target) -> Self {
+        fn collect<'t>(calls: &'t [Call], target: Target, out: &mut Vec<&'t Call>) {
+            for c in calls {
+                if target.includes(c.kind) {
+                    out.push(c);
+                }
+                collect(&c.children, target, out);
+            }
+        }
+        let mut lists = CallLists {
+            calls: Vec::new(),
+            starts: Vec::with_capacity(transcript.turns.len() + 1),
+        };
+        for turn in &transcript.turns {
+            lists.starts.push(lists.calls.len());
+            collect(&turn.reply.calls, target, &mut lists.calls);
+        }
+        lists.starts.push(lists.calls.len());
+        lists
+    }
+
+    fn turn(&self, i: usize) -> &[&'t Call] {
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.calls.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The turn of the call at conversation position `pos`.
+    fn turn_of(&self, pos: usize) -> usize {
+        self.starts.partition_point(|&s| s <= pos).saturating_sub(1)
+    }
+}
+
+/// Per-transcript data computed once and shared by every check of a run: flattened calls,
+/// joined texts, parsed JSON replies, "now". Everything but the tool-call lists is computed on
+/// first use, so checks that do not need it do not pay for it.
+pub(crate) struct TranscriptIndex<'t> {
+    transcript: &'t Transcript,
+    /// Tool calls.
+    tools: CallLists<'t>,
+    /// Nodes, and calls of any kind, built on first use.
+    others: OnceCell<[CallLists<'t>; 2]>,
+    now: OnceCell<Zoned>,
+    replies: OnceCell<String>,
+    conversation_text: OnceCell<String>,
+    /// Per turn: the reply parsed as JSON, and its fenced code block parsed as JSON.
+    json: OnceCell<Vec<[ParsedJson; 2]>>,
+}
+
+impl<'t> TranscriptIndex<'t> {
+    pub(crate) fn new(transcript: &'t Transcript) -> Self {
+        TranscriptIndex {
+            transcript,
+            tools: CallLists::of(transcript, Target::Tool),
+            others: OnceCell::new(),
+            now: OnceCell::new(),
+            replies: OnceCell::new(),
+            conversation_text: OnceCell::new(),
+            json: OnceCell::new(),
+        }
+    }
+
+    fn lists(&self, target: Target) -> &CallLists<'t> {
+        match target {
+            Target::Tool => &self.tools,
+            Target::Node | Target::Any => {
+                let others = self.others.get_or_init(|| {
+                    [
+                        CallLists::of(self.transcript, Target::Node),
+                        CallLists::of(self.transcript, Target::Any),
+                    ]
+                });
+                &others[usize::from(target == Target::Any)]
+            }
+        }
+    }
+
+    fn now(&self) -> &Zoned {
+        self.now.get_or_init(|| {
+            self.transcript
+                .user_time
+                .clone()
+                .unwrap_or_else(|| jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC))
+        })
+    }
+}
+
+/// What a check sees when it is evaluated: the transcript, restricted to the check's scope.
+///
+/// Custom checks receive one (see [`check`](crate::check::check)).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+///
+/// let transcript = Transcript::new(vec![
+///     Turn::new(0, "hi", Reply::text("Hello").call(Call::tool("greet", serde_json::json!({}))), 3),
+/// ]);
+/// let short = check("reply is short", |cx| cx.reply().len() < 20);
+/// let verdicts = evaluate(&transcript, &[short.into_expectation()]);
+/// assert_eq!(verdicts[0].status, Status::Pass);
+/// ```
+pub struct EvalContext<'a> {
+    index: &'a TranscriptIndex<'a>,
+    scope: Scope,
+}
+
+impl<'a> EvalContext<'a> {
+    pub(crate) fn new(index: &'a TranscriptIndex<'a>, scope: Scope) -> Self {
+        EvalContext { index, scope }
+    }
+
+    /// The scope being evaluated.
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// The whole transcript (regardless of scope).
+    pub fn transcript(&self) -> &'a Transcript {
+        self.index.transcript
+    }
+
+    /// What expressions are evaluated against: the run's "now" and context variables.
+    pub fn env(&self) -> Env<'a> {
+        Env {
+            now: self.index.now(),
+            context: &self.index.transcript.context,
+        }
+    }
+
+    /// The turns in scope: one turn, or all of them. Empty when the scoped turn does not exist.
+    pub fn turns(&self) -> &'a [Turn] {
+        let turns = &self.index.transcript.turns;
+        match self.scope {
+            Scope::Turn(i) => turns.get(i..=i).unwrap_or(&[]),
+            Scope::Conversation => turns,
+        }
+    }
+
+    /// The last turn in scope.
+    pub fn last_turn(&self) -> Option<&'a Turn> {
+        self.turns().last()
+    }
+
+    /// The reply in scope: the turn's reply, or the final reply of the conversation.
+    pub fn reply(&self) -> &'a str {
+        self.last_turn().map_or("", |t| t.reply.text.as_str())
+    }
+
+    /// Every reply in scope, joined with newlines.
+    pub fn replies(&self) -> Cow<'a, str> {
+        match self.scope {
+            Scope::Turn(_) => Cow::Borrowed(self.reply()),
+            Scope::Conversation => Cow::Borrowed(self.index.replies.get_or_init(|| {
+                join(
+                    self.index
+                        .transcript
+                        .turns
+                        .iter()
+                        .map(|t| t.reply.text.as_str()),
+                )
+            })),
+        }
+    }
+
+    /// Every message in scope (history and system messages, user inputs and replies) joined
+    /// with newlines.
+    pub fn conversation_text(&self) -> Cow<'a, str> {
+        match self.scope {
+            Scope::Turn(i) => match self.index.transcript.turns.get(i) {
+                Some(t) => Cow::Owned(join(
+                    t.before
+                        .iter()
+                        .map(|m| m.content.as_str())
+                        .chain([t.input.as_str(), t.reply.text.as_str()]),
+                )),
+                None => Cow::Borrowed(""),
+            },
+            Scope::Conversation => Cow::Borrowed(self.index.conversation_text.get_or_init(|| {
+                let messages = self.index.transcript.messages();
+                join(messages.iter().map(|m| m.content.as_str()))
+            })),
+        }
+    }
+
+    /// The tool calls in scope, depth-first in call order (workflow nodes excluded). A call's
+    /// index in this slice is its *position* for position checks.
+    pub fn tool_calls(&self) -> &'a [&'a Call] {
+        self.calls(Target::Tool)
+    }
+
+    /// The calls of a target in scope, depth-first in call order.
+    pub fn calls(&self, target: Target) -> &'a [&'a Call] {
+        let lists = self.index.lists(target);
+        match self.scope {
+            Scope::Turn(i) => lists.turn(i),
+            Scope::Conversation => &lists.calls,
+        }
+    }
+
+    /// How messages name the `i`-th call of [`EvalContext::calls`]: `position 1` in a turn
+    /// (as the transcript numbers calls), `conversation position 3` after the turns.
+    pub fn position_name(&self, i: usize) -> String {
+        match self.scope {
+            Scope::Turn(_) => format!("position {i}"),
+            Scope::Conversation => format!("conversation position {i}"),
+        }
+    }
+
+    /// The 0-based turn of the `i`-th call of [`EvalContext::tool_calls`].
+    pub fn turn_of_call(&self, i: usize) -> usize {
+        self.turn_of(Target::Tool, i)
+    }
+
+    /// The 0-based turn of the `i`-th call of [`EvalContext::calls`] for `target`.
+    pub fn turn_of(&self, target: Target, i: usize) -> usize {
+        match self.scope {
+            Scope::Turn(t) => t,
+            Scope::Conversation => self.index.lists(target).turn_of(i),
+        }
+    }
+
+    /// The reply of turn `i` parsed as JSON (computed once per turn); `fenced` takes the first
+    /// fenced code block (```` ```json ... ``` ````) of the reply instead of the whole text.
+    pub fn reply_json(&self, turn: usize, fenced: bool) -> Result<&'a Value, &'a str> {
+        let turns = &self.index.transcript.turns;
+        let cells = self.index.json.get_or_init(|| {
+            turns
+                .iter()
+                .map(|_| [OnceCell::new(), OnceCell::new()])
+                .collect()
+        });
+        let (Some(cell), Some(t)) = (
+            cells.get(turn).map(|c| &c[usize::from(fenced)]),
+            turns.get(turn),
+        ) else {
+            return Err("no such turn");
+        };
+        cell.get_or_init(|| {
+            let text = if fenced {
+                fenced_block(&t.reply.text)
+                    .ok_or_else(|| "the reply has no fenced code block".to_owned())?
+            } else {
+                t.reply.text.as_str()
+            };
+            serde_json::from_str(text.trim())
+                .map_err(|e| format!("the reply is not valid JSON: {e}"))
+        })
+        .as_ref()
+        .map_err(String::as_str)
+    }
+}
+
+/// The content of the first fenced code block (```` ``` ```` or `~~~`, any info string).
+fn fenced_block(text: &str) -> Option<&str> {
+    for fence in ["```", "~~~"] {
+        if let Some(start) = text.find(fence) {
+            let after = &text[start + fence.len()..];
+            let body_start = after.find('\n')? + 1;
+            let body = &after[body_start..];
+            let end = body.find(fence).unwrap_or(body.len());
+            return Some(&body[..end]);
+        }
+    }
+    None
+}
+
+fn join<'s>(parts: impl Iterator<Item = &'s str>) -> String {
+    let mut out = String::new();
+    for (i, p) in parts.enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fenced_block;
+
+    #[test]
+    fn fenced_blocks() {
+        assert_eq!(
+            fenced_block("Here:\n```json\n{\"a\": 1}\n```\nbye"),
+            Some("{\"a\": 1}\n")
+        );
+        assert_eq!(fenced_block("~~~\n[1]\n~~~"), Some("[1]\n"));
+        assert_eq!(fenced_block("```\nunclosed"), Some("unclosed"));
+        assert_eq!(fenced_block("no code"), None);
+    }
+}

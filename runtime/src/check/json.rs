@@ -1,0 +1,515 @@
+//! Checks on JSON: a field at a dot path, RFC 9535 JSONPath queries, JSON Schema.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Value, json};
+
+use super::json_source::{JsonSource, JsonSourceOptions};
+use super::{EvalContext, Outcome, Violation};
+use crate::matcher::{IntoMatcher, Matcher, Mismatch, compact, json_eq};
+use crate::path::FieldPath;
+use crate::report::diff::json_diff;
+use crate::schema::Schema;
+
+/// A check on the value at a dot path of the JSON response (Mibo's `json_match`). Build it
+/// with [`field`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+///
+/// let reply = Reply::text("").body(json!({"data": {"order": {"status": "confirmed", "item_count": 3}}}));
+/// let t = Transcript::new(vec![Turn::new(0, "order", reply, 1)]);
+/// let v = evaluate(&t, &[
+///     field("data.order.status").is("confirmed").into_expectation(),
+///     field("data.order.item_count").is(3).into_expectation(),
+///     field("data.order.status").is_not("confirmed").into_expectation(),
+/// ]);
+/// assert_eq!(v[0].status, Status::Pass);
+/// assert_eq!(v[1].status, Status::Pass);
+/// assert_eq!(v[2].reason, r#"data.order.status: expected not "confirmed", got "confirmed""#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldCheck {
+    #[serde(serialize_with = "ser_path", deserialize_with = "de_path")]
+    path: FieldPath,
+    matcher: Matcher,
+    #[serde(default)]
+    source: JsonSource,
+}
+
+fn ser_path<S: Serializer>(p: &FieldPath, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.as_str())
+}
+
+fn de_path<'de, D: Deserializer<'de>>(d: D) -> Result<FieldPath, D::Error> {
+    String::deserialize(d).map(FieldPath::new)
+}
+
+/// Selects the value at a dot path (`data.order.status`, `items.0.sku`) of the JSON response;
+/// finish with [`Field::is`], [`Field::is_not`], [`Field::exists`] or [`Field::missing`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let c = field("data.message").is(contains("success"));
+/// assert_eq!(c.describe(), r#"data.message of the response is text containing "success""#);
+/// ```
+pub fn field(path: impl Into<String>) -> Field {
+    Field {
+        path: FieldPath::new(path),
+    }
+}
+
+/// A path selected by [`field`].
+#[derive(Clone, Debug)]
+pub struct Field {
+    path: FieldPath,
+}
+
+impl Field {
+    fn check(self, matcher: Matcher) -> FieldCheck {
+        FieldCheck {
+            path: self.path,
+            matcher,
+            source: JsonSource::Auto,
+        }
+    }
+
+    /// The value equals `expected` (JSON equality, numbers by value) or satisfies a matcher.
+    ///
+    /// See [`field`].
+    pub fn is(self, expected: impl IntoMatcher) -> FieldCheck {
+        self.check(expected.into_matcher())
+    }
+
+    /// The value does not equal `expected` (or does not satisfy the matcher); a missing value
+    /// passes (Mibo's `NOT_EQUALS`).
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let c = field("data.status").is_not("error");
+    /// # let _ = c;
+    /// ```
+    pub fn is_not(self, expected: impl IntoMatcher) -> FieldCheck {
+        self.check(crate::matcher::optional(crate::matcher::not(expected)))
+    }
+
+    /// The field is present.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let c = field("data.id").exists();
+    /// # let _ = c;
+    /// ```
+    pub fn exists(self) -> FieldCheck {
+        self.check(Matcher::Any)
+    }
+
+    /// The field is absent.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let c = field("error").missing();
+    /// # let _ = c;
+    /// ```
+    pub fn missing(self) -> FieldCheck {
+        self.check(Matcher::Missing)
+    }
+}
+
+impl JsonSourceOptions for FieldCheck {
+    fn with_source(mut self, source: JsonSource) -> Self {
+        self.source = source;
+        self
+    }
+}
+
+impl FieldCheck {
+    /// One line describing the check.
+    ///
+    /// See [`field`].
+    pub fn describe(&self) -> String {
+        let what = match &self.matcher {
+            Matcher::Optional { inner } if matches!(**inner, Matcher::Not { .. }) => {
+                inner.describe().replacen("not ", "is not ", 1)
+            }
+            Matcher::Any => "exists".to_owned(),
+            Matcher::Missing => "is absent".to_owned(),
+            m => format!("is {}", m.describe()),
+        };
+        format!(
+            "{} of {} {what}",
+            self.path.as_str(),
+            self.source.describe()
+        )
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let Some(p) = self.matcher.problem() {
+            return Outcome::error(p);
+        }
+        let json = match self.source.read(cx) {
+            Ok(v) => v,
+            Err(e) => return Outcome::fail(format!("{}: {e}", self.path.as_str())),
+        };
+        let actual = self.path.get(json);
+        match self.matcher.check(actual, &cx.env()) {
+            Ok(()) => Outcome::passed(),
+            Err(Mismatch::Error(e)) => Outcome::error(e),
+            Err(Mismatch::Fail(e)) => {
+                let mut o = Outcome::fail(format!("{}: {e}", self.path.as_str()))
+                    .expected(self.matcher.expected_json())
+                    .actual(actual.cloned().unwrap_or(Value::Null));
+                if let (Matcher::Exact { value, .. }, Some(a)) = (&self.matcher, actual)
+                    && (value.is_object() || value.is_array())
+                {
+                    o = o.diff(json_diff(value, a));
+                }
+                o
+            }
+        }
+    }
+}
+
+/// What a [`JsonPathCheck`] requires of the selected values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonPathExpect {
+    /// At least one value is selected.
+    Exists,
+    /// Nothing is selected.
+    NotExists,
+    /// Some selected value equals this (JSON equality, no `"42"`/`42` coercion).
+    Equals(Value),
+}
+
+/// A check with an RFC 9535 JSONPath query on the JSON response (MCPLab's `jsonpath`,
+/// `jsonpath_exists`, `jsonpath_not_exists`). Build it with [`json_path`]. A response that is
+/// not JSON fails every JSONPath check, `not_exists` included, with an "invalid JSON" reason.
+/// Needs the `jsonpath` feature (on by default).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+///
+/// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"{"status": "success", "data": {"id": 7}}"#), 1)]);
+/// let v = evaluate(&t, &[
+///     json_path("$.data.id").exists().into_expectation(),
+///     json_path("$.status").equals("success").into_expectation(),
+///     json_path("$.error").not_exists().into_expectation(),
+///     json_path("$.status").equals("failed").into_expectation(),
+/// ]);
+/// assert_eq!(v[0].status, Status::Pass);
+/// assert_eq!(v[1].status, Status::Pass);
+/// assert_eq!(v[2].status, Status::Pass);
+/// assert_eq!(v[3].reason, r#"$.status selects ["success"], none equal to "failed""#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JsonPathCheck {
+    path: JsonPathQuery,
+    expect: JsonPathExpect,
+    #[serde(default)]
+    source: JsonSource,
+}
+
+/// Selects values of the JSON response with an RFC 9535 JSONPath query (`$.data.items[*].id`);
+/// finish with [`JsonPath::exists`], [`JsonPath::not_exists`] or [`JsonPath::equals`]. A literal
+/// query in `agent_test!` is checked at compile time.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(json_path("$.status").equals("success").describe(),
+///            r#"$.status selects "success" in the response"#);
+/// ```
+pub fn json_path(query: impl Into<String>) -> JsonPath {
+    JsonPath {
+        query: JsonPathQuery::new(query.into()),
+    }
+}
+
+/// A query selected by [`json_path`].
+#[derive(Clone, Debug)]
+pub struct JsonPath {
+    query: JsonPathQuery,
+}
+
+impl JsonPath {
+    fn check(self, expect: JsonPathExpect) -> JsonPathCheck {
+        JsonPathCheck {
+            path: self.query,
+            expect,
+            source: JsonSource::Auto,
+        }
+    }
+
+    /// At least one value is selected.
+    ///
+    /// See [`JsonPathCheck`].
+    pub fn exists(self) -> JsonPathCheck {
+        self.check(JsonPathExpect::Exists)
+    }
+
+    /// Nothing is selected.
+    ///
+    /// See [`JsonPathCheck`].
+    pub fn not_exists(self) -> JsonPathCheck {
+        self.check(JsonPathExpect::NotExists)
+    }
+
+    /// Some selected value equals `value` (JSON equality; a string never equals a number).
+    ///
+    /// See [`JsonPathCheck`].
+    pub fn equals(self, value: impl Into<Value>) -> JsonPathCheck {
+        self.check(JsonPathExpect::Equals(value.into()))
+    }
+}
+
+impl JsonSourceOptions for JsonPathCheck {
+    fn with_source(mut self, source: JsonSource) -> Self {
+        self.source = source;
+        self
+    }
+}
+
+impl JsonPathCheck {
+    /// One line describing the check.
+    ///
+    /// See [`json_path`].
+    pub fn describe(&self) -> String {
+        let q = self.path.source();
+        let src = self.source.describe();
+        match &self.expect {
+            JsonPathExpect::Exists => format!("{q} selects something in {src}"),
+            JsonPathExpect::NotExists => format!("{q} selects nothing in {src}"),
+            JsonPathExpect::Equals(v) => format!("{q} selects {} in {src}", compact(v)),
+        }
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let q = self.path.source();
+        let json = match self.source.read(cx) {
+            Ok(v) => v,
+            Err(e) => return Outcome::fail(format!("{q}: invalid JSON: {e}")),
+        };
+        let selected = match self.path.select(json) {
+            Ok(s) => s,
+            Err(e) => return Outcome::error(e),
+        };
+        let shown = || {
+            compact(&Value::Array(
+                selected.iter().map(|v| (*v).clone()).collect(),
+            ))
+        };
+        match &self.expect {
+            JsonPathExpect::Exists if !selected.is_empty() => Outcome::passed(),
+            JsonPathExpect::Exists => {
+                Outcome::fail(format!("{q} selects nothing")).actual(json.clone())
+            }
+            JsonPathExpect::NotExists if selected.is_empty() => Outcome::passed(),
+            JsonPathExpect::NotExists => Outcome::fail(format!("{q} selects {}", shown()))
+                .violation(Violation::new("unexpected_value", format!("{q} exists")))
+                .actual(Value::Array(
+                    selected.iter().map(|v| (*v).clone()).collect(),
+                )),
+            JsonPathExpect::Equals(v) if selected.iter().any(|s| json_eq(v, s)) => {
+                Outcome::passed()
+            }
+            JsonPathExpect::Equals(v) if selected.is_empty() => {
+                Outcome::fail(format!("{q} selects nothing (expected {})", compact(v)))
+                    .expected(v.clone())
+            }
+            JsonPathExpect::Equals(v) => Outcome::fail(format!(
+                "{q} selects {}, none equal to {}",
+                shown(),
+                compact(v)
+            ))
+            .expected(v.clone())
+            .actual(json!(selected)),
+        }
+    }
+}
+
+/// A JSONPath query, parsed once (RFC 9535, with the `serde_json_path` crate). Serialises as
+/// its source.
+#[derive(Clone)]
+pub(crate) struct JsonPathQuery {
+    source: String,
+    #[cfg(feature = "jsonpath")]
+    parsed: Result<std::sync::Arc<serde_json_path::JsonPath>, String>,
+}
+
+impl JsonPathQuery {
+    fn new(source: String) -> Self {
+        #[cfg(feature = "jsonpath")]
+        let parsed = serde_json_path::JsonPath::parse(&source)
+            .map(std::sync::Arc::new)
+            .map_err(|e| format!("invalid JSONPath `{source}`: {e}"));
+        JsonPathQuery {
+            source,
+            #[cfg(feature = "jsonpath")]
+            parsed,
+        }
+    }
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn select<'v>(&self, value: &'v Value) -> Result<Vec<&'v Value>, String> {
+        #[cfg(feature = "jsonpath")]
+        {
+            let path = self.parsed.as_ref().map_err(Clone::clone)?;
+            Ok(path.query(value).all())
+        }
+        #[cfg(not(feature = "jsonpath"))]
+        {
+            let _ = value;
+            Err("JSONPath checks need agent-test's `jsonpath` feature".to_owned())
+        }
+    }
+}
+
+impl std::fmt::Debug for JsonPathQuery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JsonPath({:?})", self.source)
+    }
+}
+
+impl PartialEq for JsonPathQuery {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Serialize for JsonPathQuery {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.source)
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonPathQuery {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(JsonPathQuery::new)
+    }
+}
+
+/// A check that the JSON response (or a field of it) is valid against a JSON Schema (Mibo's
+/// `json_schema`). Build it with [`schema`]. Needs the `schema` feature (on by default); a
+/// schema literal in `agent_test!` is checked against the meta-schema at compile time.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+///
+/// let reply = Reply::text("").body(json!({"data": [{"name": "Sony WH", "price": "89"}]}));
+/// let t = Transcript::new(vec![Turn::new(0, "q", reply, 1)]);
+/// let items = json!({"type": "array", "items": {"type": "object", "required": ["name", "price"],
+///     "properties": {"name": {"type": "string"}, "price": {"type": "number"}}}});
+/// let v = evaluate(&t, &[schema(items).at("data").into_expectation()]);
+/// assert_eq!(v[0].status, Status::Fail);
+/// assert_eq!(v[0].details.violations[0].message, r#"/0/price: "89" is not of type "number""#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaCheck {
+    schema: Schema,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_path",
+        deserialize_with = "de_opt_path"
+    )]
+    at: Option<FieldPath>,
+    #[serde(default)]
+    source: JsonSource,
+}
+
+fn ser_opt_path<S: Serializer>(p: &Option<FieldPath>, s: S) -> Result<S::Ok, S::Error> {
+    match p {
+        Some(p) => s.serialize_str(p.as_str()),
+        None => s.serialize_none(),
+    }
+}
+
+fn de_opt_path<'de, D: Deserializer<'de>>(d: D) -> Result<Option<FieldPath>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(FieldPath::new))
+}
+
+/// The JSON response must be valid against `schema`; [`SchemaCheck::at`] validates a field
+/// instead.
+///
+/// See [`SchemaCheck`].
+pub fn schema(schema: Value) -> SchemaCheck {
+    SchemaCheck {
+        schema: Schema::new(schema),
+        at: None,
+        source: JsonSource::Auto,
+    }
+}
+
+impl SchemaCheck {
+    /// Validate the value at a dot path instead of the whole response.
+    ///
+    /// See [`SchemaCheck`].
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.at = Some(FieldPath::new(path));
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(schema(json!({"type": "array"})).at("data").describe(),
+    ///            r#"data of the response is valid against {"type":"array"}"#);
+    /// ```
+    pub fn describe(&self) -> String {
+        let what = match &self.at {
+            Some(p) => format!("{} of {}", p.as_str(), self.source.describe()),
+            None => self.source.describe(),
+        };
+        format!("{what} is valid against {}", compact(self.schema.schema()))
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let where_ = self
+            .at
+            .as_ref()
+            .map_or_else(|| "the response".to_owned(), |p| p.as_str().to_owned());
+        let json = match self.source.read(cx) {
+            Ok(v) => v,
+            Err(e) => return Outcome::fail(format!("{where_}: invalid JSON: {e}")),
+        };
+        let value = match &self.at {
+            None => json,
+            Some(p) => match p.get(json) {
+                Some(v) => v,
+                None => return Outcome::fail(format!("{where_}: missing")).actual(json.clone()),
+            },
+        };
+        match self.schema.validate(value) {
+            Err(e) => Outcome::error(e),
+            Ok(Ok(())) => Outcome::passed(),
+            Ok(Err(problems)) => Outcome::fail(format!(
+                "{where_} is not valid against the schema ({} problem{})",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
+            ))
+            .expected(self.schema.schema().clone())
+            .actual(value.clone())
+            .violations(
+                problems
+                    .into_iter()
+                    .map(|p| Violation::new("schema_violation", p)),
+            ),
+        }
+    }
+}
+
+impl JsonSourceOptions for SchemaCheck {
+    fn with_source(mut self, source: JsonSource) -> Self {
+        self.source = source;
+        self
+    }
+}

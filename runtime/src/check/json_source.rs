@@ -1,0 +1,114 @@
+//! Where JSON checks read their JSON: the response body, the reply text, a fenced code block
+//! in the reply, or a workflow node's output.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::EvalContext;
+use crate::model::CallKind;
+
+/// Which JSON a JSON check reads, in the last turn of its scope.
+///
+/// ```
+/// use agent_test_runtime::check::JsonSource;
+/// assert_eq!(JsonSource::default(), JsonSource::Auto);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonSource {
+    /// The response body when the agent gave one (an HTTP agent's JSON response), else the
+    /// reply text parsed as JSON.
+    #[default]
+    Auto,
+    /// The response body only.
+    Body,
+    /// The reply text parsed as JSON.
+    Reply,
+    /// The first fenced code block of the reply (```` ```json ... ``` ````) parsed as JSON.
+    Fenced,
+    /// The output (result) of the first workflow node whose name contains this text.
+    Node(String),
+}
+
+impl JsonSource {
+    /// Reads the JSON; `Err` says why there is none ("the reply is not valid JSON: ...").
+    pub(crate) fn read<'a>(&self, cx: &EvalContext<'a>) -> Result<&'a Value, String> {
+        let Some(turn) = cx.last_turn() else {
+            return Err("no turn ran".to_owned());
+        };
+        match self {
+            JsonSource::Body => turn
+                .reply
+                .body
+                .as_ref()
+                .ok_or_else(|| "the response has no body".to_owned()),
+            JsonSource::Auto => match &turn.reply.body {
+                Some(body) => Ok(body),
+                None => cx.reply_json(turn.index, false).map_err(str::to_owned),
+            },
+            JsonSource::Reply => cx.reply_json(turn.index, false).map_err(str::to_owned),
+            JsonSource::Fenced => cx.reply_json(turn.index, true).map_err(str::to_owned),
+            JsonSource::Node(name) => {
+                let mut found = None;
+                for t in cx.turns().iter().rev() {
+                    for c in &t.reply.calls {
+                        c.walk(&mut |c| {
+                            if found.is_none()
+                                && c.kind == CallKind::Node
+                                && c.name.contains(name.as_str())
+                            {
+                                found = Some(c);
+                            }
+                        });
+                    }
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                match found {
+                    None => Err(format!("no node named like `{name}` ran")),
+                    Some(c) => c
+                        .result
+                        .as_ref()
+                        .ok_or_else(|| format!("node `{}` has no output", c.name)),
+                }
+            }
+        }
+    }
+
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            JsonSource::Auto => "the response".to_owned(),
+            JsonSource::Body => "the response body".to_owned(),
+            JsonSource::Reply => "the reply".to_owned(),
+            JsonSource::Fenced => "the reply's code block".to_owned(),
+            JsonSource::Node(n) => format!("the output of node `{n}`"),
+        }
+    }
+}
+
+/// Methods choosing the [`JsonSource`] of a JSON check.
+pub trait JsonSourceOptions: Sized {
+    /// Sets the source.
+    fn with_source(self, source: JsonSource) -> Self;
+
+    /// Read the response body only (not the reply text).
+    fn in_body(self) -> Self {
+        self.with_source(JsonSource::Body)
+    }
+
+    /// Read the reply text parsed as JSON (not the body).
+    fn in_reply(self) -> Self {
+        self.with_source(JsonSource::Reply)
+    }
+
+    /// Read the first fenced code block of the reply, for agents that wrap JSON in Markdown.
+    fn in_code_block(self) -> Self {
+        self.with_source(JsonSource::Fenced)
+    }
+
+    /// Read the output of the first workflow node whose name contains `name`.
+    fn in_node(self, name: impl Into<String>) -> Self {
+        self.with_source(JsonSource::Node(name.into()))
+    }
+}

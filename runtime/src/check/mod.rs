@@ -1,0 +1,366 @@
+//! Checks: what the agent must have done, as ordinary Rust values.
+//!
+//! Build checks with functions such as [`reply`], [`tool`], [`no_tools`],
+//! [`required_tools`], [`tool_sequence`] or [`check`], refine them with methods, and give them
+//! options common to every check through [`CheckExt`] (`.id(..)`, `.depends_on(..)`,
+//! `.warning()`). Each check evaluates to an [`Outcome`]; the runtime turns outcomes into
+//! [`Verdict`](crate::Verdict)s.
+
+mod agents;
+mod context;
+mod count;
+mod custom;
+mod json;
+mod json_source;
+mod outcome;
+mod protocol;
+mod scope;
+mod sequence;
+mod text;
+mod tool;
+mod tool_eval;
+mod tool_set;
+mod trajectory;
+mod workflow;
+
+pub use agents::{
+    AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
+};
+pub use json::{
+    Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
+    schema,
+};
+pub use json_source::{JsonSource, JsonSourceOptions};
+pub use protocol::{
+    Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
+};
+pub use trajectory::{
+    ArgsMode, ArgsOverride, ExpectedCall, TrajectoryCheck, TrajectoryMode, tool_call, trajectory,
+};
+pub use workflow::{
+    GuardrailCheck, WorkflowCheck, WorkflowExpect, any_guardrail_triggered,
+    guardrail_not_triggered, guardrail_triggered, no_guardrail_triggered, state_is,
+    transitioned_to, workflow_complete,
+};
+
+pub(crate) use context::TranscriptIndex;
+pub use context::{EvalContext, Target};
+pub use count::Count;
+pub(crate) use custom::panic_message;
+pub use custom::{CustomCheck, check};
+pub use outcome::{Details, IntoOutcome, Outcome, Status, Violation};
+pub use scope::{Scope, Severity};
+pub use sequence::{ToolSequence, tool_sequence};
+pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
+pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, no_tool, node, tool};
+pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
+
+use serde::{Deserialize, Serialize};
+
+/// Any check. Each variant wraps the builder type of one family of checks.
+///
+/// Serialised with a `type` tag: `{"type": "tool", "name": "lookup_order", ...}`.
+///
+/// ```
+/// use agent_test_runtime::check::Check;
+/// use agent_test_runtime::prelude::*;
+/// let c: Check = tool("lookup_order").into();
+/// assert_eq!(c.kind(), "tool");
+/// assert_eq!(serde_json::to_value(&c).unwrap()["type"], "tool");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Check {
+    /// A check on text (see [`reply`]).
+    Text(TextCheck),
+    /// A check on one tool (see [`tool`]).
+    Tool(ToolCheck),
+    /// Required or forbidden tool names (see [`required_tools`]).
+    ToolSet(ToolSet),
+    /// No tool at all (see [`no_tools`]).
+    NoTools(NoTools),
+    /// An ordered sequence of tools (see [`tool_sequence`]).
+    ToolSequence(ToolSequence),
+    /// A whole trajectory against a reference (see [`trajectory`]).
+    Trajectory(TrajectoryCheck),
+    /// A JSON field (see [`field`]).
+    Field(FieldCheck),
+    /// A JSONPath query (see [`json_path`]).
+    JsonPath(JsonPathCheck),
+    /// A JSON Schema (see [`schema`]).
+    Schema(SchemaCheck),
+    /// HTTP status (see [`http_status`]).
+    HttpStatus(StatusCheck),
+    /// Response time (see [`latency`]).
+    Latency(LatencyCheck),
+    /// Token usage (see [`tokens`]).
+    Tokens(TokenCheck),
+    /// Sub-agent invocations (see [`agent_invoked`]).
+    Agents(AgentCheck),
+    /// A sub-agent's response (see [`agent_response`]).
+    AgentResponse(AgentResponseCheck),
+    /// Workflow state (see [`state_is`]).
+    Workflow(WorkflowCheck),
+    /// Guardrails (see [`guardrail_triggered`]).
+    Guardrail(GuardrailCheck),
+    /// A Rust closure (see [`check`]); cannot be loaded from data.
+    #[serde(skip_deserializing)]
+    Custom(CustomCheck),
+}
+
+impl Check {
+    /// The check's family, as in its serialised `type` tag.
+    ///
+    /// See the type's example.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Check::Text(_) => "text",
+            Check::Tool(_) => "tool",
+            Check::ToolSet(_) => "tool_set",
+            Check::NoTools(_) => "no_tools",
+            Check::ToolSequence(_) => "tool_sequence",
+            Check::Trajectory(_) => "trajectory",
+            Check::Field(_) => "field",
+            Check::JsonPath(_) => "json_path",
+            Check::Schema(_) => "schema",
+            Check::HttpStatus(_) => "http_status",
+            Check::Latency(_) => "latency",
+            Check::Tokens(_) => "tokens",
+            Check::Agents(_) => "agents",
+            Check::AgentResponse(_) => "agent_response",
+            Check::Workflow(_) => "workflow",
+            Check::Guardrail(_) => "guardrail",
+            Check::Custom(_) => "custom",
+        }
+    }
+
+    /// One line describing what the check requires.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{check::Check, prelude::*};
+    /// assert_eq!(Check::from(reply().contains("hi")).describe(), r#"reply contains "hi""#);
+    /// ```
+    pub fn describe(&self) -> String {
+        match self {
+            Check::Text(c) => c.describe(),
+            Check::Tool(c) => c.describe(),
+            Check::ToolSet(c) => c.describe(),
+            Check::NoTools(c) => c.describe(),
+            Check::ToolSequence(c) => c.describe(),
+            Check::Trajectory(c) => c.describe(),
+            Check::Field(c) => c.describe(),
+            Check::JsonPath(c) => c.describe(),
+            Check::Schema(c) => c.describe(),
+            Check::HttpStatus(c) => c.describe(),
+            Check::Latency(c) => c.describe(),
+            Check::Tokens(c) => c.describe(),
+            Check::Agents(c) => c.describe(),
+            Check::AgentResponse(c) => c.describe(),
+            Check::Workflow(c) => c.describe(),
+            Check::Guardrail(c) => c.describe(),
+            Check::Custom(c) => c.describe(),
+        }
+    }
+
+    /// Evaluates the check against a scoped view of a transcript.
+    pub fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        match self {
+            Check::Text(c) => c.evaluate(cx),
+            Check::Tool(c) => c.evaluate(cx),
+            Check::ToolSet(c) => c.evaluate(cx),
+            Check::NoTools(c) => c.evaluate(cx),
+            Check::ToolSequence(c) => c.evaluate(cx),
+            Check::Trajectory(c) => c.evaluate(cx),
+            Check::Field(c) => c.evaluate(cx),
+            Check::JsonPath(c) => c.evaluate(cx),
+            Check::Schema(c) => c.evaluate(cx),
+            Check::HttpStatus(c) => c.evaluate(cx),
+            Check::Latency(c) => c.evaluate(cx),
+            Check::Tokens(c) => c.evaluate(cx),
+            Check::Agents(c) => c.evaluate(cx),
+            Check::AgentResponse(c) => c.evaluate(cx),
+            Check::Workflow(c) => c.evaluate(cx),
+            Check::Guardrail(c) => c.evaluate(cx),
+            Check::Custom(c) => c.evaluate(cx),
+        }
+    }
+}
+
+/// A check together with its options: where it applies, its id, what it depends on, how severe
+/// a failure is, and the label reports show.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let e = tool("search_hotels").id("searched").warning();
+/// assert_eq!(e.id.as_deref(), Some("searched"));
+/// assert_eq!(e.severity, Severity::Warning);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// The check.
+    pub check: Check,
+    /// The part of the run it sees. Set by the runtime from where the check was written; in
+    /// data files, implied by whether it sits in a turn or after the turns.
+    #[serde(default, skip_serializing)]
+    pub scope: Scope,
+    /// An id other checks can depend on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Ids of checks that must pass for this one to be evaluated; otherwise it is skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub depends_on: Vec<String>,
+    /// Whether a failure fails the test.
+    #[serde(default, skip_serializing_if = "is_error")]
+    pub severity: Severity,
+    /// What reports call the check (the source text in `agent_test!`), else its description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+fn is_error(s: &Severity) -> bool {
+    *s == Severity::Error
+}
+
+impl Expectation {
+    /// Wraps a check with default options.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{check::Expectation, prelude::*};
+    /// let e = Expectation::new(no_tools());
+    /// assert!(e.id.is_none());
+    /// ```
+    pub fn new(check: impl Into<Check>) -> Self {
+        Expectation {
+            check: check.into(),
+            scope: Scope::Conversation,
+            id: None,
+            depends_on: Vec::new(),
+            severity: Severity::Error,
+            label: None,
+        }
+    }
+
+    /// The label reports show: the explicit label, else the check's description.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(no_tools().into_expectation().display_label(), "no tool called");
+    /// ```
+    pub fn display_label(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.check.describe())
+    }
+}
+
+/// Conversion into an [`Expectation`]: implemented by every check builder.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let e = reply().contains("hello").into_expectation();
+/// assert_eq!(e.check.kind(), "text");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a check",
+    label = "expected a check here",
+    note = "build checks with functions such as `reply().contains(..)`, `tool(\"name\")`, `no_tools()`, `tool_sequence([..])` or `check(\"label\", |cx| ..)`"
+)]
+pub trait IntoExpectation {
+    /// Performs the conversion.
+    fn into_expectation(self) -> Expectation;
+}
+
+impl IntoExpectation for Expectation {
+    fn into_expectation(self) -> Expectation {
+        self
+    }
+}
+
+impl IntoExpectation for Check {
+    fn into_expectation(self) -> Expectation {
+        Expectation::new(self)
+    }
+}
+
+macro_rules! check_variants {
+    ($($variant:ident($ty:ty)),* $(,)?) => {$(
+        impl From<$ty> for Check {
+            fn from(c: $ty) -> Check {
+                Check::$variant(c)
+            }
+        }
+        impl IntoExpectation for $ty {
+            fn into_expectation(self) -> Expectation {
+                Expectation::new(Check::$variant(self))
+            }
+        }
+    )*};
+}
+
+check_variants!(
+    Text(TextCheck),
+    Tool(ToolCheck),
+    ToolSet(ToolSet),
+    NoTools(NoTools),
+    ToolSequence(ToolSequence),
+    Trajectory(TrajectoryCheck),
+    Field(FieldCheck),
+    JsonPath(JsonPathCheck),
+    Schema(SchemaCheck),
+    HttpStatus(StatusCheck),
+    Latency(LatencyCheck),
+    Tokens(TokenCheck),
+    Agents(AgentCheck),
+    AgentResponse(AgentResponseCheck),
+    Workflow(WorkflowCheck),
+    Guardrail(GuardrailCheck),
+    Custom(CustomCheck),
+);
+
+/// Options every check accepts. Because they turn the check into an [`Expectation`], write them
+/// after the check's own methods.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let searched = tool("search_hotels").arg("city", "Madrid").id("search_called");
+/// let listed = reply().matches("hotel|accommodation").depends_on("search_called");
+/// assert_eq!(listed.depends_on, ["search_called"]);
+/// # let _ = searched;
+/// ```
+pub trait CheckExt: IntoExpectation + Sized {
+    /// Gives the check an id, so other checks can [`depend on`](CheckExt::depends_on) it.
+    fn id(self, id: impl Into<String>) -> Expectation {
+        let mut e = self.into_expectation();
+        e.id = Some(id.into());
+        e
+    }
+
+    /// Evaluates this check only if the check with id `id` passed; otherwise it is reported as
+    /// skipped (not failed). Call it several times to depend on several checks.
+    fn depends_on(self, id: impl Into<String>) -> Expectation {
+        let mut e = self.into_expectation();
+        e.depends_on.push(id.into());
+        e
+    }
+
+    /// A failure is reported but does not fail the test.
+    fn warning(self) -> Expectation {
+        self.severity(Severity::Warning)
+    }
+
+    /// Sets the severity.
+    fn severity(self, severity: Severity) -> Expectation {
+        let mut e = self.into_expectation();
+        e.severity = severity;
+        e
+    }
+
+    /// Sets the label reports show for the check.
+    fn label(self, label: impl Into<String>) -> Expectation {
+        let mut e = self.into_expectation();
+        e.label = Some(label.into());
+        e
+    }
+}
+
+impl<T: IntoExpectation> CheckExt for T {}

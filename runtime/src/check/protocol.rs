@@ -1,0 +1,332 @@
+//! Checks on the protocol around the reply: HTTP status, latency, token usage.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{EvalContext, Outcome, Violation};
+use crate::model::Usage;
+
+/// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
+/// [`http_success`]. After the turns, every turn must have it. A turn with no status (an
+/// in-process agent) gives an error verdict.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// let t = Transcript::new(vec![Turn::new(0, "ping", Reply::text("").http_status(503), 1)]);
+/// let v = evaluate(&t, &[http_status(200).into_expectation(), http_success().into_expectation()]);
+/// assert_eq!(v[0].reason, "HTTP status 503 on turn 1 (expected 200)");
+/// assert_eq!(v[1].reason, "HTTP status 503 on turn 1 (expected 2xx)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusCheck {
+    /// Lowest accepted status.
+    min: u16,
+    /// Highest accepted status.
+    max: u16,
+}
+
+/// The agent answered with exactly this HTTP status.
+///
+/// See [`StatusCheck`].
+pub fn http_status(status: u16) -> StatusCheck {
+    StatusCheck {
+        min: status,
+        max: status,
+    }
+}
+
+/// The agent answered with a 2xx HTTP status.
+///
+/// See [`StatusCheck`].
+pub fn http_success() -> StatusCheck {
+    StatusCheck { min: 200, max: 299 }
+}
+
+impl StatusCheck {
+    fn expected(&self) -> String {
+        if self.min == self.max {
+            self.min.to_string()
+        } else if self.min == 200 && self.max == 299 {
+            "2xx".to_owned()
+        } else {
+            format!("{}–{}", self.min, self.max)
+        }
+    }
+
+    /// One line describing the check.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(http_status(200).describe(), "HTTP status 200");
+    /// ```
+    pub fn describe(&self) -> String {
+        format!("HTTP status {}", self.expected())
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let mut bad = Vec::new();
+        for t in cx.turns() {
+            match t.reply.http_status {
+                None => {
+                    return Outcome::error(format!(
+                        "turn {} has no HTTP status (the agent is not reached over HTTP)",
+                        t.index + 1
+                    ));
+                }
+                Some(s) if s < self.min || s > self.max => bad.push((t.index, s)),
+                Some(_) => {}
+            }
+        }
+        if cx.turns().is_empty() {
+            return Outcome::error("no turn ran");
+        }
+        match bad.first() {
+            None => Outcome::passed(),
+            Some(&(turn, status)) => Outcome::fail(format!(
+                "HTTP status {status} on turn {} (expected {})",
+                turn + 1,
+                self.expected()
+            ))
+            .expected(json!(self.expected()))
+            .actual(json!(bad.iter().map(|(_, s)| s).collect::<Vec<_>>()))
+            .violations(
+                bad.iter()
+                    .map(|(t, s)| Violation::new("status", format!("HTTP {s}")).in_turn(*t)),
+            ),
+        }
+    }
+}
+
+/// A check on response time. Build it with [`latency`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use std::time::Duration;
+/// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(""), 4200)]);
+/// let v = evaluate(&t, &[latency().at_most(Duration::from_secs(3)).into_expectation()]);
+/// assert_eq!(v[0].reason, "turn 1 took 4200 ms (at most 3000 ms)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LatencyCheck {
+    max_ms: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    total: bool,
+}
+
+/// Selects response time; finish with [`Latency::at_most`]. After the turns every turn must be
+/// within the bound, unless [`LatencyCheck::total`] asks for the sum.
+///
+/// See [`LatencyCheck`].
+pub fn latency() -> Latency {
+    Latency
+}
+
+/// Response time, selected by [`latency`].
+#[derive(Clone, Copy, Debug)]
+pub struct Latency;
+
+impl Latency {
+    /// At most this long.
+    ///
+    /// See [`LatencyCheck`].
+    pub fn at_most(self, max: Duration) -> LatencyCheck {
+        LatencyCheck {
+            max_ms: u64::try_from(max.as_millis()).unwrap_or(u64::MAX),
+            total: false,
+        }
+    }
+}
+
+impl LatencyCheck {
+    /// Bound the sum of the turns' times instead of each turn's.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = latency().at_most(std::time::Duration::from_secs(20)).total();
+    /// assert_eq!(c.describe(), "total response time at most 20000 ms");
+    /// ```
+    pub fn total(mut self) -> Self {
+        self.total = true;
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`LatencyCheck::total`].
+    pub fn describe(&self) -> String {
+        format!(
+            "{}response time at most {} ms",
+            if self.total { "total " } else { "" },
+            self.max_ms
+        )
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let turns = cx.turns();
+        if turns.is_empty() {
+            return Outcome::error("no turn ran");
+        }
+        if self.total {
+            let sum: u64 = turns.iter().map(|t| t.latency_ms).sum();
+            return if sum <= self.max_ms {
+                Outcome::passed()
+            } else {
+                Outcome::fail(format!(
+                    "the turns took {sum} ms in total (at most {} ms)",
+                    self.max_ms
+                ))
+                .actual(json!(sum))
+            };
+        }
+        let slow: Vec<_> = turns
+            .iter()
+            .filter(|t| t.latency_ms > self.max_ms)
+            .collect();
+        match slow.first() {
+            None => Outcome::passed(),
+            Some(t) => Outcome::fail(format!(
+                "turn {} took {} ms (at most {} ms)",
+                t.index + 1,
+                t.latency_ms,
+                self.max_ms
+            ))
+            .expected(json!(self.max_ms))
+            .actual(json!(
+                turns.iter().map(|t| t.latency_ms).collect::<Vec<_>>()
+            ))
+            .violations(slow.iter().map(|t| {
+                Violation::new("slow_turn", format!("{} ms", t.latency_ms)).in_turn(t.index)
+            })),
+        }
+    }
+}
+
+/// A check on token usage (Mibo's `token_limit`). Build it with [`tokens`]. Usage is what the
+/// agent reported, else what the response body or the workflow's AI nodes report (OpenAI,
+/// Anthropic, Gemini, LangChain-Gemini and `meta.tokens` shapes, summed across nodes; see
+/// [`usage_in`](crate::model::usage_in)); after the turns it is summed over the turns.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// let reply = Reply::text("").body(json!({"usage": {"prompt_tokens": 3500, "completion_tokens": 1200, "total_tokens": 4700}}));
+/// let t = Transcript::new(vec![Turn::new(0, "summarize", reply, 1)]);
+/// let v = evaluate(&t, &[tokens().total_at_most(4000).output_at_most(1000).into_expectation()]);
+/// assert_eq!(v[0].reason, "token budget exceeded: total 4700 > 4000, output 1200 > 1000");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenCheck {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_total: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_input: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_output: Option<u64>,
+}
+
+/// A token budget; set at least one limit with [`TokenCheck::total_at_most`],
+/// [`TokenCheck::input_at_most`] or [`TokenCheck::output_at_most`].
+///
+/// See [`TokenCheck`].
+pub fn tokens() -> TokenCheck {
+    TokenCheck::default()
+}
+
+/// A limit: its name, the maximum, and how to read the count from a usage.
+type Limit = (&'static str, u64, fn(&Usage) -> Option<u64>);
+
+impl TokenCheck {
+    /// At most `n` tokens in total.
+    ///
+    /// See [`TokenCheck`].
+    pub fn total_at_most(mut self, n: u64) -> Self {
+        self.max_total = Some(n);
+        self
+    }
+
+    /// At most `n` input (prompt) tokens.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tokens().input_at_most(3000).describe(), "tokens: input ≤ 3000");
+    /// ```
+    pub fn input_at_most(mut self, n: u64) -> Self {
+        self.max_input = Some(n);
+        self
+    }
+
+    /// At most `n` output (completion) tokens.
+    ///
+    /// See [`TokenCheck`].
+    pub fn output_at_most(mut self, n: u64) -> Self {
+        self.max_output = Some(n);
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`TokenCheck::input_at_most`].
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .limits()
+            .iter()
+            .map(|(name, max, _)| format!("{name} ≤ {max}"))
+            .collect();
+        format!("tokens: {}", parts.join(", "))
+    }
+
+    fn limits(&self) -> Vec<Limit> {
+        let mut out: Vec<Limit> = Vec::new();
+        if let Some(m) = self.max_total {
+            out.push(("total", m, |u| u.total()));
+        }
+        if let Some(m) = self.max_input {
+            out.push(("input", m, |u| u.input_tokens));
+        }
+        if let Some(m) = self.max_output {
+            out.push(("output", m, |u| u.output_tokens));
+        }
+        out
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let limits = self.limits();
+        if limits.is_empty() {
+            return Outcome::error(
+                "a token check needs a limit: total_at_most, input_at_most or output_at_most",
+            );
+        }
+        let mut usage: Option<Usage> = None;
+        for t in cx.turns() {
+            if let Some(u) = t.reply.token_usage() {
+                usage.get_or_insert_with(Usage::default).add(&u);
+            }
+        }
+        let Some(usage) = usage else {
+            return Outcome::error(
+                "no token usage was recorded (none reported by the agent, its body or its AI nodes)",
+            );
+        };
+        let mut over = Vec::new();
+        for (name, max, get) in &limits {
+            match get(&usage) {
+                Some(n) if n > *max => over.push(format!("{name} {n} > {max}")),
+                Some(_) => {}
+                None => return Outcome::error(format!("the usage has no {name} token count")),
+            }
+        }
+        if over.is_empty() {
+            Outcome::passed()
+        } else {
+            Outcome::fail(format!("token budget exceeded: {}", over.join(", ")))
+                .actual(json!(usage))
+        }
+    }
+}

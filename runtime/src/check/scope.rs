@@ -1,0 +1,51 @@
+//! What part of a run a check sees.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The part of the run a check sees: one turn, or the whole conversation.
+///
+/// A check written inside a turn sees that turn; a check written after the turns sees the
+/// whole conversation. Text reports number turns from 1; data uses the 0-based index.
+///
+/// ```
+/// use agent_test_runtime::check::Scope;
+/// assert_eq!(Scope::Turn(0).to_string(), "turn 1");
+/// assert_eq!(Scope::Conversation.to_string(), "conversation");
+/// assert_eq!(serde_json::to_string(&Scope::Turn(2)).unwrap(), r#"{"turn":2}"#);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// One turn, by 0-based index.
+    Turn(usize),
+    /// Every turn.
+    #[default]
+    Conversation,
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Turn(i) => write!(f, "turn {}", i + 1),
+            Scope::Conversation => f.write_str("conversation"),
+        }
+    }
+}
+
+/// Whether a failed check fails the test.
+///
+/// ```
+/// use agent_test_runtime::check::Severity;
+/// assert_eq!(Severity::default(), Severity::Error);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A failure fails the test (the default).
+    #[default]
+    Error,
+    /// A failure is reported but does not fail the test.
+    Warning,
+}

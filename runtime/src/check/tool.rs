@@ -1,0 +1,456 @@
+//! Checks on one tool, node or call: called or not, with which arguments and results, how
+//! often, at which position, and (for workflow nodes) what was called inside.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use super::Target;
+use super::count::Count;
+use crate::matcher::{IntoMatcher, Matcher, compact};
+use crate::path::FieldPath;
+
+/// Which calls a tool check counts, by outcome.
+///
+/// ```
+/// use agent_test_runtime::check::CallFilter;
+/// assert_eq!(CallFilter::default(), CallFilter::All);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallFilter {
+    /// Every call, whether it returned an error or not.
+    #[default]
+    All,
+    /// Only calls that succeeded.
+    Succeeded,
+    /// Only calls that returned an error.
+    Failed,
+}
+
+/// One constraint on a value at a path: an argument (`order_id`, `address.city`,
+/// `items.0.sku`) or a part of a result (the empty path is the whole value).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArgConstraint {
+    /// Where the value is.
+    #[serde(
+        rename = "name",
+        serialize_with = "ser_path",
+        deserialize_with = "de_path"
+    )]
+    pub path: FieldPath,
+    /// What it must satisfy.
+    #[serde(flatten)]
+    pub matcher: Matcher,
+}
+
+fn ser_path<S: Serializer>(p: &FieldPath, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.as_str())
+}
+
+fn de_path<'de, D: Deserializer<'de>>(d: D) -> Result<FieldPath, D::Error> {
+    String::deserialize(d).map(FieldPath::new)
+}
+
+/// A check on calls of one tool (or workflow node). Build it with [`tool`], [`no_tool`],
+/// [`node`] or [`any_call`].
+///
+/// A call *matches* when it has the name and satisfies every constraint: arguments (by name
+/// or nested path; extra arguments allowed unless [`ToolCheck::strict`]), forbidden arguments,
+/// results, and for nodes the checks on the calls made inside them. By default the check passes
+/// when at least one call matches; calls that returned an error count as calls unless
+/// [`ToolCheck::succeeded`] is set.
+///
+/// In a turn the check sees that turn's calls; after the turns it sees every call of the
+/// conversation. Positions are 0-based among the calls of the same kind (tools, or nodes) in
+/// scope, depth-first in call order.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+///
+/// let reply = Reply::text("Refunded.")
+///     .call(Call::tool("lookup_order", json!({"order_id": "ORD-1"})));
+/// let t = Transcript::new(vec![Turn::new(0, "refund ORD-1", reply, 1)]);
+///
+/// let v = evaluate(&t, &[
+///     tool("lookup_order").arg("order_id", "ORD-1").into_expectation(),
+///     tool("lookup_order").arg("order_id", "ORD-2").into_expectation(),
+/// ]);
+/// assert_eq!(v[0].status, Status::Pass);
+/// assert_eq!(v[1].status, Status::Fail);
+/// assert_eq!(v[1].reason, "tool `lookup_order` was called 1 time, but no call matched");
+/// assert_eq!(v[1].details.violations[0].message,
+///            r#"call at conversation position 0: order_id: expected "ORD-2", got "ORD-1""#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCheck {
+    #[serde(default, skip_serializing_if = "is_tool")]
+    pub(crate) target: Target,
+    pub(crate) name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) args: Vec<ArgConstraint>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) forbidden: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) strict: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) result: Vec<ArgConstraint>,
+    #[serde(default)]
+    pub(crate) count: Count,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) every_call: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) position: Option<usize>,
+    #[serde(default, skip_serializing_if = "is_all")]
+    pub(crate) filter: CallFilter,
+    /// For nodes: checks on the tool calls made inside the node.
+    #[serde(default, rename = "tools", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) nested: Vec<ToolCheck>,
+}
+
+fn is_tool(t: &Target) -> bool {
+    *t == Target::Tool
+}
+
+fn is_all(f: &CallFilter) -> bool {
+    *f == CallFilter::All
+}
+
+fn new_check(target: Target, name: String) -> ToolCheck {
+    ToolCheck {
+        target,
+        name,
+        args: Vec::new(),
+        forbidden: Vec::new(),
+        strict: false,
+        result: Vec::new(),
+        count: Count::default(),
+        every_call: false,
+        position: None,
+        filter: CallFilter::All,
+        nested: Vec::new(),
+    }
+}
+
+/// A check that the tool `name` was called (refine it with arguments, counts, a position).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let c = tool("create_booking").arg("guests", 2).arg("address.city", "Lisbon").strict();
+/// assert_eq!(c.describe(), r#"tool `create_booking` called with guests = 2, address.city = "Lisbon" (strict)"#);
+/// ```
+pub fn tool(name: impl Into<String>) -> ToolCheck {
+    new_check(Target::Tool, name.into())
+}
+
+/// A check that the tool `name` was not called (with arguments: not called with those).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(no_tool("cancel_order").describe(), "tool `cancel_order` not called");
+/// ```
+pub fn no_tool(name: impl Into<String>) -> ToolCheck {
+    tool(name).never()
+}
+
+/// A check on a workflow node (an n8n node, a pipeline step): that it ran, with which
+/// parameters, and — with [`ToolCheck::tool`] — what the model inside it called. If the node did
+/// not run, every check on its inner calls fails too (there is nothing to check).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let c = node("AI Agent")
+///     .tool(tool("search_products").at_position(0))
+///     .tool(no_tool("delete_records"));
+/// assert_eq!(c.describe(),
+///     "node `AI Agent` called, containing: tool `search_products` called at position 0; tool `delete_records` not called");
+/// ```
+pub fn node(name: impl Into<String>) -> ToolCheck {
+    new_check(Target::Node, name.into())
+}
+
+/// A check on a call of either kind: a workflow node in a workflow trace, or a tool call in a
+/// flat one (what Mibo's `node_call` means).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(any_call("Send Email").times(3).describe(), "call `Send Email` called exactly 3 times");
+/// ```
+pub fn any_call(name: impl Into<String>) -> ToolCheck {
+    new_check(Target::Any, name.into())
+}
+
+impl ToolCheck {
+    /// The argument at `path` (a name, or a dot path like `address.city` or `items.0.sku`) must
+    /// satisfy `expected`: a plain value means JSON equality with numbers compared by value; a
+    /// matcher (`contains(..)`, `regex(..)`, `date(..)`, `any()`, `optional(..)`, ...) says more.
+    ///
+    /// See [`tool`].
+    pub fn arg(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        self.args.push(ArgConstraint {
+            path: FieldPath::new(path),
+            matcher: expected.into_matcher(),
+        });
+        self
+    }
+
+    /// Every field of a JSON object is an exact argument constraint.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool("search_hotels").args(json!({"city": "Lisbon", "guests": 2}));
+    /// assert_eq!(c.describe(), r#"tool `search_hotels` called with city = "Lisbon", guests = 2"#);
+    /// ```
+    pub fn args(mut self, expected: Value) -> Self {
+        match expected {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    // The key is a name, not a path: a dotted key means that key.
+                    self.args.push(ArgConstraint {
+                        path: FieldPath::key(k),
+                        matcher: v.into_matcher(),
+                    });
+                }
+            }
+            // A non-object can never equal an argument map: keep it as a constraint on the
+            // whole map so the check fails with a clear message instead of passing silently.
+            other => self.args.push(ArgConstraint {
+                path: FieldPath::new(""),
+                matcher: other.into_matcher(),
+            }),
+        }
+        self
+    }
+
+    /// The argument `name` must be absent.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool("search").forbid_arg("api_key").forbid_arg("password");
+    /// assert_eq!(c.describe(), "tool `search` called without api_key, password");
+    /// ```
+    pub fn forbid_arg(mut self, name: impl Into<String>) -> Self {
+        self.forbidden.push(name.into());
+        self
+    }
+
+    /// Only the arguments named by [`ToolCheck::arg`] may be present (at the top level).
+    ///
+    /// See [`tool`].
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
+    /// The call's result must satisfy `expected` (a value or a matcher such as
+    /// `contains("delivered")`). For a failed call the result is its error.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool("lookup_order").result(contains("delivered"));
+    /// assert_eq!(c.describe(), r#"tool `lookup_order` called returning text containing "delivered""#);
+    /// ```
+    pub fn result(self, expected: impl IntoMatcher) -> Self {
+        self.result_at("", expected)
+    }
+
+    /// The value at `path` in the call's result must satisfy `expected`.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool("lookup_order").result_at("status", "delivered");
+    /// assert_eq!(c.describe(), r#"tool `lookup_order` called returning status = "delivered""#);
+    /// ```
+    pub fn result_at(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        self.result.push(ArgConstraint {
+            path: FieldPath::new(path),
+            matcher: expected.into_matcher(),
+        });
+        self
+    }
+
+    /// Exactly `n` matching calls.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("send_email").times(3).describe(), "tool `send_email` called exactly 3 times");
+    /// ```
+    pub fn times(mut self, n: usize) -> Self {
+        self.count = Count::Exactly(n);
+        self
+    }
+
+    /// At least `n` matching calls.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("search").at_least(2).describe(), "tool `search` called at least 2 times");
+    /// ```
+    pub fn at_least(mut self, n: usize) -> Self {
+        self.count = Count::AtLeast(n);
+        self
+    }
+
+    /// At most `n` matching calls (zero included).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("search").at_most(1).describe(), "tool `search` called at most 1 time");
+    /// ```
+    pub fn at_most(mut self, n: usize) -> Self {
+        self.count = Count::AtMost(n);
+        self
+    }
+
+    /// Between `min` and `max` matching calls, inclusive.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("search").between(1, 3).describe(), "tool `search` called between 1 and 3 times");
+    /// ```
+    pub fn between(mut self, min: usize, max: usize) -> Self {
+        self.count = Count::Between(min, max);
+        self
+    }
+
+    /// No matching call at all (what [`no_tool`] builds).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("delete").never().describe(), "tool `delete` not called");
+    /// ```
+    pub fn never(mut self) -> Self {
+        self.count = Count::Exactly(0);
+        self
+    }
+
+    /// The call at this 0-based position among the calls of its kind in scope must be a
+    /// matching call of this name.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("search").at_position(0).describe(), "tool `search` called at position 0");
+    /// ```
+    pub fn at_position(mut self, position: usize) -> Self {
+        self.position = Some(position);
+        self
+    }
+
+    /// Every call of the name must satisfy the constraints (and there must be one).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool("get_weather").arg("units", "metric").every_call();
+    /// assert_eq!(c.describe(), r#"tool `get_weather` called with units = "metric" (every call)"#);
+    /// ```
+    pub fn every_call(mut self) -> Self {
+        self.every_call = true;
+        self
+    }
+
+    /// Count only calls that succeeded: `tool("pay").succeeded()` passes when some call of
+    /// `pay` returned no error.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("pay").succeeded().describe(), "tool `pay` called (successful calls only)");
+    /// ```
+    pub fn succeeded(mut self) -> Self {
+        self.filter = CallFilter::Succeeded;
+        self
+    }
+
+    /// Count only calls that returned an error: `tool("pay").failed().never()` passes when no
+    /// call of `pay` failed.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("pay").failed().never().describe(), "tool `pay` not called (failed calls only)");
+    /// ```
+    pub fn failed(mut self) -> Self {
+        self.filter = CallFilter::Failed;
+        self
+    }
+
+    /// For a node: a check on the tool calls made inside it (positions count from 0 inside
+    /// the node). See [`node`].
+    pub fn tool(mut self, check: ToolCheck) -> Self {
+        self.nested.push(check);
+        self
+    }
+
+    /// The tool's (or node's) name.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("x").name(), "x");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`tool`].
+    pub fn describe(&self) -> String {
+        let mut s = format!("{} `{}`", self.target.noun(), self.name);
+        match self.count {
+            Count::AtLeast(1) => s.push_str(" called"),
+            Count::Exactly(0) => s.push_str(" not called"),
+            c => {
+                let _ = write!(s, " called {c}");
+            }
+        }
+        if let Some(p) = self.position {
+            let _ = write!(s, " at position {p}");
+        }
+        if !self.args.is_empty() {
+            let _ = write!(s, " with {}", constraints(&self.args, "arguments"));
+        }
+        if !self.forbidden.is_empty() {
+            let _ = write!(s, " without {}", self.forbidden.join(", "));
+        }
+        if !self.result.is_empty() {
+            let _ = write!(s, " returning {}", constraints(&self.result, ""));
+        }
+        if self.strict {
+            s.push_str(" (strict)");
+        }
+        if self.every_call {
+            s.push_str(" (every call)");
+        }
+        match self.filter {
+            CallFilter::All => {}
+            CallFilter::Succeeded => s.push_str(" (successful calls only)"),
+            CallFilter::Failed => s.push_str(" (failed calls only)"),
+        }
+        if !self.nested.is_empty() {
+            let inner: Vec<String> = self.nested.iter().map(ToolCheck::describe).collect();
+            let _ = write!(s, ", containing: {}", inner.join("; "));
+        }
+        s
+    }
+}
+
+/// `a = 1, b = "x"`, or the bare matcher for a constraint on the whole value.
+fn constraints(list: &[ArgConstraint], whole: &str) -> String {
+    let parts: Vec<String> = list
+        .iter()
+        .map(|a| {
+            let expected = match &a.matcher {
+                Matcher::Exact { value, .. } => compact(value),
+                other => other.describe(),
+            };
+            match (a.path.as_str(), whole) {
+                ("", "") => expected,
+                ("", w) => format!("{w} = {expected}"),
+                (p, _) if matches!(a.matcher, Matcher::Exact { .. }) => format!("{p} = {expected}"),
+                (p, _) => format!("{p}: {expected}"),
+            }
+        })
+        .collect();
+    parts.join(", ")
+}

@@ -1,0 +1,470 @@
+//! Evaluating a [`ToolCheck`]: a fast path that allocates nothing when the check passes, and
+//! explanations (violations, expected and actual, a diff of arguments) when it fails.
+
+use serde_json::{Map, Value, json};
+
+use super::count::{Count, times};
+use super::tool::{CallFilter, ToolCheck};
+use super::{EvalContext, Outcome, Violation};
+use crate::expression::Env;
+use crate::matcher::Mismatch;
+use crate::model::{Call, CallKind};
+use crate::report::diff::json_diff;
+
+/// Why a call does not match: a violation kind and a message, or an evaluation error.
+enum Problem {
+    Mismatch(&'static str, String),
+    Error(String),
+}
+
+/// The calls a check is evaluated on, and how to name them in messages.
+struct Calls<'c> {
+    calls: &'c [&'c Call],
+    turn_of: &'c dyn Fn(usize) -> usize,
+    position_name: &'c dyn Fn(usize) -> String,
+}
+
+impl ToolCheck {
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let Some(problem) = self.static_problem() {
+            return Outcome::error(problem);
+        }
+        let env = cx.env();
+        let calls = cx.calls(self.target);
+        if self.passes(calls, &env) {
+            return Outcome::passed();
+        }
+        let target = self.target;
+        let turn_of = |i| cx.turn_of(target, i);
+        let position_name = |i| cx.position_name(i);
+        self.explain(
+            &Calls {
+                calls,
+                turn_of: &turn_of,
+                position_name: &position_name,
+            },
+            &env,
+        )
+    }
+
+    /// An invalid regex in any matcher of the check (or of its nested checks).
+    fn static_problem(&self) -> Option<String> {
+        self.args
+            .iter()
+            .chain(&self.result)
+            .find_map(|a| a.matcher.problem())
+            .or_else(|| self.nested.iter().find_map(ToolCheck::static_problem))
+    }
+
+    fn is_candidate(&self, call: &Call) -> bool {
+        call.name == self.name
+            && match self.filter {
+                CallFilter::All => true,
+                CallFilter::Succeeded => !call.error,
+                CallFilter::Failed => call.error,
+            }
+    }
+
+    /// The fast path: whether the check passes on `calls`, without building messages.
+    fn passes(&self, calls: &[&Call], env: &Env<'_>) -> bool {
+        let (mut candidates, mut matching) = (0, 0);
+        for c in calls.iter().filter(|c| self.is_candidate(c)) {
+            candidates += 1;
+            matching += usize::from(self.matches_call(c, env));
+        }
+        let counted = if self.every_call {
+            candidates
+        } else {
+            matching
+        };
+        let count_ok = self.count.admits(counted) && (!self.every_call || matching == candidates);
+        count_ok
+            && self.position.is_none_or(|p| {
+                calls
+                    .get(p)
+                    .is_some_and(|c| self.is_candidate(c) && self.matches_call(c, env))
+            })
+    }
+
+    /// Whether `call` satisfies every constraint — the allocation-free twin of
+    /// [`ToolCheck::problems`] (`matches_call(c) == problems(c).is_empty()`).
+    fn matches_call(&self, call: &Call, env: &Env<'_>) -> bool {
+        let args = call.arguments.as_object();
+        let values_ok = self
+            .args
+            .iter()
+            .all(|c| c.matcher.is_match(c.path.get(&call.arguments), env));
+        let shape_ok = match args {
+            Some(map) => {
+                !self.forbidden.iter().any(|f| map.contains_key(f))
+                    && (!self.strict || map.keys().all(|k| self.allows_key(k)))
+            }
+            None => call.arguments.is_null() || (!self.strict && self.forbidden.is_empty()),
+        };
+        let result_ok = self.result.iter().all(|c| {
+            c.matcher
+                .is_match(call.result.as_ref().and_then(|r| c.path.get(r)), env)
+        });
+        values_ok
+            && shape_ok
+            && result_ok
+            && (self.nested.is_empty() || {
+                let inner = inner_tool_calls(call);
+                self.nested.iter().all(|n| n.passes(&inner, env))
+            })
+    }
+
+    fn allows_key(&self, key: &str) -> bool {
+        self.args
+            .iter()
+            .any(|c| c.path.head() == Some(key) || c.path.as_str() == key)
+    }
+
+    /// Why `call` does not match (empty when it does).
+    fn problems(&self, call: &Call, env: &Env<'_>) -> Vec<Problem> {
+        let mut out = Vec::new();
+        for c in &self.args {
+            let actual = c.path.get(&call.arguments);
+            let label = if c.path.as_str().is_empty() {
+                "arguments"
+            } else {
+                c.path.as_str()
+            };
+            match c.matcher.check(actual, env) {
+                Ok(()) => {}
+                Err(Mismatch::Error(e)) => out.push(Problem::Error(format!("{label}: {e}"))),
+                Err(Mismatch::Fail(e)) => {
+                    let kind = if actual.is_none() {
+                        "missing_argument"
+                    } else {
+                        "value_mismatch"
+                    };
+                    out.push(Problem::Mismatch(kind, format!("{label}: {e}")));
+                }
+            }
+        }
+        match call.arguments.as_object() {
+            Some(map) => {
+                for f in &self.forbidden {
+                    if let Some(v) = map.get(f) {
+                        out.push(Problem::Mismatch(
+                            "forbidden_argument",
+                            format!(
+                                "{f}: forbidden, but present ({})",
+                                crate::matcher::compact(v)
+                            ),
+                        ));
+                    }
+                }
+                if self.strict {
+                    for (k, v) in map.iter().filter(|(k, _)| !self.allows_key(k)) {
+                        out.push(Problem::Mismatch(
+                            "unexpected_argument",
+                            format!(
+                                "{k}: not expected (strict), got {}",
+                                crate::matcher::compact(v)
+                            ),
+                        ));
+                    }
+                }
+            }
+            None if !call.arguments.is_null() && (self.strict || !self.forbidden.is_empty()) => {
+                out.push(Problem::Mismatch(
+                    "value_mismatch",
+                    format!(
+                        "arguments are not a JSON object: {}",
+                        crate::matcher::compact(&call.arguments)
+                    ),
+                ));
+            }
+            None => {}
+        }
+        for c in &self.result {
+            let actual = call.result.as_ref().and_then(|r| c.path.get(r));
+            let label = if c.path.as_str().is_empty() {
+                "result".to_owned()
+            } else {
+                format!("result.{}", c.path.as_str())
+            };
+            match c.matcher.check(actual, env) {
+                Ok(()) => {}
+                Err(Mismatch::Error(e)) => out.push(Problem::Error(format!("{label}: {e}"))),
+                Err(Mismatch::Fail(e)) => out.push(Problem::Mismatch(
+                    "result_mismatch",
+                    format!("{label}: {e}"),
+                )),
+            }
+        }
+        if !self.nested.is_empty() {
+            let inner = inner_tool_calls(call);
+            let turn_of = |_| 0;
+            let position_name = |i| format!("position {i}");
+            let calls = Calls {
+                calls: &inner,
+                turn_of: &turn_of,
+                position_name: &position_name,
+            };
+            for n in self.nested.iter().filter(|n| !n.passes(&inner, env)) {
+                let o = n.explain(&calls, env);
+                out.push(Problem::Mismatch(
+                    "nested_check",
+                    format!("inside: {}", o.reason),
+                ));
+            }
+        }
+        out
+    }
+
+    fn explain(&self, calls: &Calls<'_>, env: &Env<'_>) -> Outcome {
+        let all = calls.calls;
+        // (position, call, problems)
+        let candidates: Vec<(usize, &Call, Vec<Problem>)> = all
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| self.is_candidate(c))
+            .map(|(i, c)| (i, *c, self.problems(c, env)))
+            .collect();
+        if let Some(e) = candidates
+            .iter()
+            .flat_map(|(_, _, p)| p)
+            .find_map(|p| match p {
+                Problem::Error(e) => Some(e.clone()),
+                Problem::Mismatch(..) => None,
+            })
+        {
+            return Outcome::error(e);
+        }
+        let matching: Vec<usize> = candidates
+            .iter()
+            .filter(|(_, _, p)| p.is_empty())
+            .map(|(i, _, _)| *i)
+            .collect();
+        let counted = if self.every_call {
+            candidates.len()
+        } else {
+            matching.len()
+        };
+        let all_match = matching.len() == candidates.len();
+        let count_ok = self.count.admits(counted) && (!self.every_call || all_match);
+
+        let noun = self.target.noun();
+        let name = &self.name;
+        let with_args = !self.args.is_empty()
+            || !self.forbidden.is_empty()
+            || self.strict
+            || !self.result.is_empty();
+        let reason = if candidates.is_empty() {
+            match self.filter {
+                CallFilter::Succeeded if all.iter().any(|c| &c.name == name) => {
+                    format!("{noun} `{name}` was called, but every call failed")
+                }
+                CallFilter::Failed if all.iter().any(|c| &c.name == name) => {
+                    format!("{noun} `{name}` was called, but no call failed")
+                }
+                _ => format!("{noun} `{name}` was not called"),
+            }
+        } else if !count_ok && self.count == Count::Exactly(0) {
+            format!(
+                "{noun} `{name}` was called {}{} (expected no call)",
+                times(counted),
+                if with_args {
+                    " with matching arguments"
+                } else {
+                    ""
+                }
+            )
+        } else if self.every_call && !all_match {
+            format!(
+                "{} of {} calls of {noun} `{name}` did not match",
+                candidates.len() - matching.len(),
+                candidates.len()
+            )
+        } else if matching.is_empty() && !count_ok {
+            format!(
+                "{noun} `{name}` was called {}, but no call matched",
+                times(candidates.len())
+            )
+        } else if !count_ok {
+            format!(
+                "{noun} `{name}` was called {}{} (expected {})",
+                times(counted),
+                if with_args && !self.every_call {
+                    " with matching arguments"
+                } else {
+                    ""
+                },
+                self.count
+            )
+        } else {
+            let p = self.position.unwrap_or(0);
+            let pos = (calls.position_name)(p);
+            match all.get(p) {
+                None => format!(
+                    "expected {noun} `{name}` at {pos}, but there are only {} {noun} calls",
+                    all.len()
+                ),
+                Some(c) if &c.name != name => {
+                    let at: Vec<String> =
+                        candidates.iter().map(|(i, _, _)| i.to_string()).collect();
+                    format!(
+                        "expected {noun} `{name}` at {pos}, but {pos} is `{}` (`{name}` is at {})",
+                        c.name,
+                        at.join(", ")
+                    )
+                }
+                Some(_) => format!("the call of `{name}` at {pos} did not match"),
+            }
+        };
+
+        let mut outcome = Outcome::fail(reason).expected(self.expected_json());
+        if candidates.is_empty() {
+            outcome = outcome.actual(Value::Array(
+                all.iter()
+                    .enumerate()
+                    .map(|(i, c)| call_json(calls, i, c))
+                    .collect(),
+            ));
+            if let Some(other) = all.iter().position(|c| &c.name == name) {
+                let kind = if self.filter == CallFilter::Failed {
+                    "call_succeeded"
+                } else {
+                    "call_failed"
+                };
+                let what = if self.filter == CallFilter::Failed {
+                    "returned no error"
+                } else {
+                    "returned an error"
+                };
+                outcome = outcome.violation(
+                    Violation::new(
+                        kind,
+                        format!("call at {} {what}", (calls.position_name)(other)),
+                    )
+                    .in_turn((calls.turn_of)(other)),
+                );
+            }
+            // Checks on the calls inside a node that did not run fail too: nothing to check.
+            for n in &self.nested {
+                outcome = outcome.violation(Violation::new(
+                    "nested_not_evaluated",
+                    format!("{}: fails, the {noun} did not run", n.describe()),
+                ));
+            }
+            return outcome;
+        }
+        outcome = outcome.actual(Value::Array(
+            candidates
+                .iter()
+                .map(|(i, c, _)| call_json(calls, *i, c))
+                .collect(),
+        ));
+        if self.count == Count::Exactly(0) {
+            for &i in &matching {
+                outcome = outcome.violation(
+                    Violation::new(
+                        "unexpected_call",
+                        format!("called at {}", (calls.position_name)(i)),
+                    )
+                    .in_turn((calls.turn_of)(i))
+                    .evidence(all[i].arguments.clone()),
+                );
+            }
+            return outcome;
+        }
+        for (i, _, problems) in &candidates {
+            for p in problems {
+                if let Problem::Mismatch(kind, msg) = p {
+                    outcome = outcome.violation(
+                        Violation::new(
+                            *kind,
+                            format!("call at {}: {msg}", (calls.position_name)(*i)),
+                        )
+                        .in_turn((calls.turn_of)(*i)),
+                    );
+                }
+            }
+        }
+        let expected_args = self.expected_args();
+        if !expected_args.is_empty()
+            && let Some((_, closest, _)) = candidates
+                .iter()
+                .filter(|(_, _, p)| !p.is_empty())
+                .min_by_key(|(_, _, p)| p.len())
+        {
+            outcome = outcome.diff(json_diff(&Value::Object(expected_args), &closest.arguments));
+        }
+        outcome
+    }
+
+    fn expected_json(&self) -> Value {
+        let mut e = Map::new();
+        e.insert(self.target.noun().into(), Value::String(self.name.clone()));
+        let args = self.expected_args();
+        if !args.is_empty() {
+            e.insert("arguments".into(), Value::Object(args));
+        }
+        if !self.forbidden.is_empty() {
+            e.insert("forbidden".into(), json!(self.forbidden));
+        }
+        if self.strict {
+            e.insert("strict".into(), Value::Bool(true));
+        }
+        if !self.result.is_empty() {
+            let r: Map<String, Value> = self
+                .result
+                .iter()
+                .map(|a| (a.path.as_str().to_owned(), a.matcher.expected_json()))
+                .collect();
+            e.insert("result".into(), Value::Object(r));
+        }
+        e.insert("count".into(), Value::String(self.count.to_string()));
+        if let Some(p) = self.position {
+            e.insert("position".into(), json!(p));
+        }
+        if !self.nested.is_empty() {
+            e.insert(
+                "inside".into(),
+                json!(
+                    self.nested
+                        .iter()
+                        .map(ToolCheck::describe)
+                        .collect::<Vec<_>>()
+                ),
+            );
+        }
+        Value::Object(e)
+    }
+
+    fn expected_args(&self) -> Map<String, Value> {
+        self.args
+            .iter()
+            .filter(|a| !a.path.as_str().is_empty())
+            .map(|a| (a.path.as_str().to_owned(), a.matcher.expected_json()))
+            .collect()
+    }
+}
+
+/// The tool calls made inside a call (a node), depth-first.
+fn inner_tool_calls(call: &Call) -> Vec<&Call> {
+    let mut out = Vec::new();
+    for c in &call.children {
+        c.walk(&mut |c| {
+            if c.kind == CallKind::Tool {
+                out.push(c);
+            }
+        });
+    }
+    out
+}
+
+fn call_json(calls: &Calls<'_>, i: usize, c: &Call) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), Value::String(c.name.clone()));
+    m.insert("turn_index".into(), json!((calls.turn_of)(i)));
+    m.insert("position".into(), json!(i));
+    m.insert("arguments".into(), c.arguments.clone());
+    if c.error {
+        m.insert("error".into(), Value::Bool(true));
+    }
+    Value::Object(m)
+}

@@ -1,0 +1,252 @@
+//! Checks on the set of tools called: required, forbidden, none at all.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{EvalContext, Outcome, Violation};
+use crate::model::Call;
+
+/// Whether a [`ToolSet`] lists tools that must or must not be called.
+///
+/// ```
+/// use agent_test_runtime::check::SetMode;
+/// assert_ne!(SetMode::Required, SetMode::Forbidden);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetMode {
+    /// Each listed tool must be called at least once, in any order.
+    Required,
+    /// No listed tool may be called.
+    Forbidden,
+}
+
+/// A check on a set of tool names. Build it with [`required_tools`] or [`forbidden_tools`].
+///
+/// Each missing (or forbidden-but-called) tool is reported as its own violation.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use serde_json::json;
+///
+/// let reply = Reply::text("").call(Call::tool("lookup_account", json!({})));
+/// let t = Transcript::new(vec![Turn::new(0, "hi", reply, 1)]);
+/// let v = evaluate(&t, &[required_tools(["lookup_account", "verify_identity"]).into_expectation()]);
+/// assert_eq!(v[0].status, Status::Fail);
+/// assert_eq!(v[0].reason, "required tool not called: verify_identity");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSet {
+    mode: SetMode,
+    tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    succeeded: bool,
+}
+
+/// Every listed tool must be called at least once, in any order.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(required_tools(["a", "b"]).describe(), "tools called: a, b");
+/// ```
+pub fn required_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> ToolSet {
+    ToolSet {
+        mode: SetMode::Required,
+        tools: tools.into_iter().map(Into::into).collect(),
+        succeeded: false,
+    }
+}
+
+/// No listed tool may be called.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(forbidden_tools(["delete_account"]).describe(), "tools not called: delete_account");
+/// ```
+pub fn forbidden_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> ToolSet {
+    ToolSet {
+        mode: SetMode::Forbidden,
+        tools: tools.into_iter().map(Into::into).collect(),
+        succeeded: false,
+    }
+}
+
+impl ToolSet {
+    /// Count only calls that succeeded.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = required_tools(["pay"]).succeeded();
+    /// assert_eq!(c.describe(), "tools called: pay (successful calls only)");
+    /// ```
+    pub fn succeeded(mut self) -> Self {
+        self.succeeded = true;
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`required_tools`].
+    pub fn describe(&self) -> String {
+        let verb = match self.mode {
+            SetMode::Required => "tools called",
+            SetMode::Forbidden => "tools not called",
+        };
+        let suffix = if self.succeeded {
+            " (successful calls only)"
+        } else {
+            ""
+        };
+        format!("{verb}: {}{suffix}", self.tools.join(", "))
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let calls: Vec<(usize, &Call)> = counted_calls(cx, self.succeeded);
+        let called = |name: &str| calls.iter().any(|(_, c)| c.name == name);
+        let mut violations = Vec::new();
+        let mut offenders: Vec<&str> = Vec::new();
+        match self.mode {
+            SetMode::Required => {
+                for t in self.tools.iter().filter(|t| !called(t)) {
+                    offenders.push(t);
+                    violations.push(Violation::new(
+                        "missing_tool",
+                        format!("`{t}` was not called"),
+                    ));
+                }
+            }
+            SetMode::Forbidden => {
+                for (i, c) in calls.iter().filter(|(_, c)| self.tools.contains(&c.name)) {
+                    if !offenders.contains(&c.name.as_str()) {
+                        offenders.push(&c.name);
+                    }
+                    violations.push(
+                        Violation::new(
+                            "forbidden_tool",
+                            format!("`{}` was called at {}", c.name, cx.position_name(*i)),
+                        )
+                        .in_turn(cx.turn_of_call(*i))
+                        .evidence(json!({"tool": c.name, "arguments": c.arguments})),
+                    );
+                }
+            }
+        }
+        if violations.is_empty() {
+            return Outcome::passed();
+        }
+        let reason = match self.mode {
+            SetMode::Required => format!("required tool not called: {}", offenders.join(", ")),
+            SetMode::Forbidden => format!("forbidden tool called: {}", offenders.join(", ")),
+        };
+        Outcome::fail(reason)
+            .expected(json!({ self.mode_key(): self.tools }))
+            .actual(called_names(&calls))
+            .violations(violations)
+    }
+
+    fn mode_key(&self) -> &'static str {
+        match self.mode {
+            SetMode::Required => "required",
+            SetMode::Forbidden => "forbidden",
+        }
+    }
+}
+
+/// A check that no tool at all was called. Build it with [`no_tools`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+///
+/// let reply = Reply::text("").call(Call::tool("search", serde_json::json!({"q": "x"})));
+/// let t = Transcript::new(vec![Turn::new(0, "hi", reply, 1)]);
+/// let v = evaluate(&t, &[no_tools().into_expectation()]);
+/// assert_eq!(v[0].reason, "expected no tool call, but 1 tool was called: search");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NoTools {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    succeeded: bool,
+}
+
+/// No tool may be called at all.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// assert_eq!(no_tools().describe(), "no tool called");
+/// ```
+pub fn no_tools() -> NoTools {
+    NoTools::default()
+}
+
+impl NoTools {
+    /// Ignore calls that failed (a failed call then does not count as a call).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(no_tools().succeeded().describe(), "no tool called (successful calls only)");
+    /// ```
+    pub fn succeeded(mut self) -> Self {
+        self.succeeded = true;
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`no_tools`].
+    pub fn describe(&self) -> String {
+        let suffix = if self.succeeded {
+            " (successful calls only)"
+        } else {
+            ""
+        };
+        format!("no tool called{suffix}")
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let calls = counted_calls(cx, self.succeeded);
+        if calls.is_empty() {
+            return Outcome::passed();
+        }
+        let names: Vec<&str> = calls.iter().map(|(_, c)| c.name.as_str()).collect();
+        let reason = format!(
+            "expected no tool call, but {} tool{} called: {}",
+            calls.len(),
+            if calls.len() == 1 { " was" } else { "s were" },
+            names.join(", ")
+        );
+        let violations = calls.iter().map(|(i, c)| {
+            Violation::new(
+                "unexpected_call",
+                format!("`{}` was called at {}", c.name, cx.position_name(*i)),
+            )
+            .in_turn(cx.turn_of_call(*i))
+            .evidence(c.arguments.clone())
+        });
+        Outcome::fail(reason)
+            .expected(json!([]))
+            .actual(called_names(&calls))
+            .violations(violations)
+    }
+}
+
+/// The tool calls in scope with their positions, without failed calls when `succeeded`.
+pub(crate) fn counted_calls<'a>(cx: &EvalContext<'a>, succeeded: bool) -> Vec<(usize, &'a Call)> {
+    cx.tool_calls()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !(succeeded && c.error))
+        .map(|(i, c)| (i, *c))
+        .collect()
+}
+
+/// The called tool names, in call order, as JSON.
+pub(crate) fn called_names(calls: &[(usize, &Call)]) -> Value {
+    Value::Array(
+        calls
+            .iter()
+            .map(|(_, c)| Value::String(c.name.clone()))
+            .collect(),
+    )
+}

@@ -1,0 +1,567 @@
+//! Whole-trajectory comparison against a reference list of calls (LangChain agentevals'
+//! trajectory match modes), with a real one-to-one assignment so permissive expectations never
+//! cause false negatives.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value, json};
+
+use super::tool::ArgConstraint;
+use super::{EvalContext, Outcome, Violation};
+use crate::assign::assign;
+use crate::expression::Env;
+use crate::matcher::{IntoMatcher, Matcher, compact};
+use crate::model::Call;
+use crate::path::FieldPath;
+
+/// One call of a reference trajectory: a tool name and argument constraints. Build it with
+/// [`tool_call`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedCall {
+    name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    args: Vec<ArgConstraint>,
+}
+
+/// A reference call of the tool `name` (add expected arguments with [`ExpectedCall::arg`]).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// let c = tool_call("search").arg("q", contains("laptop"));
+/// assert_eq!(c.to_string(), r#"search(q: text containing "laptop")"#);
+/// ```
+pub fn tool_call(name: impl Into<String>) -> ExpectedCall {
+    ExpectedCall {
+        name: name.into(),
+        args: Vec::new(),
+    }
+}
+
+impl ExpectedCall {
+    /// An expected argument: a value (JSON equality) or a matcher.
+    ///
+    /// See [`tool_call`].
+    pub fn arg(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        self.args.push(ArgConstraint {
+            path: FieldPath::new(path),
+            matcher: expected.into_matcher(),
+        });
+        self
+    }
+
+    /// Every field of a JSON object is an expected argument.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = tool_call("lookup_order").args(json!({"order_id": "ORD-1"}));
+    /// assert_eq!(c.to_string(), r#"lookup_order(order_id = "ORD-1")"#);
+    /// ```
+    pub fn args(mut self, expected: Value) -> Self {
+        if let Value::Object(map) = expected {
+            for (k, v) in map {
+                self.args.push(ArgConstraint {
+                    path: FieldPath::key(k),
+                    matcher: v.into_matcher(),
+                });
+            }
+        }
+        self
+    }
+
+    fn expected_json(&self) -> Value {
+        let args: Map<String, Value> = self
+            .args
+            .iter()
+            .map(|a| (a.path.as_str().to_owned(), a.matcher.expected_json()))
+            .collect();
+        json!({"name": self.name, "arguments": args})
+    }
+}
+
+impl fmt::Display for ExpectedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| match &a.matcher {
+                Matcher::Exact { value, .. } => format!("{} = {}", a.path.as_str(), compact(value)),
+                m => format!("{}: {}", a.path.as_str(), m.describe()),
+            })
+            .collect();
+        write!(f, "{}({})", self.name, args.join(", "))
+    }
+}
+
+/// How the actual calls must correspond to the reference.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrajectoryMode {
+    /// The reference calls appear in order, other calls allowed in between (the default).
+    #[default]
+    Subsequence,
+    /// Exactly the reference calls, in the same order.
+    Strict,
+    /// Exactly the reference calls, in any order (same multiset).
+    Unordered,
+    /// Every actual call is in the reference (output ⊆ reference).
+    Subset,
+    /// Every reference call was made (output ⊇ reference), any order, extras allowed.
+    Superset,
+}
+
+/// How arguments are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgsMode {
+    /// The expected arguments must match; other actual arguments are allowed (the default, as
+    /// for tool checks).
+    #[default]
+    Superset,
+    /// The same argument names, each matching.
+    Exact,
+    /// Every actual argument is expected and matches; expected ones may be missing.
+    Subset,
+    /// Only tool names are compared.
+    Ignore,
+}
+
+type CompareFn = dyn Fn(&Value, &Value) -> bool + Send + Sync;
+
+/// A per-tool argument comparison.
+#[derive(Clone)]
+pub enum ArgsOverride {
+    /// Another mode for this tool.
+    Mode(ArgsMode),
+    /// Compare only these argument names (each must match).
+    Fields(Vec<String>),
+    /// A closure over (expected arguments as JSON, actual arguments).
+    Custom(Arc<CompareFn>),
+}
+
+impl fmt::Debug for ArgsOverride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgsOverride::Mode(m) => write!(f, "Mode({m:?})"),
+            ArgsOverride::Fields(v) => write!(f, "Fields({v:?})"),
+            ArgsOverride::Custom(_) => f.write_str("Custom(..)"),
+        }
+    }
+}
+
+impl PartialEq for ArgsOverride {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ArgsOverride::Mode(a), ArgsOverride::Mode(b)) => a == b,
+            (ArgsOverride::Fields(a), ArgsOverride::Fields(b)) => a == b,
+            (ArgsOverride::Custom(a), ArgsOverride::Custom(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Serialize for ArgsOverride {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ArgsOverride::Mode(m) => json!({"mode": m}).serialize(s),
+            ArgsOverride::Fields(v) => json!({"fields": v}).serialize(s),
+            ArgsOverride::Custom(_) => json!({"custom": true}).serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ArgsOverride {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            mode: Option<ArgsMode>,
+            fields: Option<Vec<String>>,
+        }
+        let raw = Raw::deserialize(d)?;
+        match (raw.mode, raw.fields) {
+            (Some(m), None) => Ok(ArgsOverride::Mode(m)),
+            (None, Some(f)) => Ok(ArgsOverride::Fields(f)),
+            _ => Err(serde::de::Error::custom(
+                "an override is {\"mode\": ...} or {\"fields\": [...]}",
+            )),
+        }
+    }
+}
+
+/// A check comparing the whole tool-call trajectory with a reference. Build it with
+/// [`trajectory`]. Matching is a maximum one-to-one assignment, so a permissive reference call
+/// (`any()` arguments) never takes the actual call a stricter one needed.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// let reply = Reply::text("")
+///     .call(Call::tool("search", json!({"q": "laptop"})))
+///     .call(Call::tool("search", json!({"q": "mouse"})));
+/// let t = Transcript::new(vec![Turn::new(0, "shop", reply, 1)]);
+/// // Greedy first-fit would give `search(q: any value)` the laptop search and leave nothing
+/// // for `search(q = "laptop")`.
+/// let c = trajectory([tool_call("search").arg("q", any()), tool_call("search").arg("q", "laptop")]).unordered();
+/// assert_eq!(evaluate(&t, &[c.into_expectation()])[0].status, Status::Pass);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrajectoryCheck {
+    expected: Vec<ExpectedCall>,
+    #[serde(default)]
+    mode: TrajectoryMode,
+    #[serde(default)]
+    args: ArgsMode,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    overrides: Vec<(String, ArgsOverride)>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    succeeded: bool,
+}
+
+/// The tool calls in scope must correspond to this reference (an ordered subsequence by
+/// default; see [`TrajectoryMode`]).
+///
+/// See [`TrajectoryCheck`].
+pub fn trajectory(expected: impl IntoIterator<Item = ExpectedCall>) -> TrajectoryCheck {
+    TrajectoryCheck {
+        expected: expected.into_iter().collect(),
+        mode: TrajectoryMode::Subsequence,
+        args: ArgsMode::Superset,
+        overrides: Vec::new(),
+        succeeded: false,
+    }
+}
+
+impl TrajectoryCheck {
+    /// Exactly the reference calls, in order.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(trajectory([tool_call("a")]).strict().describe(), "trajectory (strict): a()");
+    /// ```
+    pub fn strict(mut self) -> Self {
+        self.mode = TrajectoryMode::Strict;
+        self
+    }
+
+    /// Exactly the reference calls, in any order.
+    ///
+    /// See [`TrajectoryCheck`].
+    pub fn unordered(mut self) -> Self {
+        self.mode = TrajectoryMode::Unordered;
+        self
+    }
+
+    /// Every actual call is in the reference (no call outside it).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let allowed = trajectory([tool_call("search"), tool_call("lookup_order")]).subset();
+    /// # let _ = allowed;
+    /// ```
+    pub fn subset(mut self) -> Self {
+        self.mode = TrajectoryMode::Subset;
+        self
+    }
+
+    /// Every reference call was made, in any order, other calls allowed.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let required = trajectory([tool_call("search"), tool_call("lookup_order")]).superset();
+    /// # let _ = required;
+    /// ```
+    pub fn superset(mut self) -> Self {
+        self.mode = TrajectoryMode::Superset;
+        self
+    }
+
+    /// Consider only the calls that succeeded (failed calls are left out of the trajectory).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = trajectory([tool_call("pay")]).succeeded();
+    /// # let _ = c;
+    /// ```
+    pub fn succeeded(mut self) -> Self {
+        self.succeeded = true;
+        self
+    }
+
+    /// How arguments are compared (default [`ArgsMode::Superset`]).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test_runtime::check::ArgsMode;
+    /// let names_only = trajectory([tool_call("search")]).args_mode(ArgsMode::Ignore);
+    /// # let _ = names_only;
+    /// ```
+    pub fn args_mode(mut self, mode: ArgsMode) -> Self {
+        self.args = mode;
+        self
+    }
+
+    /// Another argument mode for one tool.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test_runtime::check::ArgsMode;
+    /// let c = trajectory([tool_call("log").arg("level", "info")]).args_mode_for("log", ArgsMode::Ignore);
+    /// # let _ = c;
+    /// ```
+    pub fn args_mode_for(mut self, tool: impl Into<String>, mode: ArgsMode) -> Self {
+        self.overrides.push((tool.into(), ArgsOverride::Mode(mode)));
+        self
+    }
+
+    /// For one tool, compare only these arguments.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = trajectory([tool_call("book").args(json!({"hotel": "H-1", "note": "x"}))])
+    ///     .compare_fields("book", ["hotel"]);
+    /// # let _ = c;
+    /// ```
+    pub fn compare_fields<S: Into<String>>(
+        mut self,
+        tool: impl Into<String>,
+        fields: impl IntoIterator<Item = S>,
+    ) -> Self {
+        let fields = fields.into_iter().map(Into::into).collect();
+        self.overrides
+            .push((tool.into(), ArgsOverride::Fields(fields)));
+        self
+    }
+
+    /// For one tool, compare arguments with a closure over (expected arguments as JSON, actual
+    /// arguments). Such a check cannot be loaded from data.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = trajectory([tool_call("search").arg("q", "laptop")])
+    ///     .compare_with("search", |expected, actual| {
+    ///         actual["q"].as_str().unwrap_or("").to_lowercase().contains(expected["q"].as_str().unwrap_or(""))
+    ///     });
+    /// # let _ = c;
+    /// ```
+    pub fn compare_with(
+        mut self,
+        tool: impl Into<String>,
+        compare: impl Fn(&Value, &Value) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.overrides
+            .push((tool.into(), ArgsOverride::Custom(Arc::new(compare))));
+        self
+    }
+
+    /// One line describing the check.
+    ///
+    /// See [`TrajectoryCheck::strict`].
+    pub fn describe(&self) -> String {
+        let mode = match self.mode {
+            TrajectoryMode::Subsequence => "in order",
+            TrajectoryMode::Strict => "strict",
+            TrajectoryMode::Unordered => "unordered",
+            TrajectoryMode::Subset => "subset",
+            TrajectoryMode::Superset => "superset",
+        };
+        let calls: Vec<String> = self.expected.iter().map(ToString::to_string).collect();
+        format!("trajectory ({mode}): {}", calls.join(" → "))
+    }
+
+    fn fits(&self, e: &ExpectedCall, a: &Call, env: &Env<'_>) -> bool {
+        if e.name != a.name {
+            return false;
+        }
+        let over = self
+            .overrides
+            .iter()
+            .rev()
+            .find(|(t, _)| *t == e.name)
+            .map(|(_, o)| o);
+        let mode = match over {
+            Some(ArgsOverride::Custom(f)) => {
+                let expected: Map<String, Value> = e
+                    .args
+                    .iter()
+                    .map(|c| (c.path.as_str().to_owned(), c.matcher.expected_json()))
+                    .collect();
+                return f(&Value::Object(expected), &a.arguments);
+            }
+            Some(ArgsOverride::Fields(fields)) => {
+                return e
+                    .args
+                    .iter()
+                    .filter(|c| {
+                        fields
+                            .iter()
+                            .any(|f| c.path.as_str() == f || c.path.head() == Some(f))
+                    })
+                    .all(|c| c.matcher.is_match(c.path.get(&a.arguments), env));
+            }
+            Some(ArgsOverride::Mode(m)) => *m,
+            None => self.args,
+        };
+        let expected_ok = |c: &ArgConstraint| c.matcher.is_match(c.path.get(&a.arguments), env);
+        let names = || a.arguments.as_object().into_iter().flat_map(|m| m.keys());
+        let known = |k: &String| {
+            e.args
+                .iter()
+                .any(|c| c.path.head() == Some(k.as_str()) || c.path.as_str() == k)
+        };
+        match mode {
+            ArgsMode::Ignore => true,
+            ArgsMode::Superset => e.args.iter().all(expected_ok),
+            ArgsMode::Exact => e.args.iter().all(expected_ok) && names().all(known),
+            ArgsMode::Subset => {
+                names().all(known)
+                    && e.args
+                        .iter()
+                        .all(|c| c.path.get(&a.arguments).is_none() || expected_ok(c))
+            }
+        }
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let Some(p) = self
+            .expected
+            .iter()
+            .flat_map(|e| &e.args)
+            .find_map(|a| a.matcher.problem())
+        {
+            return Outcome::error(p);
+        }
+        let env = cx.env();
+        let filtered: Vec<&Call>;
+        let actual: &[&Call] = if self.succeeded {
+            filtered = cx
+                .tool_calls()
+                .iter()
+                .copied()
+                .filter(|c| !c.error)
+                .collect();
+            &filtered
+        } else {
+            cx.tool_calls()
+        };
+        let (e_len, a_len) = (self.expected.len(), actual.len());
+        let fits = |i: usize, j: usize| self.fits(&self.expected[i], actual[j], &env);
+        // For each expected call, the actual call it corresponds to.
+        let pairing: Vec<Option<usize>> = match self.mode {
+            TrajectoryMode::Strict => (0..e_len)
+                .map(|i| (i < a_len && fits(i, i)).then_some(i))
+                .collect(),
+            TrajectoryMode::Subsequence => {
+                let mut cursor = 0;
+                (0..e_len)
+                    .map(|i| {
+                        let found = (cursor..a_len).find(|&j| fits(i, j));
+                        if let Some(j) = found {
+                            cursor = j + 1;
+                        }
+                        found
+                    })
+                    .collect()
+            }
+            _ => assign(e_len, a_len, fits),
+        };
+        let unmatched_expected: Vec<usize> = (0..e_len).filter(|i| pairing[*i].is_none()).collect();
+        let used: Vec<bool> = (0..a_len).map(|j| pairing.contains(&Some(j))).collect();
+        let unmatched_actual: Vec<usize> = (0..a_len).filter(|j| !used[*j]).collect();
+        let ok = match self.mode {
+            TrajectoryMode::Strict | TrajectoryMode::Unordered => {
+                unmatched_expected.is_empty() && unmatched_actual.is_empty()
+            }
+            TrajectoryMode::Subset => unmatched_actual.is_empty(),
+            TrajectoryMode::Subsequence | TrajectoryMode::Superset => unmatched_expected.is_empty(),
+        };
+        if ok {
+            return Outcome::passed();
+        }
+        let mut violations = Vec::new();
+        if matches!(
+            self.mode,
+            TrajectoryMode::Strict
+                | TrajectoryMode::Unordered
+                | TrajectoryMode::Subsequence
+                | TrajectoryMode::Superset
+        ) {
+            for &i in &unmatched_expected {
+                let e = &self.expected[i];
+                let same_name = actual.iter().filter(|a| a.name == e.name).count();
+                let (kind, why) = if same_name == 0 {
+                    ("missing_call", "no such call".to_owned())
+                } else if matches!(
+                    self.mode,
+                    TrajectoryMode::Strict | TrajectoryMode::Subsequence
+                ) {
+                    (
+                        "order_or_args",
+                        format!(
+                            "{same_name} call(s) of `{}`, none matching at that place",
+                            e.name
+                        ),
+                    )
+                } else {
+                    (
+                        "args_mismatch",
+                        format!(
+                            "{same_name} call(s) of `{}`, none with matching arguments left",
+                            e.name
+                        ),
+                    )
+                };
+                violations.push(
+                    Violation::new(kind, format!("expected call {} {e}: {why}", i + 1))
+                        .evidence(e.expected_json()),
+                );
+            }
+        }
+        if matches!(
+            self.mode,
+            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
+        ) {
+            for &j in &unmatched_actual {
+                let a = actual[j];
+                violations.push(
+                    Violation::new(
+                        "unexpected_call",
+                        format!(
+                            "`{}` at {} is not in the reference",
+                            a.name,
+                            cx.position_name(j)
+                        ),
+                    )
+                    .in_turn(cx.turn_of_call(j))
+                    .evidence(a.arguments.clone()),
+                );
+            }
+        }
+        let got: Vec<Value> = actual
+            .iter()
+            .map(|a| json!({"name": a.name, "arguments": a.arguments}))
+            .collect();
+        let names: Vec<&str> = actual.iter().map(|a| a.name.as_str()).collect();
+        Outcome::fail(format!(
+            "the trajectory does not match ({} expected, {} made: {})",
+            e_len,
+            a_len,
+            if names.is_empty() {
+                "no calls".to_owned()
+            } else {
+                names.join(" → ")
+            }
+        ))
+        .expected(Value::Array(
+            self.expected
+                .iter()
+                .map(ExpectedCall::expected_json)
+                .collect(),
+        ))
+        .actual(Value::Array(got))
+        .violations(violations)
+    }
+}

@@ -1,0 +1,230 @@
+//! Checks on a workflow's state machine and on guardrails.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{EvalContext, Outcome};
+
+/// What a [`WorkflowCheck`] requires.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkflowExpect {
+    /// The current state is this one.
+    StateIs(String),
+    /// The workflow entered this state at some point in scope.
+    TransitionedTo(String),
+    /// The workflow reached a terminal state.
+    Complete,
+}
+
+/// A check on a state-machine workflow (PromptKit's `state_is`, `transitioned_to`,
+/// `workflow_complete`). The state is the last one reported in scope; transitions are those of
+/// every turn in scope. A scope with no reported workflow state fails. Build it with
+/// [`state_is`], [`transitioned_to`] or [`workflow_complete`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn, Workflow};
+/// let reply = Reply::text("").workflow(Workflow::in_state("processing").transitions(["processing"]));
+/// let t = Transcript::new(vec![Turn::new(0, "billing help", reply, 1)]);
+/// let v = evaluate(&t, &[
+///     state_is("intake").into_expectation(),
+///     transitioned_to("specialist").into_expectation(),
+///     workflow_complete().into_expectation(),
+/// ]);
+/// assert_eq!(v[0].reason, r#"expected state "intake" but workflow is in state "processing""#);
+/// assert_eq!(v[1].reason, r#"workflow never transitioned to state "specialist""#);
+/// assert_eq!(v[2].reason, "workflow is not complete");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkflowCheck {
+    expect: WorkflowExpect,
+}
+
+/// The workflow is in `state`.
+///
+/// See [`WorkflowCheck`].
+pub fn state_is(state: impl Into<String>) -> WorkflowCheck {
+    WorkflowCheck {
+        expect: WorkflowExpect::StateIs(state.into()),
+    }
+}
+
+/// The workflow entered `state` at some point in scope.
+///
+/// See [`WorkflowCheck`].
+pub fn transitioned_to(state: impl Into<String>) -> WorkflowCheck {
+    WorkflowCheck {
+        expect: WorkflowExpect::TransitionedTo(state.into()),
+    }
+}
+
+/// The workflow reached a terminal state.
+///
+/// See [`WorkflowCheck`].
+pub fn workflow_complete() -> WorkflowCheck {
+    WorkflowCheck {
+        expect: WorkflowExpect::Complete,
+    }
+}
+
+impl WorkflowCheck {
+    /// One line describing the check.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(state_is("intake").describe(), r#"workflow state is "intake""#);
+    /// ```
+    pub fn describe(&self) -> String {
+        match &self.expect {
+            WorkflowExpect::StateIs(s) => format!("workflow state is {s:?}"),
+            WorkflowExpect::TransitionedTo(s) => format!("workflow transitioned to {s:?}"),
+            WorkflowExpect::Complete => "workflow complete".to_owned(),
+        }
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let states: Vec<_> = cx
+            .turns()
+            .iter()
+            .filter_map(|t| t.reply.workflow.as_ref())
+            .collect();
+        let Some(last) = states.last() else {
+            return Outcome::fail("no workflow state was reported");
+        };
+        match &self.expect {
+            WorkflowExpect::StateIs(want) => match &last.state {
+                Some(s) if s == want => Outcome::passed(),
+                Some(s) => Outcome::fail(format!(
+                    "expected state {want:?} but workflow is in state {s:?}"
+                ))
+                .expected(json!(want))
+                .actual(json!(s)),
+                None => Outcome::fail("no workflow state was reported"),
+            },
+            WorkflowExpect::TransitionedTo(want) => {
+                let transitions: Vec<&String> =
+                    states.iter().flat_map(|w| &w.transitions).collect();
+                if transitions.contains(&want) {
+                    Outcome::passed()
+                } else {
+                    Outcome::fail(format!("workflow never transitioned to state {want:?}"))
+                        .expected(json!(want))
+                        .actual(json!({"transitions": transitions}))
+                }
+            }
+            WorkflowExpect::Complete if last.complete => Outcome::passed(),
+            WorkflowExpect::Complete => {
+                Outcome::fail("workflow is not complete").actual(json!({"complete": false}))
+            }
+        }
+    }
+}
+
+/// A check on guardrails (validators): whether one — or any — fired. Build it with
+/// [`guardrail_triggered`], [`guardrail_not_triggered`], [`any_guardrail_triggered`] or
+/// [`no_guardrail_triggered`].
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Guardrail, Reply, Transcript, Turn};
+/// let reply = Reply::text("").guardrail(Guardrail::passed("banned_words")).guardrail(Guardrail::triggered("max_length"));
+/// let t = Transcript::new(vec![Turn::new(0, "tell me everything", reply, 1)]);
+/// let v = evaluate(&t, &[
+///     guardrail_triggered("max_length").into_expectation(),
+///     guardrail_triggered("banned_words").into_expectation(),
+///     no_guardrail_triggered().into_expectation(),
+/// ]);
+/// assert_eq!(v[0].status, Status::Pass);
+/// assert_eq!(v[1].reason, "guardrail `banned_words` did not trigger");
+/// assert_eq!(v[2].reason, "guardrail `max_length` triggered");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardrailCheck {
+    /// The guardrail's name; `None` for any guardrail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    guardrail: Option<String>,
+    /// Whether it must have fired.
+    expected: bool,
+}
+
+/// The guardrail `name` fired.
+///
+/// See [`GuardrailCheck`].
+pub fn guardrail_triggered(name: impl Into<String>) -> GuardrailCheck {
+    GuardrailCheck {
+        guardrail: Some(name.into()),
+        expected: true,
+    }
+}
+
+/// The guardrail `name` did not fire.
+///
+/// See [`GuardrailCheck`].
+pub fn guardrail_not_triggered(name: impl Into<String>) -> GuardrailCheck {
+    GuardrailCheck {
+        guardrail: Some(name.into()),
+        expected: false,
+    }
+}
+
+/// Some guardrail fired.
+///
+/// See [`GuardrailCheck`].
+pub fn any_guardrail_triggered() -> GuardrailCheck {
+    GuardrailCheck {
+        guardrail: None,
+        expected: true,
+    }
+}
+
+/// No guardrail fired.
+///
+/// See [`GuardrailCheck`].
+pub fn no_guardrail_triggered() -> GuardrailCheck {
+    GuardrailCheck {
+        guardrail: None,
+        expected: false,
+    }
+}
+
+impl GuardrailCheck {
+    /// One line describing the check.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(no_guardrail_triggered().describe(), "no guardrail triggered");
+    /// ```
+    pub fn describe(&self) -> String {
+        match (&self.guardrail, self.expected) {
+            (Some(g), true) => format!("guardrail `{g}` triggered"),
+            (Some(g), false) => format!("guardrail `{g}` not triggered"),
+            (None, true) => "some guardrail triggered".to_owned(),
+            (None, false) => "no guardrail triggered".to_owned(),
+        }
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        let fired: Vec<&str> = cx
+            .turns()
+            .iter()
+            .flat_map(|t| &t.reply.guardrails)
+            .filter(|g| g.triggered && self.guardrail.as_ref().is_none_or(|n| *n == g.name))
+            .map(|g| g.name.as_str())
+            .collect();
+        let triggered = !fired.is_empty();
+        if triggered == self.expected {
+            return Outcome::passed();
+        }
+        let details = json!({"expected_triggered": self.expected, "actually_triggered": triggered, "guardrail": self.guardrail});
+        let reason = match (&self.guardrail, self.expected) {
+            (Some(g), true) => format!("guardrail `{g}` did not trigger"),
+            (Some(g), false) => format!("guardrail `{g}` triggered"),
+            (None, true) => "no guardrail triggered".to_owned(),
+            (None, false) => format!("guardrail `{}` triggered", fired.join("`, `")),
+        };
+        Outcome::fail(reason).actual(details)
+    }
+}

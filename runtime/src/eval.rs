@@ -1,0 +1,179 @@
+//! Evaluation: (transcript, expectations) → verdicts, with dependencies between checks.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
+use crate::model::Transcript;
+use crate::verdict::Verdict;
+
+/// Evaluates every expectation against a transcript and returns one verdict per expectation,
+/// in the same order.
+///
+/// Each expectation sees its scope (one turn, or the whole conversation). An expectation whose
+/// `depends_on` names a check that did not pass is *skipped*; an unknown id or a dependency
+/// cycle gives an *error* verdict. Checks on a turn the agent failed give an error verdict
+/// naming the agent's failure. Work shared by checks (flattening call trees, joining texts) is
+/// done once per transcript.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+///
+/// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
+/// let v = evaluate(&t, &[
+///     tool("search").id("searched"),
+///     reply().contains("hotel").depends_on("searched"),
+/// ]);
+/// assert_eq!(v[0].status, Status::Fail);
+/// assert_eq!(v[1].status, Status::Skipped);
+/// assert_eq!(v[1].reason, "skipped: depends on `searched`, which failed");
+/// ```
+pub fn evaluate(transcript: &Transcript, expectations: &[Expectation]) -> Vec<Verdict> {
+    let index = TranscriptIndex::new(transcript);
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in expectations.iter().enumerate() {
+        if let Some(id) = &e.id {
+            ids.entry(id.as_str()).or_insert(i);
+        }
+    }
+    let mut evaluator = Evaluator {
+        transcript,
+        index: &index,
+        expectations,
+        ids,
+        outcomes: vec![None; expectations.len()],
+        visiting: vec![false; expectations.len()],
+    };
+    for i in 0..expectations.len() {
+        evaluator.outcome(i);
+    }
+    evaluator
+        .outcomes
+        .into_iter()
+        .zip(expectations)
+        .map(|(o, e)| {
+            let o = o.unwrap_or_else(|| Outcome::error("not evaluated"));
+            Verdict {
+                label: e.display_label(),
+                check: Cow::Borrowed(e.check.kind()),
+                scope: e.scope,
+                severity: e.severity,
+                id: e.id.clone(),
+                status: o.status,
+                reason: o.reason,
+                details: o.details,
+            }
+        })
+        .collect()
+}
+
+/// One error verdict per turn on which the agent failed (an error, a timeout, a panic), so a
+/// failure is reported even when no check looks at that turn.
+///
+/// ```
+/// use agent_test_runtime::model::{Transcript, Turn};
+/// use agent_test_runtime::{turn_failures, check::Status};
+/// let t = Transcript::new(vec![Turn::failed(0, "hi", "timed out after 30s", 30000)]);
+/// let v = turn_failures(&t);
+/// assert_eq!(v[0].status, Status::Error);
+/// assert_eq!(v[0].reason, "the agent failed: timed out after 30s");
+/// ```
+pub fn turn_failures(transcript: &Transcript) -> Vec<Verdict> {
+    transcript
+        .turns
+        .iter()
+        .filter_map(|t| {
+            let error = t.error.as_ref()?;
+            Some(Verdict {
+                label: "agent answered".to_owned(),
+                check: Cow::Borrowed("agent"),
+                scope: Scope::Turn(t.index),
+                severity: Severity::Error,
+                id: None,
+                status: Status::Error,
+                reason: format!("the agent failed: {error}"),
+                details: Default::default(),
+            })
+        })
+        .collect()
+}
+
+struct Evaluator<'a> {
+    transcript: &'a Transcript,
+    index: &'a TranscriptIndex<'a>,
+    expectations: &'a [Expectation],
+    ids: HashMap<&'a str, usize>,
+    outcomes: Vec<Option<Outcome>>,
+    visiting: Vec<bool>,
+}
+
+impl Evaluator<'_> {
+    fn status(&mut self, i: usize) -> Status {
+        self.outcome(i);
+        self.outcomes[i]
+            .as_ref()
+            .map_or(Status::Error, |o| o.status)
+    }
+
+    fn outcome(&mut self, i: usize) {
+        if self.outcomes[i].is_some() {
+            return;
+        }
+        self.visiting[i] = true;
+        let outcome = self.compute(i);
+        self.visiting[i] = false;
+        self.outcomes[i] = Some(outcome);
+    }
+
+    fn compute(&mut self, i: usize) -> Outcome {
+        let e = &self.expectations[i];
+        if e.id
+            .as_deref()
+            .is_some_and(|id| self.ids.get(id) != Some(&i))
+        {
+            return Outcome::error(format!(
+                "duplicate id `{}`: another check already uses it",
+                e.id.as_deref().unwrap_or_default()
+            ));
+        }
+        for dep in &e.depends_on {
+            let Some(&d) = self.ids.get(dep.as_str()) else {
+                return Outcome::error(format!("depends on unknown id `{dep}`"));
+            };
+            if self.visiting[d] {
+                return Outcome::error(format!("dependency cycle through `{dep}`"));
+            }
+            match self.status(d) {
+                Status::Pass => {}
+                Status::Fail => {
+                    return Outcome::skipped(format!("skipped: depends on `{dep}`, which failed"));
+                }
+                Status::Skipped => {
+                    return Outcome::skipped(format!(
+                        "skipped: depends on `{dep}`, which was skipped"
+                    ));
+                }
+                Status::Error => {
+                    return Outcome::skipped(format!(
+                        "skipped: depends on `{dep}`, which could not be evaluated"
+                    ));
+                }
+            }
+        }
+        if let Scope::Turn(t) = e.scope {
+            match self.transcript.turns.get(t) {
+                None => return Outcome::error(format!("turn {} did not run", t + 1)),
+                Some(turn) => {
+                    if let Some(err) = &turn.error {
+                        return Outcome::error(format!(
+                            "not evaluated: the agent failed on turn {}: {err}",
+                            t + 1
+                        ));
+                    }
+                }
+            }
+        }
+        e.check.evaluate(&EvalContext::new(self.index, e.scope))
+    }
+}

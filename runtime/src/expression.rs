@@ -1,0 +1,293 @@
+//! Expressions evaluated when a check runs: `TODAY()`, `DATE_ADD(..)`, `CONCAT(..)`, ...
+
+use std::fmt;
+
+use agent_test_expr::{Expr, ExprKind, Func, Unit, parse_time_of_day};
+use jiff::civil::Date;
+use jiff::{Span, Zoned};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::clock::parse_instant;
+use crate::matcher::compact;
+use crate::model::Context;
+use crate::path::FieldPath;
+
+/// What an expression is evaluated against: "now" (the run's pinned clock, in its time zone)
+/// and the context variables.
+#[derive(Clone, Copy, Debug)]
+pub struct Env<'a> {
+    /// The run's "now" (its `user_time`).
+    pub now: &'a Zoned,
+    /// The context variables.
+    pub context: &'a Context,
+}
+
+/// The value of an expression: a date, a date and time, or JSON (text, numbers, context data).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprValue {
+    /// A calendar date (`TODAY()`, `DATE_ADD(TODAY(), 1, 'day')`).
+    Date(Date),
+    /// A date and time in the run's time zone (`NOW()`, `AT_TIME(..)`).
+    DateTime(Zoned),
+    /// Anything else.
+    Json(Value),
+}
+
+impl ExprValue {
+    /// As JSON: dates as `YYYY-MM-DD`, date-times as `YYYY-MM-DDTHH:MM:SS` (civil time in the
+    /// run's time zone).
+    ///
+    /// ```
+    /// use agent_test_runtime::{Clock, Expression, Env, model::Context};
+    /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
+    /// let env = Env { now: &now, context: &Context::default() };
+    /// let v = Expression::new("AT_TIME(DATE_ADD(TODAY(), 2, 'days'), '3:30 PM')").eval(&env).unwrap();
+    /// assert_eq!(v.to_json(), serde_json::json!("2026-11-25T15:30:00"));
+    /// ```
+    pub fn to_json(&self) -> Value {
+        match self {
+            ExprValue::Date(d) => Value::String(d.to_string()),
+            ExprValue::DateTime(z) => Value::String(z.datetime().to_string()),
+            ExprValue::Json(v) => v.clone(),
+        }
+    }
+
+    /// As text: strings as they are, other JSON compact.
+    fn text(&self) -> String {
+        match self.to_json() {
+            Value::String(s) => s,
+            other => compact(&other),
+        }
+    }
+}
+
+/// An expression, parsed once when the check is built and evaluated when it runs.
+///
+/// The language (functions, units, time formats) is documented in `agent_test_expr`. An
+/// expression that does not parse is kept with its error, which the check reports as an error
+/// verdict (literal expressions in `agent_test!` are checked at compile time instead).
+/// Serialises as its source.
+///
+/// ```
+/// use agent_test_runtime::{Clock, Expression, Env, model::Context};
+/// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
+/// let mut context = Context::default();
+/// context.insert("ORDER_JSON", r#"{"items": [{"sku": "ABC-123"}]}"#);
+/// let env = Env { now: &now, context: &context };
+/// let e = Expression::new("CONCAT('sku-', LOWER(JSON_EXTRACT(ORDER_JSON, 'items.0.sku')))");
+/// assert_eq!(e.eval(&env).unwrap().to_json(), serde_json::json!("sku-abc-123"));
+/// assert!(Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).is_err());
+/// ```
+#[derive(Clone)]
+pub struct Expression {
+    source: String,
+    parsed: Result<Expr, String>,
+}
+
+impl Expression {
+    /// Parses and statically checks `source`.
+    ///
+    /// See the type's example.
+    pub fn new(source: impl Into<String>) -> Self {
+        let source = source.into();
+        let parsed = agent_test_expr::compile(&source, None).map_err(|errors| {
+            let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            format!("invalid expression `{source}`: {}", msgs.join("; "))
+        });
+        Expression { source, parsed }
+    }
+
+    /// The expression as written.
+    ///
+    /// ```
+    /// # use agent_test_runtime::Expression;
+    /// assert_eq!(Expression::new("TODAY()").source(), "TODAY()");
+    /// ```
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Evaluates the expression.
+    ///
+    /// See the type's example.
+    pub fn eval(&self, env: &Env<'_>) -> Result<ExprValue, String> {
+        let expr = self.parsed.as_ref().map_err(Clone::clone)?;
+        eval(expr, env).map_err(|e| format!("`{}`: {e}", self.source))
+    }
+}
+
+fn eval(e: &Expr, env: &Env<'_>) -> Result<ExprValue, String> {
+    Ok(match &e.kind {
+        ExprKind::Str(s) => ExprValue::Json(Value::String(s.clone())),
+        ExprKind::Num(n) => ExprValue::Json(number(*n)),
+        ExprKind::Var(name) => ExprValue::Json(
+            env.context
+                .get(name)
+                .cloned()
+                .ok_or_else(|| format!("unknown context variable `{name}`"))?,
+        ),
+        ExprKind::Call { func, args } => {
+            let arg = |i: usize| -> Result<ExprValue, String> {
+                args.get(i)
+                    .ok_or_else(|| format!("{} is missing an argument", func.name()))
+                    .and_then(|a| eval(a, env))
+            };
+            match func {
+                Func::Today => ExprValue::Date(env.now.date()),
+                Func::Now => ExprValue::DateTime(env.now.clone()),
+                Func::DateAdd | Func::DateSub => {
+                    let base = arg(0)?;
+                    let count = as_integer(&arg(1)?)?;
+                    let count = if *func == Func::DateSub {
+                        -count
+                    } else {
+                        count
+                    };
+                    let unit = arg(2)?.text();
+                    let unit = Unit::parse(&unit).ok_or_else(|| {
+                        format!("unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)")
+                    })?;
+                    date_add(base, count, unit, env)?
+                }
+                Func::AtTime => {
+                    let date = match as_when(arg(0)?, env)? {
+                        When::Date(d) => d,
+                        When::At(z) => z.date(),
+                    };
+                    let t = parse_time_of_day(&arg(1)?.text())?;
+                    let dt = date.at(t.hour as i8, t.minute as i8, t.second as i8, 0);
+                    ExprValue::DateTime(
+                        dt.to_zoned(env.now.time_zone().clone())
+                            .map_err(|e| format!("AT_TIME: {e}"))?,
+                    )
+                }
+                Func::FormatDate => {
+                    let fmt = arg(1)?.text();
+                    let text = match as_when(arg(0)?, env)? {
+                        When::Date(d) => jiff::fmt::strtime::format(fmt.as_bytes(), d),
+                        When::At(z) => jiff::fmt::strtime::format(fmt.as_bytes(), &z),
+                    }
+                    .map_err(|e| format!("FORMAT_DATE: invalid format '{fmt}': {e}"))?;
+                    ExprValue::Json(Value::String(text))
+                }
+                Func::Concat => {
+                    let mut out = String::new();
+                    for i in 0..args.len() {
+                        out.push_str(&arg(i)?.text());
+                    }
+                    ExprValue::Json(Value::String(out))
+                }
+                Func::Upper => ExprValue::Json(Value::String(arg(0)?.text().to_uppercase())),
+                Func::Lower => ExprValue::Json(Value::String(arg(0)?.text().to_lowercase())),
+                Func::JsonExtract => {
+                    let data = match arg(0)?.to_json() {
+                        Value::String(s) => serde_json::from_str::<Value>(&s)
+                            .map_err(|e| format!("JSON_EXTRACT: the data is not JSON: {e}"))?,
+                        other => other,
+                    };
+                    let path = arg(1)?.text();
+                    let found = FieldPath::new(path.as_str())
+                        .get(&data)
+                        .cloned()
+                        .ok_or_else(|| format!("JSON_EXTRACT: nothing at '{path}'"))?;
+                    ExprValue::Json(found)
+                }
+            }
+        }
+    })
+}
+
+/// `f64` to a JSON number, integral values as integers (so `3` equals an argument `3`).
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9e15 {
+        Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+fn as_integer(v: &ExprValue) -> Result<i64, String> {
+    match v.to_json() {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
+            .ok_or_else(|| format!("the count must be a whole number, got {n}")),
+        Value::String(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| format!("the count must be a number, got '{s}'")),
+        other => Err(format!(
+            "the count must be a number, got {}",
+            compact(&other)
+        )),
+    }
+}
+
+/// A date or an instant, for the date functions.
+enum When {
+    Date(Date),
+    At(Zoned),
+}
+
+/// Dates and date-times stay; text is read as a date or an instant.
+fn as_when(v: ExprValue, env: &Env<'_>) -> Result<When, String> {
+    match v {
+        ExprValue::Date(d) => Ok(When::Date(d)),
+        ExprValue::DateTime(z) => Ok(When::At(z)),
+        ExprValue::Json(Value::String(s)) => {
+            if let Ok(d) = s.trim().parse::<Date>() {
+                return Ok(When::Date(d));
+            }
+            parse_instant(&s, env.now.time_zone())
+                .map(When::At)
+                .ok_or_else(|| format!("'{s}' is not a date"))
+        }
+        ExprValue::Json(other) => Err(format!("{} is not a date", compact(&other))),
+    }
+}
+
+fn date_add(base: ExprValue, count: i64, unit: Unit, env: &Env<'_>) -> Result<ExprValue, String> {
+    let overflow = |e: jiff::Error| format!("date out of range: {e}");
+    let span = match unit {
+        Unit::Minute => Span::new().try_minutes(count),
+        Unit::Hour => Span::new().try_hours(count),
+        Unit::Day => Span::new().try_days(count),
+        Unit::Week => Span::new().try_weeks(count),
+    }
+    .map_err(overflow)?;
+    Ok(match as_when(base, env)? {
+        When::Date(d) if matches!(unit, Unit::Day | Unit::Week) => {
+            ExprValue::Date(d.checked_add(span).map_err(overflow)?)
+        }
+        When::Date(d) => {
+            let midnight = d.to_zoned(env.now.time_zone().clone()).map_err(overflow)?;
+            ExprValue::DateTime(midnight.checked_add(span).map_err(overflow)?)
+        }
+        When::At(z) => ExprValue::DateTime(z.checked_add(span).map_err(overflow)?),
+    })
+}
+
+impl fmt::Debug for Expression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Expression({:?})", self.source)
+    }
+}
+
+impl PartialEq for Expression {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Serialize for Expression {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.source)
+    }
+}
+
+impl<'de> Deserialize<'de> for Expression {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Expression::new)
+    }
+}

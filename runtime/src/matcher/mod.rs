@@ -1,0 +1,563 @@
+//! Matchers: how an expected value is compared with an actual JSON value (tool arguments, JSON
+//! fields, results).
+//!
+//! A plain value (`"ORD-9921"`, `3`, `true`, `json!({...})`) means exact equality: JSON
+//! equality with numbers compared by value (`1 == 1.0`) and no string/number coercion. The
+//! functions of this module build the others; they combine with [`all_of`], [`any_of`] and
+//! [`not`]. Data comparisons are case-sensitive unless asked otherwise (prose — reply text —
+//! is compared case-insensitively by the text checks).
+
+mod build;
+mod email;
+mod json_eq;
+
+pub use build::{
+    ContainsMatcher, DateMatcher, ExactMatcher, all_of, any, any_of, contains, date, email, exact,
+    expr, matches_schema, missing, not, one_of, optional, regex,
+};
+pub use json_eq::json_eq;
+pub(crate) use json_eq::{ExactOptions, exact_eq};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::expression::{Env, ExprValue, Expression};
+use crate::pattern::Pattern;
+use crate::schema::Schema;
+
+/// An expectation about one JSON value. Build matchers with the functions of this module;
+/// plain values convert into exact matchers ([`IntoMatcher`]).
+///
+/// ```
+/// use agent_test_runtime::matcher::{IntoMatcher, Matcher, Mismatch};
+/// use agent_test_runtime::{Env, model::Context};
+/// use serde_json::json;
+///
+/// let now = jiff::Zoned::now();
+/// let env = Env { now: &now, context: &Context::default() };
+/// let m = "ORD-9921".into_matcher();
+/// assert!(m.check(Some(&json!("ORD-9921")), &env).is_ok());
+/// assert_eq!(m.check(Some(&json!("ORD-1")), &env),
+///            Err(Mismatch::Fail(r#"expected "ORD-9921", got "ORD-1""#.into())));
+/// assert_eq!(m.check(None, &env), Err(Mismatch::Fail(r#"missing (expected "ORD-9921")"#.into())));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "matcher", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Matcher {
+    /// Deep JSON equality (numbers by value); optionally lists as multisets and `"*"` as a
+    /// wildcard.
+    Exact {
+        /// The expected value.
+        value: Value,
+        /// Compare arrays regardless of order.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unordered: bool,
+        /// Let an expected `"*"` match any value.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        wildcard: bool,
+    },
+    /// Equality with the value of an expression (dates compare as instants).
+    Expr {
+        /// The expression.
+        expression: Expression,
+    },
+    /// Both sides rendered as text (numbers, objects as compact JSON); the expected text must
+    /// occur in the actual one.
+    Contains {
+        /// The text to find.
+        value: String,
+        /// Ignore case.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ignore_case: bool,
+    },
+    /// The rendered value matches the regex (unanchored).
+    Regex {
+        /// The regex.
+        pattern: Pattern,
+    },
+    /// A date or date-time, within a tolerance of the expression's value.
+    Date {
+        /// The expected date or date-time.
+        expression: Expression,
+        /// Allowed difference in minutes (0 by default).
+        #[serde(default)]
+        tolerance_minutes: u32,
+    },
+    /// Valid against a JSON Schema (fragment): `{"type": "string", "pattern": "^x$"}`.
+    Schema {
+        /// The schema.
+        schema: Schema,
+    },
+    /// Present, any value (`null` included).
+    Any,
+    /// Missing or `null` passes; otherwise the inner matcher decides.
+    Optional {
+        /// The matcher for a present value.
+        inner: Box<Matcher>,
+    },
+    /// Must be absent.
+    Missing,
+    /// The same email address: local part exact, domain case-insensitive.
+    Email {
+        /// The expected address.
+        address: String,
+    },
+    /// Every matcher must pass.
+    AllOf {
+        /// The matchers.
+        matchers: Vec<Matcher>,
+    },
+    /// At least one matcher must pass (what [`one_of`] builds).
+    AnyOf {
+        /// The matchers.
+        matchers: Vec<Matcher>,
+    },
+    /// The inner matcher must fail (a missing value fails `not` too).
+    Not {
+        /// The matcher that must not pass.
+        inner: Box<Matcher>,
+    },
+}
+
+/// Why a value does not satisfy a matcher.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// The value is wrong (a failed check).
+    Fail(String),
+    /// The comparison could not be made: an invalid regex or schema, an expression that cannot
+    /// be evaluated (an error verdict).
+    Error(String),
+}
+
+impl Mismatch {
+    /// The message.
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::Mismatch;
+    /// assert_eq!(Mismatch::Fail("x".into()).message(), "x");
+    /// ```
+    pub fn message(&self) -> &str {
+        match self {
+            Mismatch::Fail(m) | Mismatch::Error(m) => m,
+        }
+    }
+}
+
+fn fail(msg: String) -> Result<(), Mismatch> {
+    Err(Mismatch::Fail(msg))
+}
+
+impl Matcher {
+    /// Whether an actual value (`None` when absent) satisfies the matcher.
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::IntoMatcher;
+    /// # use agent_test_runtime::{Env, model::Context};
+    /// # let now = jiff::Zoned::now();
+    /// # let env = Env { now: &now, context: &Context::default() };
+    /// assert!(1.into_matcher().is_match(Some(&serde_json::json!(1.0)), &env));
+    /// ```
+    pub fn is_match(&self, actual: Option<&Value>, env: &Env<'_>) -> bool {
+        match self {
+            // The common case, without building a message.
+            Matcher::Exact {
+                value,
+                unordered,
+                wildcard,
+            } => actual.is_some_and(|a| {
+                exact_eq(
+                    value,
+                    a,
+                    ExactOptions {
+                        unordered: *unordered,
+                        wildcard: *wildcard,
+                    },
+                )
+            }),
+            _ => self.check(actual, env).is_ok(),
+        }
+    }
+
+    /// Checks an actual value (`None` when absent); the error explains the mismatch in one line.
+    ///
+    /// See the type's example.
+    pub fn check(&self, actual: Option<&Value>, env: &Env<'_>) -> Result<(), Mismatch> {
+        let shown = || actual.map_or_else(|| "nothing".to_owned(), compact);
+        match self {
+            Matcher::Exact {
+                value,
+                unordered,
+                wildcard,
+            } => match actual {
+                None => fail(format!("missing (expected {})", self.describe())),
+                Some(a)
+                    if exact_eq(
+                        value,
+                        a,
+                        ExactOptions {
+                            unordered: *unordered,
+                            wildcard: *wildcard,
+                        },
+                    ) =>
+                {
+                    Ok(())
+                }
+                Some(a) => fail(format!("expected {}, got {}", self.describe(), compact(a))),
+            },
+            Matcher::Expr { expression } => {
+                let expected = expression.eval(env).map_err(Mismatch::Error)?;
+                let Some(a) = actual else {
+                    return fail(format!(
+                        "missing (expected {})",
+                        compact(&expected.to_json())
+                    ));
+                };
+                let ok = match &expected {
+                    ExprValue::Json(v) => exact_eq(v, a, ExactOptions::default()),
+                    when => instant_of(when, env).is_some_and(|e| {
+                        render(a)
+                            .ok()
+                            .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
+                            .is_some_and(|x| x.timestamp() == e.timestamp())
+                    }),
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "expected {} (= {}), got {}",
+                        compact(&expected.to_json()),
+                        expression.source(),
+                        compact(a)
+                    ))
+                }
+            }
+            Matcher::Contains { value, ignore_case } => {
+                let Some(a) = actual else {
+                    return fail(format!("missing (expected text containing {value:?})"));
+                };
+                let text = render(a).unwrap_or_else(|s| s);
+                let found = if *ignore_case {
+                    text.to_lowercase().contains(&value.to_lowercase())
+                } else {
+                    text.contains(value.as_str())
+                };
+                if found {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "expected text containing {value:?}, got {}",
+                        compact(a)
+                    ))
+                }
+            }
+            Matcher::Regex { pattern } => {
+                let re = pattern.regex().map_err(|e| Mismatch::Error(e.to_owned()))?;
+                let Some(a) = actual else {
+                    return fail(format!(
+                        "missing (expected a match of /{}/)",
+                        pattern.source()
+                    ));
+                };
+                let text = render(a).unwrap_or_else(|s| s);
+                if re.is_match(&text) {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "expected a match of /{}/, got {}",
+                        pattern.source(),
+                        compact(a)
+                    ))
+                }
+            }
+            Matcher::Date {
+                expression,
+                tolerance_minutes,
+            } => {
+                let expected = expression.eval(env).map_err(Mismatch::Error)?;
+                let Some(expected_at) = instant_of(&expected, env) else {
+                    return Err(Mismatch::Error(format!(
+                        "`{}` is not a date: {}",
+                        expression.source(),
+                        compact(&expected.to_json())
+                    )));
+                };
+                let want = format!(
+                    "{}{}",
+                    compact(&expected.to_json()),
+                    tolerance(*tolerance_minutes)
+                );
+                let Some(a) = actual else {
+                    return fail(format!("missing (expected {want})"));
+                };
+                let Some(actual_at) = render(a)
+                    .ok()
+                    .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
+                else {
+                    return fail(format!(
+                        "expected a date {want}, got {} (not a date)",
+                        compact(a)
+                    ));
+                };
+                let minutes = actual_at
+                    .timestamp()
+                    .duration_since(expected_at.timestamp())
+                    .as_secs() as f64
+                    / 60.0;
+                if minutes.abs() <= f64::from(*tolerance_minutes) {
+                    Ok(())
+                } else {
+                    let dir = if minutes > 0.0 { "later" } else { "earlier" };
+                    fail(format!(
+                        "expected {want}, got {} ({} min {dir})",
+                        compact(a),
+                        minutes.abs().round()
+                    ))
+                }
+            }
+            Matcher::Schema { schema } => {
+                let Some(a) = actual else {
+                    return fail(format!(
+                        "missing (expected a value valid against {})",
+                        compact(schema.schema())
+                    ));
+                };
+                match schema.validate(a) {
+                    Err(e) => Err(Mismatch::Error(e)),
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(problems)) => fail(format!(
+                        "{} is not valid against {}: {}",
+                        compact(a),
+                        compact(schema.schema()),
+                        problems.join("; ")
+                    )),
+                }
+            }
+            Matcher::Any => match actual {
+                Some(_) => Ok(()),
+                None => fail("missing (expected any value)".to_owned()),
+            },
+            Matcher::Optional { inner } => match actual {
+                None | Some(Value::Null) => Ok(()),
+                some => inner.check(some, env),
+            },
+            Matcher::Missing => match actual {
+                None => Ok(()),
+                Some(a) => fail(format!("expected it to be absent, got {}", compact(a))),
+            },
+            Matcher::Email { address } => {
+                let Some(a) = actual else {
+                    return fail(format!("missing (expected the email {address:?})"));
+                };
+                let ok = a.as_str().is_some_and(|s| email::same_address(address, s));
+                if ok {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "expected the email {address:?}, got {}",
+                        compact(a)
+                    ))
+                }
+            }
+            Matcher::AllOf { matchers } => {
+                for m in matchers {
+                    m.check(actual, env)?;
+                }
+                Ok(())
+            }
+            Matcher::AnyOf { matchers } => {
+                let mut error = None;
+                for m in matchers {
+                    match m.check(actual, env) {
+                        Ok(()) => return Ok(()),
+                        Err(Mismatch::Error(e)) => error = Some(e),
+                        Err(Mismatch::Fail(_)) => {}
+                    }
+                }
+                if let Some(e) = error {
+                    return Err(Mismatch::Error(e));
+                }
+                match actual {
+                    None => fail(format!("missing (expected {})", self.describe())),
+                    Some(_) => fail(format!("expected {}, got {}", self.describe(), shown())),
+                }
+            }
+            Matcher::Not { inner } => match inner.check(actual, env) {
+                Ok(()) => fail(format!("expected {}, got {}", self.describe(), shown())),
+                Err(Mismatch::Error(e)) => Err(Mismatch::Error(e)),
+                Err(Mismatch::Fail(_)) if actual.is_none() => {
+                    fail(format!("missing (expected {})", self.describe()))
+                }
+                Err(Mismatch::Fail(_)) => Ok(()),
+            },
+        }
+    }
+
+    /// A short description of what the matcher expects, for messages and reports.
+    ///
+    /// ```
+    /// use agent_test_runtime::matcher::*;
+    /// assert_eq!(one_of(["metric", "celsius"]).describe(), r#"one of "metric", "celsius""#);
+    /// assert_eq!(date("TODAY()").tolerance_minutes(5).into_matcher().describe(), "a date TODAY() ± 5 min");
+    /// assert_eq!(not(contains("secret")).describe(), r#"not text containing "secret""#);
+    /// ```
+    pub fn describe(&self) -> String {
+        match self {
+            Matcher::Exact {
+                value,
+                unordered,
+                wildcard,
+            } => {
+                let mut s = compact(value);
+                if *unordered {
+                    s.push_str(" (any order)");
+                }
+                if *wildcard && s.contains("\"*\"") {
+                    s.push_str(" (\"*\" = any)");
+                }
+                s
+            }
+            Matcher::Expr { expression } => format!("= {}", expression.source()),
+            Matcher::Contains { value, ignore_case } => {
+                format!(
+                    "text containing {value:?}{}",
+                    if *ignore_case { " (any case)" } else { "" }
+                )
+            }
+            Matcher::Regex { pattern } => format!("/{}/", pattern.source()),
+            Matcher::Date {
+                expression,
+                tolerance_minutes,
+            } => {
+                format!(
+                    "a date {}{}",
+                    expression.source(),
+                    tolerance(*tolerance_minutes)
+                )
+            }
+            Matcher::Schema { schema } => format!("valid against {}", compact(schema.schema())),
+            Matcher::Any => "any value".to_owned(),
+            Matcher::Optional { inner } => format!("optionally {}", inner.describe()),
+            Matcher::Missing => "absent".to_owned(),
+            Matcher::Email { address } => format!("the email {address:?}"),
+            Matcher::AllOf { matchers } => join("all of", matchers),
+            Matcher::AnyOf { matchers } => join("one of", matchers),
+            Matcher::Not { inner } => format!("not {}", inner.describe()),
+        }
+    }
+
+    /// The expected side as JSON, for reports: the value for exact matchers, the description
+    /// for the others.
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::{IntoMatcher, any};
+    /// assert_eq!(3.into_matcher().expected_json(), serde_json::json!(3));
+    /// assert_eq!(any().expected_json(), serde_json::json!("any value"));
+    /// ```
+    pub fn expected_json(&self) -> Value {
+        match self {
+            Matcher::Exact { value, .. } => value.clone(),
+            other => Value::String(other.describe()),
+        }
+    }
+
+    /// A static problem of the matcher (an invalid regex, expression or schema), if any.
+    pub(crate) fn problem(&self) -> Option<String> {
+        match self {
+            Matcher::Regex { pattern } => pattern.regex().err().map(str::to_owned),
+            Matcher::Optional { inner } | Matcher::Not { inner } => inner.problem(),
+            Matcher::AllOf { matchers } | Matcher::AnyOf { matchers } => {
+                matchers.iter().find_map(Matcher::problem)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn join(head: &str, matchers: &[Matcher]) -> String {
+    let parts: Vec<String> = matchers.iter().map(Matcher::describe).collect();
+    format!("{head} {}", parts.join(", "))
+}
+
+fn tolerance(minutes: u32) -> String {
+    if minutes == 0 {
+        String::new()
+    } else {
+        format!(" ± {minutes} min")
+    }
+}
+
+/// The instant of a date-valued expression result: dates at midnight in the run's time zone.
+fn instant_of(v: &ExprValue, env: &Env<'_>) -> Option<jiff::Zoned> {
+    match v {
+        ExprValue::Date(d) => d.to_zoned(env.now.time_zone().clone()).ok(),
+        ExprValue::DateTime(z) => Some(z.clone()),
+        ExprValue::Json(Value::String(s)) => crate::clock::parse_instant(s, env.now.time_zone()),
+        ExprValue::Json(_) => None,
+    }
+}
+
+/// A value as text: strings as they are (`Ok`), anything else as compact JSON (`Err`, so
+/// callers can tell).
+fn render(v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(compact(other)),
+    }
+}
+
+/// Compact one-line JSON rendering of a value, for messages.
+pub(crate) fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "<unprintable>".to_owned())
+}
+
+/// Conversion into a [`Matcher`]: plain values become exact matchers.
+///
+/// Implemented for strings, numbers, booleans, `serde_json::Value`, matchers and the matcher
+/// builders.
+///
+/// ```
+/// use agent_test_runtime::matcher::{IntoMatcher, Matcher};
+/// assert_eq!(true.into_matcher(), Matcher::Exact { value: serde_json::json!(true), unordered: false, wildcard: false });
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as an expected value",
+    label = "expected a value or a matcher here",
+    note = "use a plain value (\"text\", 42, true, json!(..)) or a matcher: contains(..), regex(..), date(..), any(), optional(..), missing(), one_of([..]), ..."
+)]
+pub trait IntoMatcher {
+    /// Performs the conversion.
+    fn into_matcher(self) -> Matcher;
+}
+
+impl IntoMatcher for Matcher {
+    fn into_matcher(self) -> Matcher {
+        self
+    }
+}
+
+macro_rules! exact_from {
+    ($($t:ty),*) => {$(
+        impl IntoMatcher for $t {
+            fn into_matcher(self) -> Matcher {
+                Matcher::Exact { value: Value::from(self), unordered: false, wildcard: false }
+            }
+        }
+    )*};
+}
+exact_from!(
+    &str, String, bool, i8, i16, i32, i64, u8, u16, u32, u64, isize, usize, f32, f64, Value
+);
+
+impl IntoMatcher for &String {
+    fn into_matcher(self) -> Matcher {
+        self.as_str().into_matcher()
+    }
+}
+
+impl IntoMatcher for &Value {
+    fn into_matcher(self) -> Matcher {
+        self.clone().into_matcher()
+    }
+}

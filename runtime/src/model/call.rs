@@ -1,0 +1,197 @@
+//! The tree of calls an agent made during a turn: workflow nodes with nested tool calls.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What kind of step a [`Call`] records.
+///
+/// ```
+/// use agent_test_runtime::model::CallKind;
+/// assert_eq!(CallKind::default(), CallKind::Tool);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum CallKind {
+    /// A function/tool the model chose to call.
+    #[default]
+    Tool,
+    /// A workflow step (an n8n node, a Flowise component, a step of a custom pipeline) that can
+    /// contain the tool calls of the model running inside it.
+    Node,
+}
+
+/// One call: a tool call, or a workflow node with the calls made inside it.
+///
+/// `position` is assigned by the runtime when the turn is recorded: the 0-based order of the
+/// call among the calls *of its kind* in its turn, counting the tree depth-first in the order
+/// the calls were made. Tool calls are numbered 0, 1, 2… whether or not they sit inside nodes
+/// (this is the position tool checks use within a turn); nodes are numbered separately.
+///
+/// ```
+/// use agent_test_runtime::model::Call;
+/// use serde_json::json;
+///
+/// let node = Call::node("AI Agent")
+///     .child(Call::tool("search_hotels", json!({"city": "Lisbon"})).result(json!([{"id": "H1"}])))
+///     .child(Call::tool("create_booking", json!({"hotel_id": "H1"})).failed(json!("sold out")));
+/// assert_eq!(node.children.len(), 2);
+/// assert!(node.children[1].error);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Call {
+    /// The tool or node name.
+    pub name: String,
+    /// Tool call or workflow node.
+    #[serde(default)]
+    pub kind: CallKind,
+    /// The provider's call id, when it has one (used to pair calls with their results).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The arguments, as JSON (an object for well-formed tool calls).
+    #[serde(default)]
+    pub arguments: Value,
+    /// What the tool or node returned, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// Whether the call failed (its `result` then holds the error).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub error: bool,
+    /// Calls made inside this one (tool calls of an agent node).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Call>,
+    /// Order among the turn's calls of the same kind, assigned when the turn is recorded (see
+    /// the type's docs).
+    #[serde(default)]
+    pub position: usize,
+}
+
+impl Call {
+    /// A tool call with its arguments.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Call, CallKind};
+    /// let c = Call::tool("lookup_order", serde_json::json!({"order_id": "ORD-1"}));
+    /// assert_eq!(c.kind, CallKind::Tool);
+    /// assert_eq!(c.arguments["order_id"], "ORD-1");
+    /// ```
+    pub fn tool(name: impl Into<String>, arguments: Value) -> Self {
+        Call {
+            name: name.into(),
+            kind: CallKind::Tool,
+            id: None,
+            arguments,
+            result: None,
+            error: false,
+            children: Vec::new(),
+            position: 0,
+        }
+    }
+
+    /// A workflow node (without arguments; add children with [`Call::child`]).
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Call, CallKind};
+    /// assert_eq!(Call::node("Scrape Website").kind, CallKind::Node);
+    /// ```
+    pub fn node(name: impl Into<String>) -> Self {
+        Call {
+            kind: CallKind::Node,
+            ..Call::tool(name, Value::Null)
+        }
+    }
+
+    /// Sets the call id.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// assert_eq!(Call::tool("t", serde_json::json!({})).with_id("call_1").id.as_deref(), Some("call_1"));
+    /// ```
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+
+    /// Sets the arguments (useful for nodes, whose parameters are their arguments).
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// let n = Call::node("HTTP Request").with_arguments(serde_json::json!({"method": "GET"}));
+    /// assert_eq!(n.arguments["method"], "GET");
+    /// ```
+    pub fn with_arguments(mut self, arguments: Value) -> Self {
+        self.arguments = arguments;
+        self
+    }
+
+    /// Records a successful result.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// let c = Call::tool("t", serde_json::json!({})).result(serde_json::json!({"ok": true}));
+    /// assert!(!c.error);
+    /// ```
+    pub fn result(mut self, result: Value) -> Self {
+        self.result = Some(result);
+        self.error = false;
+        self
+    }
+
+    /// Records a failed call; `error` is what the tool returned as its error.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// let c = Call::tool("t", serde_json::json!({})).failed(serde_json::json!("timeout"));
+    /// assert!(c.error);
+    /// ```
+    pub fn failed(mut self, error: Value) -> Self {
+        self.result = Some(error);
+        self.error = true;
+        self
+    }
+
+    /// Adds a nested call.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// let n = Call::node("Agent").child(Call::tool("search", serde_json::json!({})));
+    /// assert_eq!(n.children[0].name, "search");
+    /// ```
+    pub fn child(mut self, call: Call) -> Self {
+        self.children.push(call);
+        self
+    }
+
+    /// Visits this call and its descendants depth-first, parents before children.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// let n = Call::node("Agent").child(Call::tool("a", serde_json::json!({})));
+    /// let mut names = Vec::new();
+    /// n.walk(&mut |c| names.push(c.name.clone()));
+    /// assert_eq!(names, ["Agent", "a"]);
+    /// ```
+    pub fn walk<'a>(&'a self, visit: &mut impl FnMut(&'a Call)) {
+        visit(self);
+        for child in &self.children {
+            child.walk(visit);
+        }
+    }
+}
+
+/// Assigns `position` to every call of a turn: depth-first in call order, per kind.
+pub(crate) fn number_positions(calls: &mut [Call]) {
+    fn go(calls: &mut [Call], tools: &mut usize, nodes: &mut usize) {
+        for call in calls {
+            let next = if call.kind == CallKind::Node {
+                &mut *nodes
+            } else {
+                &mut *tools
+            };
+            call.position = *next;
+            *next += 1;
+            go(&mut call.children, tools, nodes);
+        }
+    }
+    go(calls, &mut 0, &mut 0);
+}

@@ -1,0 +1,23 @@
+//! The model: scenarios as data, and the transcript of what an agent did.
+
+pub(crate) mod call;
+mod context;
+mod message;
+mod reply;
+mod scenario;
+mod transcript;
+mod turn;
+mod usage;
+mod usage_shapes;
+mod workflow;
+
+pub use call::{Call, CallKind};
+pub use context::Context;
+pub use message::{Message, Role};
+pub use reply::Reply;
+pub use scenario::{Scenario, Step};
+pub use transcript::Transcript;
+pub use turn::Turn;
+pub use usage::Usage;
+pub use usage_shapes::usage_in;
+pub use workflow::{Guardrail, Workflow};

@@ -1,0 +1,159 @@
+//! What an agent returns for one user turn.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Call, Guardrail, Usage, Workflow};
+
+/// The agent's side of one turn: its reply text and everything it did to produce it.
+///
+/// Agents build one per turn; the runtime stores it in the [`Turn`](super::Turn) together with
+/// the user's input and the measured latency.
+///
+/// ```
+/// use agent_test_runtime::model::{Call, Reply, Usage};
+/// use serde_json::json;
+///
+/// let reply = Reply::text("Your order ORD-9921 has been refunded.")
+///     .call(Call::tool("lookup_order", json!({"order_id": "ORD-9921"})).result(json!({"total": 42.5})))
+///     .call(Call::tool("process_refund", json!({"order_id": "ORD-9921", "amount": 42.5})))
+///     .usage(Usage::new(310, 24));
+/// assert_eq!(reply.calls.len(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The reply text shown to the user.
+    #[serde(default)]
+    pub text: String,
+    /// The raw response body: parsed JSON when the agent answered with JSON (an HTTP agent's
+    /// response body, a structured output), else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<Value>,
+    /// The calls made during the turn, in order; workflow nodes hold their nested tool calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
+    /// Token usage, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// The HTTP status of the agent's answer, for agents reached over HTTP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// Latency the agent measured itself (a trace's `duration_ms`); when absent the runtime's
+    /// own measurement is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// The workflow's state after the turn, for state-machine agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Workflow>,
+    /// The guardrails (validators) that ran on the turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guardrails: Vec<Guardrail>,
+}
+
+impl Reply {
+    /// A reply with the given text.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Reply;
+    /// assert_eq!(Reply::text("hi").text, "hi");
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        Reply {
+            text: text.into(),
+            ..Reply::default()
+        }
+    }
+
+    /// Adds a call (a tool call, or a node with nested calls).
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Call, Reply};
+    /// let r = Reply::text("ok").call(Call::tool("search", serde_json::json!({"q": "x"})));
+    /// assert_eq!(r.calls[0].name, "search");
+    /// ```
+    pub fn call(mut self, call: Call) -> Self {
+        self.calls.push(call);
+        self
+    }
+
+    /// Sets the raw JSON body.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Reply;
+    /// let r = Reply::text("").body(serde_json::json!({"status": "confirmed"}));
+    /// assert_eq!(r.body.unwrap()["status"], "confirmed");
+    /// ```
+    pub fn body(mut self, body: Value) -> Self {
+        self.body = Some(body);
+        self
+    }
+
+    /// Sets the token usage.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Reply, Usage};
+    /// assert_eq!(Reply::text("").usage(Usage::new(3, 4)).usage.unwrap().total(), Some(7));
+    /// ```
+    pub fn usage(mut self, usage: Usage) -> Self {
+        self.usage = Some(usage);
+        self
+    }
+
+    /// Sets the HTTP status.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Reply;
+    /// assert_eq!(Reply::text("").http_status(503).http_status, Some(503));
+    /// ```
+    pub fn http_status(mut self, status: u16) -> Self {
+        self.http_status = Some(status);
+        self
+    }
+
+    /// Sets the workflow state.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Reply, Workflow};
+    /// let r = Reply::text("").workflow(Workflow::in_state("intake"));
+    /// assert!(r.workflow.is_some());
+    /// ```
+    pub fn workflow(mut self, workflow: Workflow) -> Self {
+        self.workflow = Some(workflow);
+        self
+    }
+
+    /// Adds a guardrail result.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Guardrail, Reply};
+    /// let r = Reply::text("").guardrail(Guardrail::triggered("banned_words"));
+    /// assert_eq!(r.guardrails.len(), 1);
+    /// ```
+    pub fn guardrail(mut self, guardrail: Guardrail) -> Self {
+        self.guardrails.push(guardrail);
+        self
+    }
+
+    /// Sets the latency the agent measured itself, in milliseconds.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Reply;
+    /// assert_eq!(Reply::text("").latency_ms(1500).latency_ms, Some(1500));
+    /// ```
+    pub fn latency_ms(mut self, ms: u64) -> Self {
+        self.latency_ms = Some(ms);
+        self
+    }
+}
+
+impl From<&str> for Reply {
+    fn from(text: &str) -> Self {
+        Reply::text(text)
+    }
+}
+
+impl From<String> for Reply {
+    fn from(text: String) -> Self {
+        Reply::text(text)
+    }
+}

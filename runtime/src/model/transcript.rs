@@ -1,0 +1,83 @@
+//! The record of one run of a scenario.
+
+use serde::{Deserialize, Serialize};
+
+use jiff::Zoned;
+
+use super::{Context, Message, Turn};
+
+/// Everything the agent was shown and did during one run of a scenario.
+///
+/// Serialisable: the same JSON is written in reports and read back to replay or re-evaluate a
+/// run without calling the agent.
+///
+/// ```
+/// use agent_test_runtime::model::{Message, Reply, Role, Transcript, Turn};
+/// let t = Transcript {
+///     history: vec![Message::system("You are a booking assistant.")],
+///     ..Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)])
+/// };
+/// let roles: Vec<Role> = t.messages().iter().map(|m| m.role).collect();
+/// assert_eq!(roles, [Role::System, Role::User, Role::Assistant]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    /// Messages before the first turn (prior history, system prompts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Message>,
+    /// The turns, in order.
+    #[serde(default)]
+    pub turns: Vec<Turn>,
+    /// The context variables of the run (checks' expressions read them).
+    #[serde(default, skip_serializing_if = "Context::is_empty")]
+    pub context: Context,
+    /// When the user sent the first message, in the run's time zone: the instant `TODAY()` and
+    /// `NOW()` mean when the run's checks are evaluated (now, or when re-evaluated later).
+    /// Without it, the wall clock in UTC is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_time: Option<Zoned>,
+}
+
+impl Transcript {
+    /// A transcript of these turns, with no history, context or user time.
+    ///
+    /// ```
+    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)]);
+    /// assert_eq!(t.turns.len(), 1);
+    /// ```
+    pub fn new(turns: Vec<Turn>) -> Self {
+        Transcript {
+            turns,
+            ..Transcript::default()
+        }
+    }
+
+    /// The whole conversation as messages: history, then for each turn the messages added
+    /// before it,
+    /// the user's input and (unless the turn failed) the agent's reply.
+    ///
+    /// See the type's example.
+    pub fn messages(&self) -> Vec<Message> {
+        let mut out = self.history.clone();
+        for turn in &self.turns {
+            out.extend(turn.before.iter().cloned());
+            out.push(Message::user(turn.input.clone()));
+            if turn.error.is_none() {
+                out.push(Message::assistant(turn.reply.text.clone()));
+            }
+        }
+        out
+    }
+
+    /// The last turn's reply text (the final answer), or `""` when no turn ran.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// let t = Transcript::new(vec![Turn::new(0, "a", Reply::text("b"), 1)]);
+    /// assert_eq!(t.final_reply(), "b");
+    /// ```
+    pub fn final_reply(&self) -> &str {
+        self.turns.last().map_or("", |t| t.reply.text.as_str())
+    }
+}

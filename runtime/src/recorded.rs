@@ -1,0 +1,188 @@
+//! Recorded runs: the JSON a run leaves behind, read back to replay or re-evaluate it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::Transcript;
+use crate::run::ScenarioInfo;
+
+/// A recorded run: which scenario ran and everything needed to evaluate checks on it again —
+/// the transcript, which carries the context variables and the `user_time` dates are
+/// evaluated against.
+///
+/// Every run's JSON report (`target/agent-test/<module>/<scenario>.json`) is a recorded run
+/// with verdicts added; both forms load. The plain form:
+///
+/// ```json
+/// {
+///   "scenario": {"name": "refund"},
+///   "transcript": {
+///     "context": {"USER_ID": 12345},
+///     "user_time": "2026-11-23T09:30:00+00:00[UTC]",
+///     "turns": [
+///       {"index": 0, "input": "Refund ORD-9921", "latency_ms": 812,
+///        "reply": {"text": "Done.", "calls": [{"name": "process_refund", "arguments": {"order_id": "ORD-9921"}}]}}
+///     ]
+///   }
+/// }
+/// ```
+///
+/// ```
+/// use agent_test_runtime::RecordedRun;
+/// let run = RecordedRun::from_json(r#"{"scenario": {"name": "x"}, "transcript": {"turns": []}}"#, "x.json").unwrap();
+/// assert_eq!(run.scenario.name, "x");
+/// let err = RecordedRun::from_json(r#"{"scenario": {"name": "x"}, "transcript": {"turns": [{"index": "one"}]}}"#, "x.json").unwrap_err();
+/// assert_eq!(err.to_string(), "x.json: at transcript.turns[0].index: invalid type: string \"one\", expected usize");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedRun {
+    /// The scenario that ran.
+    pub scenario: ScenarioInfo,
+    /// What happened.
+    pub transcript: Transcript,
+}
+
+/// The fields of a JSON report a recording needs (the rest is verdicts and summaries).
+#[derive(Deserialize)]
+struct ReportFields {
+    scenario: ScenarioInfo,
+    transcript: Transcript,
+}
+
+impl RecordedRun {
+    /// Reads a recorded run (or a JSON report) from a file.
+    ///
+    /// ```
+    /// # use agent_test_runtime::RecordedRun;
+    /// let err = RecordedRun::load("missing.json").unwrap_err();
+    /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
+    /// ```
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let text = read(path)?;
+        Self::from_json(&text, path)
+    }
+
+    /// Reads a recorded run (or a JSON report) from JSON text; `file` names it in errors.
+    ///
+    /// See the type's example.
+    pub fn from_json(text: &str, file: impl AsRef<Path>) -> Result<Self, LoadError> {
+        let value: Value = parse_json(text, file.as_ref())?;
+        if value.get("verdicts").is_some() {
+            let r: ReportFields = from_value(value, file.as_ref())?;
+            return Ok(RecordedRun {
+                scenario: r.scenario,
+                transcript: r.transcript,
+            });
+        }
+        from_value(value, file.as_ref())
+    }
+
+    /// Writes the run as pretty JSON.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{RecordedRun, ScenarioInfo, model::Transcript};
+    /// let path = std::env::temp_dir().join("agent-test-doc-recording.json");
+    /// let run = RecordedRun { scenario: ScenarioInfo::new("x"), transcript: Transcript::default() };
+    /// run.save(&path).unwrap();
+    /// assert_eq!(RecordedRun::load(&path).unwrap(), run);
+    /// ```
+    pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(path, bytes)
+    }
+}
+
+/// A file that could not be loaded: which file, where inside it, and what was expected.
+///
+/// ```
+/// use agent_test_runtime::model::Scenario;
+/// let err = agent_test_runtime::load_json::<Scenario>("s.json", r#"{"name": "x", "steps": [{"step": "usr"}]}"#).unwrap_err();
+/// assert_eq!(err.path, "steps[0].step");
+/// assert!(err.message.starts_with("unknown variant `usr`"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file.
+    pub file: PathBuf,
+    /// Where inside it (`steps[0].expect[1].check`), empty for the whole file.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() || self.path == "." {
+            write!(f, "{}: {}", self.file.display(), self.message)
+        } else {
+            write!(
+                f,
+                "{}: at {}: {}",
+                self.file.display(),
+                self.path,
+                self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+fn read(path: &Path) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path).map_err(|e| LoadError {
+        file: path.to_owned(),
+        path: String::new(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| LoadError {
+        file: path.to_owned(),
+        path: String::new(),
+        message: format!(
+            "the file is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
+    serde_json::from_str(text).map_err(|e| LoadError {
+        file: file.to_owned(),
+        path: String::new(),
+        message: format!("not valid JSON: {e}"),
+    })
+}
+
+fn from_value<T: DeserializeOwned>(value: Value, file: &Path) -> Result<T, LoadError> {
+    serde_path_to_error::deserialize(value).map_err(|e| LoadError {
+        file: file.to_owned(),
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
+/// Parses JSON text into `T`, naming the field at fault: the loader of scenario files and
+/// recordings.
+///
+/// See [`LoadError`].
+pub fn load_json<T: DeserializeOwned>(file: impl AsRef<Path>, text: &str) -> Result<T, LoadError> {
+    let value = parse_json(text, file.as_ref())?;
+    from_value(value, file.as_ref())
+}
+
+/// Reads and parses a JSON file into `T` (see [`load_json`]).
+///
+/// ```
+/// # use agent_test_runtime::model::Scenario;
+/// assert!(agent_test_runtime::load_json_file::<Scenario>("nope.json").is_err());
+/// ```
+pub fn load_json_file<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, LoadError> {
+    let path = path.as_ref();
+    let text = read(path)?;
+    load_json(path, &text)
+}

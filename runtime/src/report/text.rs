@@ -1,0 +1,321 @@
+//! The text report: what a failing test prints.
+
+use std::fmt::{self, Write as _};
+
+use serde_json::Value;
+
+use super::Report;
+use crate::check::{Severity, Status};
+use crate::model::{Call, CallKind, Turn};
+use crate::verdict::Verdict;
+
+/// Longest reply or value shown in a text report; the JSON report keeps everything.
+const MAX_TEXT: usize = 2000;
+const MAX_JSON: usize = 400;
+const MAX_VIOLATIONS: usize = 20;
+
+impl Report {
+    /// The first line of the report: scenario, outcome, counts, location, time.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{report::Report, ScenarioInfo};
+    /// let r = Report::new(ScenarioInfo::new("refund"), vec![], Default::default(), 3);
+    /// assert_eq!(r.headline(), "agent-test: scenario `refund` passed: no checks (3 ms)");
+    /// ```
+    pub fn headline(&self) -> String {
+        let s = &self.summary;
+        let mut parts = Vec::new();
+        if s.failed > 0 {
+            parts.push(format!("{} failed", s.failed));
+        }
+        if s.errors > 0 {
+            parts.push(format!("{} could not be evaluated", s.errors));
+        }
+        if s.passed > 0 {
+            parts.push(format!("{} passed", s.passed));
+        }
+        if s.skipped > 0 {
+            parts.push(format!("{} skipped", s.skipped));
+        }
+        if s.warnings > 0 {
+            parts.push(format!("{} warning{}", s.warnings, plural(s.warnings)));
+        }
+        let counts = if parts.is_empty() {
+            "no checks".to_owned()
+        } else {
+            format!(
+                "{} ({} check{})",
+                parts.join(", "),
+                s.total(),
+                plural(s.total())
+            )
+        };
+        let mut line = format!(
+            "agent-test: scenario `{}` {}: {counts}",
+            self.scenario.name,
+            if self.passed { "passed" } else { "FAILED" }
+        );
+        let mut paren = Vec::new();
+        if let (Some(file), Some(l)) = (&self.scenario.file, self.scenario.line) {
+            paren.push(format!("{file}:{l}"));
+        }
+        paren.push(format!("{} ms", self.duration_ms));
+        let _ = write!(line, " ({})", paren.join(", "));
+        line
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.headline())?;
+        if let Some(d) = &self.scenario.description {
+            for line in d.lines() {
+                writeln!(f, "  {}", line.trim_end())?;
+            }
+        }
+        if !self.transcript.context.is_empty() {
+            let vars: Vec<String> = self
+                .transcript
+                .context
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", truncate(&compact(v), 80)))
+                .collect();
+            writeln!(f, "  context: {}", vars.join(", "))?;
+        }
+        if let Some(t) = &self.transcript.user_time {
+            writeln!(f, "  user time: {t}")?;
+        }
+        writeln!(f)?;
+        writeln!(f, "checks")?;
+        if self.verdicts.is_empty() {
+            writeln!(f, "  (none)")?;
+        }
+        let width = self
+            .verdicts
+            .iter()
+            .map(|v| v.scope.to_string().len())
+            .max()
+            .unwrap_or(0);
+        for v in &self.verdicts {
+            write_verdict(f, v, width)?;
+        }
+        writeln!(f)?;
+        writeln!(f, "transcript")?;
+        for m in &self.transcript.history {
+            writeln!(
+                f,
+                "  history  {:<9} {}",
+                m.role.as_str(),
+                indent(&truncate(&m.content, MAX_TEXT), 21)
+            )?;
+        }
+        if self.transcript.turns.is_empty() {
+            writeln!(f, "  (no turns ran)")?;
+        }
+        for t in &self.transcript.turns {
+            write_turn(f, t)?;
+        }
+        for note in &self.notes {
+            writeln!(f, "\nnote: {note}")?;
+        }
+        if let Some(p) = &self.json_path {
+            writeln!(f, "\nJSON report: {}", p.display())?;
+        }
+        Ok(())
+    }
+}
+
+fn symbol(v: &Verdict) -> &'static str {
+    match (v.status, v.severity) {
+        (Status::Pass, _) => "✓",
+        (Status::Skipped, _) => "-",
+        (_, Severity::Warning) => "⚠",
+        (Status::Fail, _) => "✗",
+        (Status::Error, _) => "!",
+    }
+}
+
+fn write_verdict(f: &mut fmt::Formatter<'_>, v: &Verdict, width: usize) -> fmt::Result {
+    let scope = v.scope.to_string();
+    let id =
+        v.id.as_ref()
+            .map_or(String::new(), |id| format!("  [id: {id}]"));
+    let warn = if v.severity == Severity::Warning {
+        "  [warning]"
+    } else {
+        ""
+    };
+    writeln!(
+        f,
+        "  {} {scope:<width$}  {}{id}{warn}",
+        symbol(v),
+        one_line(&v.label)
+    )?;
+    if v.status == Status::Pass {
+        return Ok(());
+    }
+    let pad = " ".repeat(width + 6);
+    let status = match v.status {
+        Status::Error => "error: ",
+        _ => "",
+    };
+    writeln!(f, "{pad}{status}{}", indent(&v.reason, pad.len()))?;
+    let d = &v.details;
+    for viol in d.violations.iter().take(MAX_VIOLATIONS) {
+        let turn = viol
+            .turn_index
+            .map_or(String::new(), |t| format!(" (turn {})", t + 1));
+        let evidence = viol
+            .evidence
+            .as_ref()
+            .filter(|e| !e.is_object() || e.get("step").is_none())
+            .map_or(String::new(), |e| {
+                format!(" {}", truncate(&compact(e), 160))
+            });
+        writeln!(f, "{pad}- {}{turn}{evidence}", viol.message)?;
+    }
+    if d.violations.len() > MAX_VIOLATIONS {
+        writeln!(f, "{pad}… and {} more", d.violations.len() - MAX_VIOLATIONS)?;
+    }
+    if let Some(diff) = &d.diff {
+        writeln!(f, "{pad}diff (- expected, + actual):")?;
+        for line in truncate(diff, MAX_TEXT * 2).lines() {
+            writeln!(f, "{pad}  {line}")?;
+        }
+    } else {
+        if let Some(e) = &d.expected {
+            writeln!(f, "{pad}expected: {}", truncate(&shown(e), MAX_JSON))?;
+        }
+        if let Some(a) = &d.actual {
+            writeln!(
+                f,
+                "{pad}actual:   {}",
+                indent(&truncate(&shown(a), MAX_JSON), pad.len() + 10)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
+    let label = format!("turn {}", t.index + 1);
+    let pad = " ".repeat(label.len() + 2);
+    for m in &t.before {
+        writeln!(
+            f,
+            "  {label:<w$}  {:<6} {}",
+            m.role.as_str(),
+            indent(&truncate(&m.content, MAX_TEXT), pad.len() + 9),
+            w = label.len()
+        )?;
+    }
+    writeln!(
+        f,
+        "  {label}  user   {}",
+        indent(&truncate(&t.input, MAX_TEXT), pad.len() + 9)
+    )?;
+    for c in &t.reply.calls {
+        write_call(f, c, &pad, 0)?;
+    }
+    if let Some(e) = &t.error {
+        writeln!(f, "  {pad}error  {}", indent(e, pad.len() + 9))?;
+        return Ok(());
+    }
+    let mut meta = vec![format!("{} ms", t.latency_ms)];
+    if let Some(s) = t.reply.http_status {
+        meta.push(format!("HTTP {s}"));
+    }
+    if let Some(total) = t.reply.usage.as_ref().and_then(|u| u.total()) {
+        meta.push(format!("{total} tokens"));
+    }
+    let text = if t.reply.text.is_empty() {
+        "(empty reply)".to_owned()
+    } else {
+        truncate(&t.reply.text, MAX_TEXT)
+    };
+    writeln!(
+        f,
+        "  {pad}agent  {}   [{}]",
+        indent(&text, pad.len() + 9),
+        meta.join(", ")
+    )?;
+    Ok(())
+}
+
+fn write_call(f: &mut fmt::Formatter<'_>, c: &Call, pad: &str, depth: usize) -> fmt::Result {
+    let nest = "  ".repeat(depth);
+    let label = match c.kind {
+        CallKind::Node => format!("node   {}", c.name),
+        _ => format!("call   #{} {}", c.position, c.name),
+    };
+    let args = if c.arguments.is_null() {
+        String::new()
+    } else {
+        format!(" {}", truncate(&compact(&c.arguments), MAX_JSON))
+    };
+    let result = match (&c.result, c.error) {
+        (Some(r), true) => format!(" → error: {}", truncate(&compact(r), 200)),
+        (Some(r), false) => format!(" → {}", truncate(&compact(r), 200)),
+        (None, true) => " → error".to_owned(),
+        (None, false) => String::new(),
+    };
+    writeln!(f, "  {pad}{nest}{label}{args}{result}")?;
+    for child in &c.children {
+        write_call(f, child, pad, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// Strings are shown raw (quoted when on one line), other values as compact JSON.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.contains('\n') => s.clone(),
+        other => compact(other),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Indents continuation lines of a multi-line text to `n` columns.
+fn indent(s: &str, n: usize) -> String {
+    if !s.contains('\n') {
+        return s.to_owned();
+    }
+    let pad = format!("\n{}", " ".repeat(n));
+    s.trim_end_matches('\n').replace('\n', &pad)
+}
+
+/// Cuts `s` to about `max` bytes on a character boundary, saying how much was left out.
+pub(crate) fn truncate(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_owned();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes)", &s[..end], s.len() - end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncate_respects_char_boundaries() {
+        let s = "é".repeat(10);
+        let t = truncate(&s, 5);
+        assert!(t.starts_with("éé"));
+        assert!(t.ends_with("(16 more bytes)"), "{t}");
+    }
+}

@@ -1,0 +1,10 @@
+//! Running scenarios: suite settings, live runs, calling the agent safely.
+
+mod agent_call;
+mod meta;
+mod scenario_run;
+mod suite;
+
+pub use meta::ScenarioInfo;
+pub use scenario_run::ScenarioRun;
+pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

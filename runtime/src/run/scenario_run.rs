@@ -1,0 +1,349 @@
+//! One live run of a scenario: drives the agent turn by turn, collects checks, reports.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jiff::Zoned;
+
+use serde::Serialize;
+
+use super::agent_call::call_agent;
+use super::{ScenarioInfo, Suite};
+use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
+use crate::check::{Expectation, IntoExpectation, Scope, Severity, Status};
+use crate::clock::Clock;
+use crate::eval::{evaluate, turn_failures};
+use crate::model::{Context, Message, Transcript, Turn};
+use crate::report::{Report, write_json};
+use crate::verdict::Verdict;
+
+/// A run of one scenario in progress: the builder API behind `agent_test!`.
+///
+/// Turns run when they are awaited; checks are collected as they are written and all evaluated
+/// together by [`ScenarioRun::report`], so every failure of the scenario is reported at once.
+/// A check added with [`ScenarioRun::expect_turn`] sees the last turn; one added with
+/// [`ScenarioRun::expect`] sees the whole conversation. Ordinary Rust code can run between
+/// steps and feed later turns and checks.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::agent::agent_fn;
+/// use agent_test_runtime::model::{Call, Reply};
+/// use serde_json::json;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let agent = agent_fn(|req| async move {
+///     Reply::text(format!("Looking up {}", req.input))
+///         .call(Call::tool("lookup_order", json!({"order_id": req.input})))
+/// });
+/// let mut run = ScenarioRun::new(Suite::new().agent(agent), "lookup");
+/// run.user("ORD-9921").await;
+/// run.expect_turn(tool("lookup_order").arg("order_id", "ORD-9921"));
+/// run.expect(no_tool("process_refund"));
+/// let report = run.report().await;
+/// assert!(report.passed());
+/// # });
+/// ```
+pub struct ScenarioRun {
+    suite: Suite,
+    info: ScenarioInfo,
+    transcript: Transcript,
+    pending: Vec<Message>,
+    expectations: Vec<Expectation>,
+    setup_errors: Vec<String>,
+    started: Instant,
+}
+
+impl ScenarioRun {
+    /// Starts a run of the scenario `name` with the suite's settings.
+    ///
+    /// See the type's example.
+    pub fn new(suite: Suite, name: impl Into<String>) -> Self {
+        Self::with_info(suite, ScenarioInfo::new(name))
+    }
+
+    /// Starts a run with full scenario info (description, source location).
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioInfo, ScenarioRun, Suite};
+    /// let run = ScenarioRun::with_info(Suite::new(), ScenarioInfo::new("x").described("demo"));
+    /// # let _ = run;
+    /// ```
+    pub fn with_info(suite: Suite, info: ScenarioInfo) -> Self {
+        ScenarioRun {
+            setup_errors: suite.setup_errors.clone(),
+            transcript: Transcript {
+                context: suite.context.clone(),
+                ..Transcript::default()
+            },
+            suite,
+            info,
+            pending: Vec::new(),
+            expectations: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Sets a context variable for this scenario (overriding a suite variable of the same
+    /// name). It is passed to the agent with every turn.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.context("PLAN", "premium");
+    /// assert_eq!(run.context_vars().get("PLAN").unwrap(), "premium");
+    /// ```
+    pub fn context(&mut self, key: impl Into<String>, value: impl Serialize) -> &mut Self {
+        let key = key.into();
+        match serde_json::to_value(value) {
+            Ok(v) => self.transcript.context.insert(key, v),
+            Err(e) => self.setup_errors.push(format!(
+                "context variable `{key}` is not representable as JSON: {e}"
+            )),
+        }
+        self
+    }
+
+    /// The context variables of this run.
+    ///
+    /// See [`ScenarioRun::context`].
+    pub fn context_vars(&self) -> &Context {
+        &self.transcript.context
+    }
+
+    /// Replaces the suite's agent for this scenario.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite, agent::agent_fn};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.agent(agent_fn(|_r| async { "hi" }));
+    /// ```
+    pub fn agent(&mut self, agent: impl Agent + 'static) -> &mut Self {
+        self.suite.agent = Some(Arc::new(agent));
+        self
+    }
+
+    /// Replaces the per-turn timeout for this scenario.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.timeout(std::time::Duration::from_secs(5));
+    /// ```
+    pub fn timeout(&mut self, timeout: Duration) -> &mut Self {
+        self.suite.timeout = timeout;
+        self
+    }
+
+    /// Replaces the clock for this scenario (set it before the first turn: the run's time is
+    /// taken when the user sends the first message).
+    ///
+    /// ```
+    /// # use agent_test_runtime::{Clock, ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.clock(Clock::fixed("2026-11-23T09:00:00Z")).timezone("Europe/Lisbon");
+    /// ```
+    pub fn clock(&mut self, clock: Clock) -> &mut Self {
+        self.suite.clock = clock;
+        self
+    }
+
+    /// Replaces the time zone for this scenario (an IANA name).
+    ///
+    /// See [`ScenarioRun::clock`].
+    pub fn timezone(&mut self, tz: impl Into<String>) -> &mut Self {
+        self.suite.timezone = tz.into();
+        self
+    }
+
+    /// Pins the run's "now" (its `user_time`) the first time it is needed.
+    fn user_time(&mut self) -> Zoned {
+        if let Some(t) = &self.transcript.user_time {
+            return t.clone();
+        }
+        let now = match self.suite.clock.now(&self.suite.timezone) {
+            Ok(now) => now,
+            Err(e) => {
+                self.setup_errors.push(e);
+                jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC)
+            }
+        };
+        self.transcript.user_time = Some(now.clone());
+        now
+    }
+
+    /// Adds conversation history the agent did not produce: before the first turn it is the
+    /// prior history; later it is inserted before the next user message.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite, model::Message};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.history([Message::user("Who is the King of England?"), Message::assistant("Charles III.")]);
+    /// assert_eq!(run.transcript().history.len(), 2);
+    /// ```
+    pub fn history(&mut self, messages: impl IntoIterator<Item = Message>) -> &mut Self {
+        if self.transcript.turns.is_empty() {
+            self.transcript.history.extend(messages);
+        } else {
+            self.pending.extend(messages);
+        }
+        self
+    }
+
+    /// Adds a system message; the agent sees it with the next user turn. No agent call is made.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.system("Answer in French.");
+    /// ```
+    pub fn system(&mut self, text: impl Into<String>) -> &mut Self {
+        self.history([Message::system(text)])
+    }
+
+    /// Runs one user turn: sends `input` with the conversation so far to the agent and records
+    /// what it did. An agent error, panic or timeout is recorded on the turn (and reported),
+    /// and the run goes on.
+    ///
+    /// See the type's example.
+    pub fn user(&mut self, input: impl Into<UserInput>) -> impl Future<Output = ()> + '_ {
+        self.run_turn(input.into())
+    }
+
+    async fn run_turn(&mut self, input: UserInput) {
+        let UserInput { text: input, body } = input;
+        let index = self.transcript.turns.len();
+        let before = std::mem::take(&mut self.pending);
+        let mut messages = self.transcript.messages();
+        messages.extend(before.iter().cloned());
+        messages.push(Message::user(input.clone()));
+        let mut request = AgentRequest::new(self.info.name.clone(), index, messages);
+        request.context = self.transcript.context.clone();
+        request.custom_body = body;
+        request.user_time = Some(self.user_time());
+        let started = Instant::now();
+        let result = match &self.suite.agent {
+            Some(agent) => call_agent(agent.as_ref(), request, self.suite.timeout).await,
+            None => Err(AgentError::new(
+                "no agent configured: set `agent = ...;` in agent_test!, or call Suite::agent",
+            )),
+        };
+        let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut turn = match result {
+            Ok(reply) => Turn::new(index, input, reply, ms),
+            Err(e) => {
+                let message = e.to_string();
+                let mut turn = Turn::failed(index, input, message, ms);
+                if let Some(partial) = e.into_partial() {
+                    let error = turn.error.take();
+                    turn = Turn::new(index, turn.input, partial, ms);
+                    turn.error = error;
+                }
+                turn
+            }
+        };
+        turn.before = before;
+        self.transcript.turns.push(turn);
+    }
+
+    /// Adds a check on the whole conversation.
+    ///
+    /// See the type's example.
+    pub fn expect(&mut self, check: impl IntoExpectation) -> &mut Self {
+        self.push(check.into_expectation(), Scope::Conversation, None)
+    }
+
+    /// Adds a check on the last turn.
+    ///
+    /// See the type's example.
+    pub fn expect_turn(&mut self, check: impl IntoExpectation) -> &mut Self {
+        let scope = self.last_turn_scope();
+        self.push(check.into_expectation(), scope, None)
+    }
+
+    /// What `agent_test!` calls: a check with the source text it was written as.
+    #[doc(hidden)]
+    pub fn __expect(&mut self, check: impl IntoExpectation, source: &'static str, in_turn: bool) {
+        let scope = if in_turn {
+            self.last_turn_scope()
+        } else {
+            Scope::Conversation
+        };
+        self.push(check.into_expectation(), scope, Some(source));
+    }
+
+    fn last_turn_scope(&self) -> Scope {
+        // Before any turn this names a turn that does not exist, which evaluates to an error
+        // verdict ("turn 1 did not run") rather than silently widening the scope.
+        Scope::Turn(self.transcript.turns.len().saturating_sub(1))
+    }
+
+    fn push(
+        &mut self,
+        mut e: Expectation,
+        scope: Scope,
+        source: Option<&'static str>,
+    ) -> &mut Self {
+        e.scope = scope;
+        if e.label.is_none() {
+            e.label = source.map(str::to_owned);
+        }
+        self.expectations.push(e);
+        self
+    }
+
+    /// The last recorded turn, if any turn ran.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// assert!(ScenarioRun::new(Suite::new(), "x").last_turn().is_none());
+    /// ```
+    pub fn last_turn(&self) -> Option<&Turn> {
+        self.transcript.turns.last()
+    }
+
+    /// What `let t = user ...;` binds in `agent_test!`: a copy of the last turn.
+    #[doc(hidden)]
+    pub fn __last_turn(&self) -> Turn {
+        self.last_turn()
+            .cloned()
+            .unwrap_or_else(|| Turn::failed(0, "", "no turn ran", 0))
+    }
+
+    /// The transcript so far.
+    ///
+    /// See [`ScenarioRun::history`].
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    /// Evaluates every check, writes the JSON report (see [`Report`]) and returns the report.
+    /// Call [`Report::assert_passed`] on it to fail the test when an error-severity check did
+    /// not pass.
+    ///
+    /// See the type's example.
+    pub async fn report(mut self) -> Report {
+        self.user_time();
+        let mut verdicts: Vec<Verdict> = self
+            .setup_errors
+            .iter()
+            .map(|e| Verdict {
+                label: "scenario setup".to_owned(),
+                check: "setup".into(),
+                scope: Scope::Conversation,
+                severity: Severity::Error,
+                id: None,
+                status: Status::Error,
+                reason: e.clone(),
+                details: Default::default(),
+            })
+            .collect();
+        verdicts.extend(turn_failures(&self.transcript));
+        verdicts.extend(evaluate(&self.transcript, &self.expectations));
+        let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
+        write_json(&mut report, self.suite.report_dir.as_deref());
+        report
+    }
+}

@@ -1,0 +1,151 @@
+//! Settings shared by the scenarios of a suite.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::agent::Agent;
+use crate::clock::Clock;
+use crate::model::Context;
+
+/// Settings shared by the scenarios of a suite: the agent under test, context variables, the
+/// per-turn timeout and where JSON reports go.
+///
+/// In `agent_test!` these are the suite settings (`agent = ...;`, `context { ... }`, ...); with
+/// the builder API, build a `Suite` and start each [`ScenarioRun`](crate::ScenarioRun) from it.
+///
+/// ```
+/// use agent_test_runtime::Suite;
+/// use agent_test_runtime::agent::agent_fn;
+/// use std::time::Duration;
+///
+/// let suite = Suite::new()
+///     .agent(agent_fn(|_req| async { "Hello!" }))
+///     .context("USER_ID", 12345)
+///     .timeout(Duration::from_secs(30));
+/// assert_eq!(suite.context_vars().get("USER_ID").unwrap(), 12345);
+/// ```
+#[derive(Clone)]
+pub struct Suite {
+    pub(crate) agent: Option<Arc<dyn Agent>>,
+    pub(crate) context: Context,
+    pub(crate) report_dir: Option<PathBuf>,
+    pub(crate) timeout: Duration,
+    pub(crate) clock: Clock,
+    pub(crate) timezone: String,
+    pub(crate) setup_errors: Vec<String>,
+}
+
+/// The per-turn timeout when none is set: generous, because real models are slow.
+pub const DEFAULT_TURN_TIMEOUT: Duration = Duration::from_secs(120);
+
+impl Default for Suite {
+    fn default() -> Self {
+        Suite {
+            agent: None,
+            context: Context::default(),
+            report_dir: None,
+            timeout: DEFAULT_TURN_TIMEOUT,
+            clock: Clock::System,
+            timezone: "UTC".to_owned(),
+            setup_errors: Vec::new(),
+        }
+    }
+}
+
+impl Suite {
+    /// A suite with no agent, no context and default settings.
+    ///
+    /// See the type's example.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The agent under test.
+    ///
+    /// See the type's example.
+    pub fn agent(mut self, agent: impl Agent + 'static) -> Self {
+        self.agent = Some(Arc::new(agent));
+        self
+    }
+
+    /// Adds a context variable. A value that cannot be represented as JSON is reported as an
+    /// error verdict of every scenario of the suite.
+    ///
+    /// See the type's example.
+    pub fn context(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
+        let key = key.into();
+        match serde_json::to_value(value) {
+            Ok(v) => self.context.insert(key, v),
+            Err(e) => self.setup_errors.push(format!(
+                "context variable `{key}` is not representable as JSON: {e}"
+            )),
+        }
+        self
+    }
+
+    /// How long one turn may take before it is recorded as failed (default: 120 s).
+    ///
+    /// See the type's example.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The clock "now" comes from (default: the wall clock). A fixed clock makes date checks
+    /// (`TODAY()`, `date(..)`) and the time agents are told reproducible.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{Clock, Suite};
+    /// let suite = Suite::new().clock(Clock::fixed("2026-11-23T09:00:00Z")).timezone("Europe/Lisbon");
+    /// # let _ = suite;
+    /// ```
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The time zone dates are read and written in (an IANA name; default `UTC`).
+    ///
+    /// See [`Suite::clock`].
+    pub fn timezone(mut self, tz: impl Into<String>) -> Self {
+        self.timezone = tz.into();
+        self
+    }
+
+    /// Where JSON reports are written, instead of `target/agent-test/` (the environment
+    /// variable `AGENT_TEST_REPORT_DIR` overrides both).
+    ///
+    /// ```
+    /// # use agent_test_runtime::Suite;
+    /// let suite = Suite::new().report_dir("/tmp/agent-reports");
+    /// # let _ = suite;
+    /// ```
+    pub fn report_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.report_dir = Some(dir.into());
+        self
+    }
+
+    /// The suite's context variables.
+    ///
+    /// See the type's example.
+    pub fn context_vars(&self) -> &Context {
+        &self.context
+    }
+}
+
+impl fmt::Debug for Suite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Suite")
+            .field("agent", &self.agent.as_ref().map(|_| "<agent>"))
+            .field("context", &self.context)
+            .field("report_dir", &self.report_dir)
+            .field("timeout", &self.timeout)
+            .field("clock", &self.clock)
+            .field("timezone", &self.timezone)
+            .finish()
+    }
+}

@@ -1,0 +1,116 @@
+//! JSON Schema, compiled once when the check is built.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// A JSON Schema (any draft the `jsonschema` crate supports; 2020-12 by default), compiled once.
+///
+/// An invalid schema is kept with its error and reported as an *error* verdict by the check
+/// that uses it (schema literals in `agent_test!` are checked against the meta-schema at
+/// compile time). Needs the `schema` feature (on by default). Serialises as the schema.
+///
+/// ```
+/// use agent_test_runtime::Schema;
+/// use serde_json::json;
+/// let s = Schema::new(json!({"type": "object", "required": ["id"]}));
+/// assert_eq!(s.validate(&json!({"id": 1})), Ok(Ok(())));
+/// let errors = s.validate(&json!({"name": "x"})).unwrap().unwrap_err();
+/// assert_eq!(errors, [r#"(root): "id" is a required property"#]);
+/// assert!(Schema::new(json!({"type": 12})).validate(&json!(1)).is_err());
+/// ```
+#[derive(Clone)]
+pub struct Schema {
+    schema: Value,
+    #[cfg(feature = "schema")]
+    compiled: Result<std::sync::Arc<jsonschema::Validator>, String>,
+}
+
+impl Schema {
+    /// Compiles `schema`.
+    ///
+    /// See the type's example.
+    pub fn new(schema: Value) -> Self {
+        #[cfg(feature = "schema")]
+        let compiled = jsonschema::validator_for(&schema)
+            .map(std::sync::Arc::new)
+            .map_err(|e| format!("invalid JSON Schema: {e}"));
+        Schema {
+            schema,
+            #[cfg(feature = "schema")]
+            compiled,
+        }
+    }
+
+    /// The schema as given.
+    ///
+    /// ```
+    /// # use agent_test_runtime::Schema;
+    /// assert_eq!(Schema::new(serde_json::json!(true)).schema(), &serde_json::json!(true));
+    /// ```
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// Whether `value` is valid (false when the schema itself is unusable).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        matches!(self.validate(value), Ok(Ok(())))
+    }
+
+    /// Validates `value`: `Ok(Ok(()))` when valid, `Ok(Err(problems))` with one line per
+    /// problem (`path: message`) when not, `Err` when the schema cannot be used.
+    ///
+    /// See the type's example.
+    pub fn validate(&self, value: &Value) -> Result<Result<(), Vec<String>>, String> {
+        #[cfg(feature = "schema")]
+        {
+            let validator = self.compiled.as_ref().map_err(Clone::clone)?;
+            if validator.is_valid(value) {
+                return Ok(Ok(()));
+            }
+            let problems = validator
+                .iter_errors(value)
+                .map(|e| {
+                    let path = e.instance_path().to_string();
+                    let path = if path.is_empty() {
+                        "(root)".to_owned()
+                    } else {
+                        path
+                    };
+                    format!("{path}: {e}")
+                })
+                .collect();
+            Ok(Err(problems))
+        }
+        #[cfg(not(feature = "schema"))]
+        {
+            let _ = value;
+            Err("JSON Schema checks need agent-test's `schema` feature".to_owned())
+        }
+    }
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Schema({})", self.schema)
+    }
+}
+
+impl PartialEq for Schema {
+    fn eq(&self, other: &Self) -> bool {
+        self.schema == other.schema
+    }
+}
+
+impl Serialize for Schema {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.schema.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Schema {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(Schema::new)
+    }
+}

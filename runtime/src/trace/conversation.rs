@@ -1,0 +1,102 @@
+//! Building turns from a role-ordered list of messages: a user message starts a turn, assistant
+//! text and tool calls accumulate in it, tool results attach to their calls.
+
+use serde_json::Value;
+
+use crate::model::{Call, Message, Reply, Transcript, Turn, Usage};
+
+/// Accumulates a conversation into turns.
+#[derive(Default)]
+pub(crate) struct Conversation {
+    history: Vec<Message>,
+    turns: Vec<(String, Reply)>,
+}
+
+impl Conversation {
+    /// A system message (history before the first turn, else ignored).
+    pub(crate) fn system(&mut self, text: String) {
+        if self.turns.is_empty() {
+            self.history.push(Message::system(text));
+        }
+    }
+
+    /// A user message: starts a new turn.
+    pub(crate) fn user(&mut self, text: String) {
+        self.turns.push((text, Reply::default()));
+    }
+
+    fn current(&mut self) -> &mut Reply {
+        if self.turns.is_empty() {
+            // A trace that starts with the assistant (a single response): one turn, no input.
+            self.turns.push((String::new(), Reply::default()));
+        }
+        let last = self.turns.len() - 1;
+        &mut self.turns[last].1
+    }
+
+    /// Assistant text: appended to the current turn's reply (a later text wins as the final
+    /// answer, earlier ones stay, separated by a newline).
+    pub(crate) fn assistant_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let reply = self.current();
+        if !reply.text.is_empty() {
+            reply.text.push('\n');
+        }
+        reply.text.push_str(text);
+    }
+
+    /// A tool call in the current turn.
+    pub(crate) fn call(&mut self, call: Call) {
+        self.current().calls.push(call);
+    }
+
+    /// A tool result: attached to the call with this id (or, without an id, the earliest call
+    /// of that name without a result), searching the current turn first.
+    pub(crate) fn result(
+        &mut self,
+        id: Option<&str>,
+        name: Option<&str>,
+        result: Value,
+        error: bool,
+    ) {
+        for (_, reply) in self.turns.iter_mut().rev() {
+            let found = reply.calls.iter_mut().find(|c| match (id, &c.id) {
+                (Some(id), Some(cid)) => cid == id,
+                _ => c.result.is_none() && name.is_some_and(|n| n == c.name),
+            });
+            if let Some(call) = found {
+                call.result = Some(result);
+                call.error = error;
+                return;
+            }
+        }
+    }
+
+    /// Adds usage to the current turn.
+    pub(crate) fn usage(&mut self, usage: Usage) {
+        self.current()
+            .usage
+            .get_or_insert_with(Usage::default)
+            .add(&usage);
+    }
+
+    /// The current turn's reply, for format-specific extras.
+    pub(crate) fn reply(&mut self) -> &mut Reply {
+        self.current()
+    }
+
+    pub(crate) fn finish(self) -> Transcript {
+        Transcript {
+            history: self.history,
+            turns: self
+                .turns
+                .into_iter()
+                .enumerate()
+                .map(|(i, (input, reply))| Turn::new(i, input, reply, 0))
+                .collect(),
+            ..Transcript::default()
+        }
+    }
+}

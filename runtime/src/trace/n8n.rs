@@ -1,0 +1,176 @@
+//! n8n execution data: `resultData.runData` maps each node to its runs. Sub-nodes of an AI
+//! agent — tools (`ai_tool` data) and language models (`ai_languageModel` data) — are nested
+//! under the node their run's `source` names; tools become tool calls, everything else nodes.
+
+use serde_json::Value;
+
+use super::{Format, TraceError, mibo::final_text};
+use crate::model::{Call, Reply, Transcript, Turn};
+
+const F: Format = Format::N8n;
+
+/// `resultData` of an execution, wherever it sits.
+fn result_data(v: &Value) -> Option<(&Value, String)> {
+    if let Some(r) = v.pointer("/data/resultData") {
+        return Some((r, "$.data.resultData".into()));
+    }
+    if let Some(r) = v.get("resultData") {
+        return Some((r, "$.resultData".into()));
+    }
+    v.get("runData").map(|_| (v, "$".into()))
+}
+
+pub(super) fn detect(v: &Value) -> bool {
+    result_data(v).is_some_and(|(r, _)| r.get("runData").is_some_and(Value::is_object))
+}
+
+struct Run<'v> {
+    node: &'v str,
+    start: f64,
+    run: &'v Value,
+    path: String,
+}
+
+pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
+    let (rd, base) = result_data(v).ok_or_else(|| {
+        TraceError::at(
+            F,
+            "$",
+            "expected execution data (`data.resultData.runData`)",
+        )
+    })?;
+    let run_data = rd
+        .get("runData")
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            TraceError::at(
+                F,
+                format!("{base}.runData"),
+                "expected an object of node runs",
+            )
+        })?;
+    let mut runs = Vec::new();
+    for (node, node_runs) in run_data {
+        let list = node_runs.as_array().ok_or_else(|| {
+            TraceError::at(
+                F,
+                format!("{base}.runData.{node}"),
+                "expected an array of runs",
+            )
+        })?;
+        for (i, run) in list.iter().enumerate() {
+            let path = format!("{base}.runData.{node}[{i}]");
+            if !run.is_object() {
+                return Err(TraceError::at(F, path, "expected a run object"));
+            }
+            let start = run.get("startTime").and_then(Value::as_f64).unwrap_or(0.0);
+            runs.push(Run {
+                node,
+                start,
+                run,
+                path,
+            });
+        }
+    }
+    runs.sort_by(|a, b| a.start.total_cmp(&b.start));
+    let parameters = parameters_by_node(v);
+    let mut top: Vec<Call> = Vec::new();
+    let mut subs: Vec<(String, Call)> = Vec::new();
+    for r in &runs {
+        let data = r.run.get("data");
+        let is_tool = data.is_some_and(|d| d.get("ai_tool").is_some());
+        let sub_kind = [
+            "ai_tool",
+            "ai_languageModel",
+            "ai_memory",
+            "ai_embedding",
+            "ai_retriever",
+            "ai_vectorStore",
+        ]
+        .into_iter()
+        .find(|k| data.is_some_and(|d| d.get(*k).is_some()));
+        let output = sub_kind
+            .map(|k| first_json(data.and_then(|d| d.get(k))))
+            .unwrap_or_else(|| first_json(data.and_then(|d| d.get("main"))));
+        let error = r.run.get("error").is_some_and(|e| !e.is_null())
+            || r.run.get("executionStatus").and_then(Value::as_str) == Some("error");
+        let mut call = if is_tool {
+            let input = first_json(r.run.get("inputOverride").and_then(|i| i.get("ai_tool")));
+            Call::tool(r.node, input.unwrap_or(Value::Object(Default::default())))
+        } else {
+            Call::node(r.node).with_arguments(
+                parameters
+                    .iter()
+                    .find(|(n, _)| *n == r.node)
+                    .map_or(Value::Null, |(_, p)| (*p).clone()),
+            )
+        };
+        call.result = if error {
+            r.run.get("error").cloned().or(output)
+        } else {
+            output
+        };
+        call.error = error;
+        let parent = r
+            .run
+            .get("source")
+            .and_then(Value::as_array)
+            .and_then(|s| s.first())
+            .and_then(|s| s.get("previousNode"))
+            .and_then(Value::as_str)
+            .filter(|p| run_data.contains_key(*p));
+        match (sub_kind, parent) {
+            (Some(_), Some(p)) => subs.push((p.to_owned(), call)),
+            (Some(_), None) => top.push(call),
+            (None, _) => {
+                if r.run.get("startTime").is_some_and(|s| !s.is_number()) {
+                    return Err(TraceError::at(
+                        F,
+                        format!("{}.startTime", r.path),
+                        "expected a timestamp in milliseconds",
+                    ));
+                }
+                top.push(call);
+            }
+        }
+    }
+    for (parent, call) in subs {
+        match top.iter_mut().rev().find(|c| c.name == parent) {
+            Some(p) => p.children.push(call),
+            None => top.push(call),
+        }
+    }
+    let last = rd.get("lastNodeExecuted").and_then(Value::as_str);
+    let final_output = last
+        .and_then(|n| top.iter().rev().find(|c| c.name == n))
+        .or_else(|| top.last())
+        .and_then(|c| c.result.clone());
+    let mut reply = Reply::text(final_output.as_ref().map(final_text).unwrap_or_default());
+    reply.calls = top;
+    reply.body = final_output;
+    if let (Some(start), Some(stop)) = (
+        v.get("startedAt").and_then(Value::as_str),
+        v.get("stoppedAt").and_then(Value::as_str),
+    ) && let (Ok(a), Ok(b)) = (
+        start.parse::<jiff::Timestamp>(),
+        stop.parse::<jiff::Timestamp>(),
+    ) {
+        reply.latency_ms = u64::try_from(b.duration_since(a).as_millis()).ok();
+    }
+    Ok(Transcript::new(vec![Turn::new(0, "", reply, 0)]))
+}
+
+/// The first item's `json` of an n8n output: `[[{"json": {...}}]]`.
+fn first_json(v: Option<&Value>) -> Option<Value> {
+    v?.get(0)?.get(0)?.get("json").cloned()
+}
+
+/// Node parameters from the workflow definition, when the execution carries it.
+fn parameters_by_node(v: &Value) -> Vec<(&str, &Value)> {
+    v.pointer("/workflowData/nodes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|n| Some((n.get("name")?.as_str()?, n.get("parameters")?)))
+        .collect()
+}

@@ -1,0 +1,52 @@
+//! The verdict on one check of a run.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::{Details, Scope, Severity, Status};
+
+/// What one check concluded about a run: the check's label and scope, its status, a one-line
+/// reason and structured details (expected, actual, violations, diff).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+///
+/// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
+/// let v = &evaluate(&t, &[reply().contains("bye").warning()])[0];
+/// assert_eq!(v.status, Status::Fail);
+/// assert!(!v.fails_test()); // a warning
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// What the check is called in reports.
+    pub label: String,
+    /// The check's family (`tool`, `text`, ...), or `agent` for a turn the agent failed.
+    pub check: Cow<'static, str>,
+    /// The part of the run it saw.
+    pub scope: Scope,
+    /// Whether a failure fails the test.
+    pub severity: Severity,
+    /// The check's id, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Pass, fail, skipped or error.
+    pub status: Status,
+    /// One line saying why (empty for most passes: the label says what passed).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Expected, actual, violations, diff.
+    #[serde(default, skip_serializing_if = "Details::is_empty")]
+    pub details: Details,
+}
+
+impl Verdict {
+    /// Whether this verdict makes the test fail: an error-severity check that failed or could
+    /// not be evaluated.
+    ///
+    /// See the type's example.
+    pub fn fails_test(&self) -> bool {
+        self.severity == Severity::Error && matches!(self.status, Status::Fail | Status::Error)
+    }
+}

@@ -1,0 +1,128 @@
+//! Sub-agent invocations and responses.
+
+use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Reply;
+use agent_test_runtime::prelude::*;
+
+use super::{conv, tool_call, transcript, turn};
+
+fn delegation() -> agent_test_runtime::model::Transcript {
+    transcript(vec![
+        (
+            "research quantum computing",
+            Reply::text("Here is what I found").call(
+                Call::tool(
+                    "a2a__research_agent__search_papers",
+                    json!({"q": "quantum"}),
+                )
+                .result(json!(
+                    "Quantum Computing Fundamentals (2021); Qubits in practice"
+                )),
+            ),
+        ),
+        (
+            "translate it",
+            Reply::text("Voilà").call(tool_call(
+                "a2a__translation_agent__translate",
+                json!({"to": "fr"}),
+            )),
+        ),
+    ])
+}
+
+#[test]
+fn invoked_per_turn_and_conversation_with_min_calls() {
+    let t = delegation();
+    assert_eq!(
+        turn(&t, 0, agent_invoked(["a2a__research_agent__search_papers"])).status,
+        Status::Pass
+    );
+    let v = turn(
+        &t,
+        0,
+        agent_invoked([
+            "a2a__research_agent__search_papers",
+            "a2a__translation_agent__translate",
+        ]),
+    );
+    assert_eq!(
+        v.reason,
+        "missing required agent invocations: a2a__translation_agent__translate"
+    );
+    assert_eq!(
+        conv(
+            &t,
+            agent_invoked([
+                "a2a__research_agent__search_papers",
+                "a2a__translation_agent__translate"
+            ])
+        )
+        .status,
+        Status::Pass
+    );
+    let v = conv(
+        &t,
+        agent_invoked(["a2a__research_agent__search_papers"]).min_calls(2),
+    );
+    assert_eq!(
+        v.reason,
+        "missing required agent invocations: a2a__research_agent__search_papers"
+    );
+    assert_eq!(
+        v.details.actual,
+        Some(
+            json!({"requirements": [{"agent": "a2a__research_agent__search_papers", "calls": 1, "requiredCalls": 2}]})
+        )
+    );
+}
+
+#[test]
+fn not_invoked_reports_turn_and_evidence() {
+    let t = delegation();
+    assert_eq!(
+        conv(&t, agent_not_invoked(["a2a__admin_agent__execute"])).status,
+        Status::Pass
+    );
+    let v = conv(&t, agent_not_invoked(["a2a__translation_agent__translate"]));
+    assert_eq!(
+        v.reason,
+        "forbidden agents were invoked: a2a__translation_agent__translate"
+    );
+    assert_eq!(v.details.violations[0].turn_index, Some(1));
+    assert_eq!(
+        v.details.violations[0].evidence,
+        Some(json!({"agent": "a2a__translation_agent__translate", "arguments": {"to": "fr"}}))
+    );
+}
+
+#[test]
+fn response_contains_is_case_sensitive() {
+    let t = delegation();
+    assert_eq!(
+        conv(
+            &t,
+            agent_response("a2a__research_agent__search_papers")
+                .contains("Quantum Computing Fundamentals")
+        )
+        .status,
+        Status::Pass
+    );
+    let v = conv(
+        &t,
+        agent_response("a2a__research_agent__search_papers")
+            .contains("quantum computing fundamentals"),
+    );
+    assert_eq!(
+        v.reason,
+        "no matching agent response found containing expected text"
+    );
+    assert_eq!(
+        conv(
+            &t,
+            agent_response("a2a__translation_agent__translate").contains("x")
+        )
+        .status,
+        Status::Fail,
+        "no result at all"
+    );
+}

@@ -1,0 +1,127 @@
+//! HTTP status, latency and token budgets.
+
+use agent_test_runtime::check::Status;
+use agent_test_runtime::model::{Reply, Transcript, Turn, Usage};
+use agent_test_runtime::prelude::*;
+
+use super::{conv, one_turn, turn};
+
+#[test]
+fn http_status_per_turn_and_conversation() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("").http_status(200), 1),
+        Turn::new(1, "b", Reply::text("").http_status(500), 1),
+    ]);
+    assert_eq!(turn(&t, 0, http_status(200)).status, Status::Pass);
+    assert_eq!(
+        turn(&t, 1, http_success()).reason,
+        "HTTP status 500 on turn 2 (expected 2xx)"
+    );
+    let v = conv(&t, http_status(200));
+    assert_eq!(v.reason, "HTTP status 500 on turn 2 (expected 200)");
+    assert_eq!(v.details.violations[0].turn_index, Some(1));
+    let in_process = one_turn(Reply::text("hi"));
+    let v = conv(&in_process, http_status(200));
+    assert_eq!(v.status, Status::Error);
+    assert_eq!(
+        v.reason,
+        "turn 1 has no HTTP status (the agent is not reached over HTTP)"
+    );
+}
+
+#[test]
+fn latency_per_turn_or_total() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text(""), 1200),
+        Turn::new(1, "b", Reply::text(""), 2500),
+    ]);
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_millis(2500))).status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(2))).reason,
+        "turn 2 took 2500 ms (at most 2000 ms)"
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(3)).total()).reason,
+        "the turns took 3700 ms in total (at most 3000 ms)"
+    );
+    // A latency the agent reported itself (a trace's duration) wins over the measurement.
+    let t = Transcript::new(vec![Turn::new(0, "a", Reply::text("").latency_ms(1500), 3)]);
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(1))).reason,
+        "turn 1 took 1500 ms (at most 1000 ms)"
+    );
+}
+
+#[test]
+fn token_budgets_from_every_provider_shape() {
+    for body in [
+        json!({"usage": {"prompt_tokens": 300, "completion_tokens": 80, "total_tokens": 380}}),
+        json!({"usage": {"input_tokens": 300, "output_tokens": 80}}),
+        json!({"usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 80, "totalTokenCount": 380}}),
+        json!({"response": {"usageMetadata": {"input_tokens": 300, "output_tokens": 80, "total_tokens": 380}}}),
+        json!({"meta": {"tokens": {"total": 380, "input": 300, "output": 80}}}),
+    ] {
+        let t = one_turn(Reply::text("").body(body.clone()));
+        assert_eq!(
+            conv(
+                &t,
+                tokens()
+                    .total_at_most(400)
+                    .output_at_most(80)
+                    .input_at_most(300)
+            )
+            .status,
+            Status::Pass,
+            "{body}"
+        );
+        assert_eq!(
+            conv(&t, tokens().total_at_most(379)).reason,
+            "token budget exceeded: total 380 > 379",
+            "{body}"
+        );
+    }
+}
+
+#[test]
+fn tokens_are_summed_across_ai_nodes_and_turns() {
+    let turn_with_nodes = Reply::text("")
+        .call(Call::node("AI Agent").result(json!({"usage": {"input_tokens": 1000, "output_tokens": 200}})))
+        .call(Call::node("Summarizer").result(json!({"tokenUsage": 1, "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100}})));
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", turn_with_nodes, 1),
+        Turn::new(1, "b", Reply::text("").usage(Usage::new(10, 5)), 1),
+    ]);
+    assert_eq!(
+        turn(&t, 0, tokens().total_at_most(1800)).status,
+        Status::Pass
+    );
+    let v = conv(&t, tokens().total_at_most(1800).output_at_most(300));
+    assert_eq!(
+        v.reason,
+        "token budget exceeded: total 1815 > 1800, output 305 > 300"
+    );
+    assert_eq!(
+        v.details.actual,
+        Some(json!({"input_tokens": 1510, "output_tokens": 305, "total_tokens": 1815}))
+    );
+}
+
+#[test]
+fn missing_usage_or_limits_are_errors() {
+    let t = one_turn(Reply::text("no usage"));
+    let v = conv(&t, tokens().total_at_most(10));
+    assert_eq!(v.status, Status::Error);
+    assert!(v.reason.starts_with("no token usage was recorded"));
+    let t = one_turn(Reply::text("").usage(Usage {
+        total_tokens: Some(5),
+        ..Usage::default()
+    }));
+    assert_eq!(
+        conv(&t, tokens().output_at_most(10)).reason,
+        "the usage has no output token count"
+    );
+    assert_eq!(conv(&t, tokens()).status, Status::Error);
+}

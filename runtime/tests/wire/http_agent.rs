@@ -1,0 +1,227 @@
+//! The HTTP agent: templates, custom bodies, sessions, non-2xx, timeouts, garbage, limits,
+//! secrets.
+
+use std::time::Duration;
+
+use agent_test_runtime::agent::{HttpAgent, custom_body};
+use agent_test_runtime::check::Status;
+use agent_test_runtime::prelude::*;
+
+use super::servers::agent_server;
+
+#[tokio::test]
+async fn template_placeholders_context_and_history() {
+    let (url, log) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/echo"))
+        .header("X-Tenant", "acme")
+        .body_template(json!({"prompt": "{input}", "user_id": "{USER_ID}", "note": "plan {PLAN}", "history": "{messages}", "mode": "test"}));
+    let mut run = ScenarioRun::new(
+        Suite::new()
+            .agent(agent)
+            .context("USER_ID", 12345)
+            .context("PLAN", "premium"),
+        "template",
+    );
+    run.user("What are my recent orders?").await;
+    run.user("And the one before?").await;
+    run.expect_turn(reply().equals("you said: And the one before?"));
+    run.expect(http_status(200));
+    run.expect(tokens().total_at_most(30));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    let requests = log.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2);
+    let (headers, first) = &requests[0];
+    assert_eq!(first["prompt"], "What are my recent orders?");
+    assert_eq!(
+        first["user_id"], 12345,
+        "a whole-string placeholder keeps the value's type"
+    );
+    assert_eq!(first["note"], "plan premium");
+    assert_eq!(first["mode"], "test");
+    assert!(headers.iter().any(|h| h == "x-tenant: acme"), "{headers:?}");
+    let history = requests[1].1["history"].as_array().unwrap().clone();
+    let roles: Vec<&str> = history
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "user"]);
+    assert_eq!(
+        history[1]["content"],
+        "you said: What are my recent orders?"
+    );
+}
+
+#[tokio::test]
+async fn custom_body_replaces_the_template() {
+    let (url, log) = agent_server().await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/echo"))),
+        "custom",
+    );
+    run.user(custom_body(
+        json!({"action": "process_order", "order_id": "ORD-1001", "amount": 109.97}),
+    ))
+    .await;
+    run.expect(field("received.order_id").is("ORD-1001"));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    assert_eq!(
+        log.lock().unwrap()[0].1,
+        json!({"action": "process_order", "order_id": "ORD-1001", "amount": 109.97})
+    );
+    assert_eq!(
+        report.transcript.turns[0].input,
+        r#"{"action":"process_order","amount":109.97,"order_id":"ORD-1001"}"#
+    );
+}
+
+#[tokio::test]
+async fn sessions_returned_by_the_server_are_sent_back() {
+    let (url, log) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/session"))
+        .body_template(json!({"message": "{input}", "session_id": "{session_id}"}))
+        .session_id_from("session.id")
+        .reply_at("data.answer");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "session");
+    run.user("hello").await;
+    run.user("again").await;
+    run.expect_turn(reply().equals("turn 2 of session s-1"));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    let requests = log.lock().unwrap().clone();
+    assert_eq!(requests[0].1["session_id"], json!(null));
+    assert_eq!(requests[1].1["session_id"], "s-1");
+}
+
+#[tokio::test]
+async fn a_non_2xx_answer_is_recorded_not_thrown_away() {
+    let (url, _) = agent_server().await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/overloaded"))),
+        "503",
+    );
+    run.user("hi").await;
+    run.expect(http_status(200).id("ok"));
+    run.expect(field("data").exists().depends_on("ok"));
+    run.expect(field("error").is(contains("overloaded")));
+    let report = run.report().await;
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(
+        statuses,
+        [Status::Fail, Status::Skipped, Status::Pass],
+        "{report}"
+    );
+    assert_eq!(
+        report.verdicts[0].reason,
+        "HTTP status 503 on turn 1 (expected 200)"
+    );
+}
+
+#[tokio::test]
+async fn slow_answers_time_out() {
+    let (url, _) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/slow")).timeout(Duration::from_millis(300));
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "slow");
+    run.user("hi").await;
+    run.expect(reply().contains("x"));
+    let report = run.report().await;
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!("the agent failed: no answer from {url}/slow within 300ms")
+    );
+    assert_eq!(
+        report.verdicts[1].status,
+        Status::Fail,
+        "the conversation check is still evaluated"
+    );
+}
+
+#[tokio::test]
+async fn garbage_bodies_become_text() {
+    let (url, _) = agent_server().await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/garbage"))),
+        "garbage",
+    );
+    run.user("hi").await;
+    run.expect(http_status(502));
+    run.expect(reply().starts_with("<html>502 Bad Gateway"));
+    run.expect(json_path("$.x").exists());
+    let report = run.report().await;
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(
+        statuses,
+        [Status::Pass, Status::Pass, Status::Fail],
+        "{report}"
+    );
+    assert!(report.verdicts[2].reason.contains("invalid JSON"));
+}
+
+#[tokio::test]
+async fn huge_bodies_and_refused_connections_are_agent_errors() {
+    let (url, _) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/huge")).max_body_bytes(1024 * 1024);
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "huge");
+    run.user("hi").await;
+    let report = run.report().await;
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!("the agent failed: the response from {url}/huge is larger than 1048576 bytes")
+    );
+
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("http://{closed}/agent?key=hidden"))),
+        "refused",
+    );
+    run.user("hi").await;
+    let report = run.report().await;
+    let reason = &report.verdicts[0].reason;
+    assert!(
+        reason.starts_with(&format!(
+            "the agent failed: cannot connect to http://{closed}/agent:"
+        )),
+        "{reason}"
+    );
+    assert!(
+        !reason.contains("hidden"),
+        "the query string (keys) is not shown"
+    );
+}
+
+#[tokio::test]
+async fn known_trace_shapes_give_tool_calls_and_usage() {
+    let (url, _) = agent_server().await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/openai"))),
+        "openai",
+    );
+    run.user("where is ORD-9921?").await;
+    run.expect(tool("lookup_order").arg("order_id", "ORD-9921"));
+    run.expect(reply().equals("Looking it up."));
+    run.expect(tokens().total_at_most(120));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+}
+
+#[tokio::test]
+async fn secrets_never_appear() {
+    let (url, log) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/auth")).bearer_token("s3cret-token");
+    assert!(!format!("{agent:?}").contains("s3cret"));
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "auth");
+    run.user("hi").await;
+    run.expect(reply().equals("welcome"));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(!json.contains("s3cret") && !report.to_string().contains("s3cret"));
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "the auth endpoint does not log"
+    );
+}

@@ -1,0 +1,7 @@
+//! Integration tests: `agent_test!` suites and the builder API against in-process agents.
+
+mod agents;
+mod failures;
+mod macro_features;
+mod reports;
+mod robustness;

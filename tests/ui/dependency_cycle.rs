@@ -1,0 +1,18 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario cyclic {
+        user "hi";
+        expect tool("a").id("first").depends_on("second");
+        expect tool("b").id("second").depends_on("first");
+        expect tool("c").id("alone").depends_on("alone");
+    }
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario search {
+        user "Find a hotel in Madrid" {
+            expect tool("search_hotels").id("searched");
+        }
+        expect tool("search_hotels").arg("city", "Madrid").id("searched");
+    }
+}
+
+fn main() {}

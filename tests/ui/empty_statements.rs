@@ -1,0 +1,17 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario empty {
+        user;
+        system;
+        expect;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { r#"{"status": "ok"}"# })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario structured_answer {
+        user "Give me the status as JSON" {
+            expect json_path("$.data[?@.price <").exists();
+            expect schema(json!({"type": "objekt", "required": ["status"]}));
+            expect field("status").is(matches_schema(json!({"type": "string", "minLength": "three"})));
+            expect tool("lookup").arg("order_id", regex(r"^ORD-(\d{4}$"));
+        }
+    }
+}
+
+fn main() {}

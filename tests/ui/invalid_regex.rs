@@ -1,0 +1,18 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario order_number_format {
+        user "Where is my order?" {
+            expect reply().matches(r"ORD-(\d{4}");
+        }
+        expect replies().not_matches("refund(?=ed)");
+    }
+}
+
+fn main() {}

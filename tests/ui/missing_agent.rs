@@ -1,0 +1,9 @@
+use agent_test::prelude::*;
+
+agent_test! {
+    scenario greeting {
+        user "Hello!";
+    }
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario refund {
+        user "refund please" {
+            expect tool("process_refund")
+            expect no_tool("cancel_order");
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use agent_test::prelude::*;
+
+agent_test! {
+    agent = "my agent";
+
+    scenario greeting {
+        user "hi";
+    }
+}
+
+fn main() {}

@@ -1,0 +1,19 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario "Refund flow" {
+        user "refund please";
+    }
+
+    scenario {
+        user "no name";
+    }
+}
+
+fn main() {}

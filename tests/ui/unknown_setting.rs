@@ -1,0 +1,16 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+    tiemout = std::time::Duration::from_secs(3);
+
+    scenario greeting {
+        user "Hello!";
+    }
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+agent_test! {
+    agent = my_agent();
+
+    scenario greeting {
+        usr "Hello!";
+        user "Hi again" {
+            expct no_tools();
+        }
+    }
+}
+
+fn main() {}
