@@ -1,10 +1,11 @@
 //! `agent-test eval`: scenarios evaluated on recorded runs, in parallel, calling nothing.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use agent_test_runtime::model::Scenario;
+use agent_test_runtime::model::{Scenario, ScenarioEvaluator};
 
 use crate::args::EvalArgs;
 use crate::inputs::{json_files, load_run};
@@ -16,6 +17,7 @@ pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunRes
     if files.is_empty() {
         return Err("--runs: no .json files found".into());
     }
+    let scenarios = Scenarios::new(scenarios);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<RunResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
     let workers = args.jobs.min(files.len()).max(1);
@@ -25,7 +27,7 @@ pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunRes
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let result = evaluate_one(file, scenarios, args);
+                    let result = evaluate_one(file, &scenarios, args);
                     if let Some(slot) = slots.get(i)
                         && let Ok(mut g) = slot.lock()
                     {
@@ -41,7 +43,41 @@ pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunRes
         .collect())
 }
 
-fn evaluate_one(file: &Path, scenarios: &[Scenario], args: &EvalArgs) -> RunResult {
+/// The scenarios, each prepared once for every run it evaluates, found by name.
+struct Scenarios {
+    evaluators: Vec<ScenarioEvaluator>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Scenarios {
+    fn new(scenarios: &[Scenario]) -> Self {
+        let mut by_name = HashMap::new();
+        for (i, s) in scenarios.iter().enumerate() {
+            by_name.entry(s.name.clone()).or_insert(i);
+        }
+        Scenarios {
+            evaluators: scenarios.iter().map(Scenario::evaluator).collect(),
+            by_name,
+        }
+    }
+
+    /// The scenario of a recording: the one with its name, or the only one there is.
+    fn find(&self, name: &str) -> Result<&ScenarioEvaluator, String> {
+        match self.by_name.get(name) {
+            Some(&i) => Ok(&self.evaluators[i]),
+            None if self.evaluators.len() == 1 => Ok(&self.evaluators[0]),
+            None => {
+                let names: Vec<&str> = self.evaluators.iter().map(|e| e.name()).collect();
+                Err(format!(
+                    "no scenario named `{name}` (the scenarios are: {})",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+}
+
+fn evaluate_one(file: &Path, scenarios: &Scenarios, args: &EvalArgs) -> RunResult {
     let source = file.display().to_string();
     let run = match load_run(file, args.trace_format) {
         Ok(r) => r,
@@ -53,27 +89,22 @@ fn evaluate_one(file: &Path, scenarios: &[Scenario], args: &EvalArgs) -> RunResu
             };
         }
     };
-    let scenario = match scenarios.iter().find(|s| s.name == run.scenario.name) {
-        Some(s) => s,
-        None if scenarios.len() == 1 => &scenarios[0],
-        None => {
-            let names: Vec<&str> = scenarios.iter().map(|s| s.name.as_str()).collect();
+    let evaluator = match scenarios.find(&run.scenario.name) {
+        Ok(e) => e,
+        Err(e) => {
             return RunResult {
                 source,
-                scenario: run.scenario.name.clone(),
-                outcome: Err(format!(
-                    "no scenario named `{}` (the scenarios are: {})",
-                    run.scenario.name,
-                    names.join(", ")
-                )),
+                scenario: run.scenario.name,
+                outcome: Err(e),
             };
         }
     };
-    let mut report = scenario.evaluate(&run.transcript);
-    report.scenario.module = run.scenario.module.clone();
+    let mut report = evaluator.evaluate(run.transcript);
+    report.scenario.module = run.scenario.module;
     RunResult {
         source,
-        scenario: scenario.name.clone(),
-        outcome: Ok(Kept::of(&report, args.common.format)),
+        scenario: evaluator.name().to_owned(),
+        // The recording is the input file: the output names it rather than repeating it.
+        outcome: Ok(Kept::of(report, args.common.format, false)),
     }
 }

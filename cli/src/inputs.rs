@@ -69,7 +69,7 @@ pub(crate) fn load_run(path: &Path, format: Option<Format>) -> Result<RecordedRu
     let text = read(path)?;
     let value: Value = load_json(path, &text)?;
     if format.is_none() && value.get("transcript").is_some() && value.get("scenario").is_some() {
-        return RecordedRun::from_json(&text, path);
+        return RecordedRun::from_value(value, path);
     }
     let transcript = trace::parse(&value, format).map_err(|e| LoadError {
         file: path.to_owned(),

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use agent_test_runtime::report::{Report, Summary};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::args::OutputFormat;
@@ -15,26 +16,38 @@ pub(crate) struct RunResult {
     pub(crate) outcome: Result<Kept, String>,
 }
 
-/// What is kept of a report: everything for JSON output, otherwise the summary and, for a
-/// failure, the text report.
+/// What is kept of a report: the summary; for a failure (or JUnit) the text report; for JSON
+/// output the report as JSON — with the transcript only when asked, since 10,000 transcripts
+/// kept as JSON values would cost far more memory than the files they came from.
 pub(crate) struct Kept {
     pub(crate) passed: bool,
     pub(crate) summary: Summary,
     pub(crate) headline: String,
     pub(crate) text: Option<String>,
-    pub(crate) json: Option<Value>,
+    pub(crate) json: Option<Box<RawValue>>,
     pub(crate) duration_ms: u64,
 }
 
 impl Kept {
-    pub(crate) fn of(report: &Report, format: OutputFormat) -> Self {
+    pub(crate) fn of(mut report: Report, format: OutputFormat, with_transcript: bool) -> Self {
+        let json = (format == OutputFormat::Json)
+            .then(|| {
+                if !with_transcript {
+                    report.transcript = Default::default();
+                }
+                let mut json = serde_json::to_value(&report).unwrap_or(Value::Null);
+                if !with_transcript && let Some(o) = json.as_object_mut() {
+                    o.remove("transcript");
+                }
+                serde_json::value::to_raw_value(&json).ok()
+            })
+            .flatten();
         Kept {
             passed: report.passed(),
             summary: report.summary,
             headline: report.headline(),
             text: (!report.passed() || format == OutputFormat::Junit).then(|| report.to_string()),
-            json: (format == OutputFormat::Json)
-                .then(|| serde_json::to_value(report).unwrap_or(Value::Null)),
+            json,
             duration_ms: report.duration_ms,
         }
     }
@@ -129,25 +142,49 @@ pub(crate) fn render(
             out
         }
         OutputFormat::Json => {
-            let runs: Vec<Value> = results
+            let runs: Vec<JsonRun<'_>> = results
                 .iter()
-                .map(|r| match &r.outcome {
-                    Ok(k) => json!({"source": r.source, "scenario": r.scenario, "passed": k.passed, "report": k.json}),
-                    Err(e) => json!({"source": r.source, "scenario": r.scenario, "passed": false, "error": e}),
+                .map(|r| JsonRun {
+                    source: &r.source,
+                    scenario: &r.scenario,
+                    passed: r.outcome.as_ref().is_ok_and(|k| k.passed),
+                    report: r.outcome.as_ref().ok().and_then(|k| k.json.as_deref()),
+                    error: r.outcome.as_ref().err().map(String::as_str),
                 })
                 .collect();
-            let doc = json!({
-                "passed": totals.failed == 0 && totals.unreadable == 0,
-                "runs": runs,
-                "summary": {"runs": totals.runs, "passed": totals.passed, "failed": totals.failed,
-                            "unreadable": totals.unreadable, "checks": totals.checks},
-            });
+            // A struct, not `json!`: that would turn every kept report back into a tree.
+            let doc = JsonDoc {
+                passed: totals.failed == 0 && totals.unreadable == 0,
+                summary: json!({"runs": totals.runs, "passed": totals.passed, "failed": totals.failed,
+                            "unreadable": totals.unreadable, "checks": totals.checks}),
+                runs,
+            };
             let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
             s.push('\n');
             s
         }
         OutputFormat::Junit => junit(results, elapsed),
     }
+}
+
+/// The JSON output.
+#[derive(serde::Serialize)]
+struct JsonDoc<'a> {
+    passed: bool,
+    summary: Value,
+    runs: Vec<JsonRun<'a>>,
+}
+
+/// One run in the JSON output; its report is written as kept (one compact line).
+#[derive(serde::Serialize)]
+struct JsonRun<'a> {
+    source: &'a str,
+    scenario: &'a str,
+    passed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
 }
 
 fn junit(results: &[RunResult], elapsed: Duration) -> String {

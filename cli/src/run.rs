@@ -156,7 +156,7 @@ pub(crate) fn run(args: &RunArgs, scenarios: &[Scenario]) -> Result<Vec<RunResul
                 .as_ref()
                 .map_or_else(|| scenario.name.clone(), |p| p.display().to_string()),
             scenario: scenario.name.clone(),
-            outcome: Ok(Kept::of(&report, args.common.format)),
+            outcome: Ok(Kept::of(report, args.common.format, true)),
         });
     }
     Ok(results)

@@ -72,7 +72,17 @@ impl RecordedRun {
     ///
     /// See the type's example.
     pub fn from_json(text: &str, file: impl AsRef<Path>) -> Result<Self, LoadError> {
-        let value: Value = parse_json(text, file.as_ref())?;
+        Self::from_value(parse_json(text, file.as_ref())?, file)
+    }
+
+    /// Reads a recorded run (or a JSON report) from parsed JSON; `file` names it in errors.
+    ///
+    /// ```
+    /// # use agent_test_runtime::RecordedRun;
+    /// let value = serde_json::json!({"scenario": {"name": "x"}, "transcript": {"turns": []}});
+    /// assert_eq!(RecordedRun::from_value(value, "x.json").unwrap().scenario.name, "x");
+    /// ```
+    pub fn from_value(value: Value, file: impl AsRef<Path>) -> Result<Self, LoadError> {
         if value.get("verdicts").is_some() {
             let r: ReportFields = from_value(value, file.as_ref())?;
             return Ok(RecordedRun {

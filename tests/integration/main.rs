@@ -2,6 +2,7 @@
 
 mod agents;
 mod failures;
+mod formats;
 mod macro_features;
 mod reports;
 mod robustness;

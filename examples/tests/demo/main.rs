@@ -7,5 +7,6 @@
 //! ```
 
 mod booking;
+mod over_http;
 mod support;
 mod workflows;

@@ -343,7 +343,9 @@ fn generic_call(v: &Value) -> Option<Call> {
     Some(call)
 }
 
-/// The reply text of a JSON body in no known trace format.
+/// The reply text of a JSON body in no known trace format: the first text field of the usual
+/// names, else an error message (`{"error": "..."}` or `{"error": {"message": "..."}}`, as
+/// error answers usually are) so that a failed turn's report says what went wrong.
 fn default_text(json: &Value) -> String {
     if let Value::String(s) = json {
         return s.clone();
@@ -353,6 +355,12 @@ fn default_text(json: &Value) -> String {
     ]
     .iter()
     .find_map(|k| json.get(*k).and_then(Value::as_str))
+    .or_else(|| {
+        let error = json.get("error")?;
+        error
+            .as_str()
+            .or_else(|| error.get("message").and_then(Value::as_str))
+    })
     .map(str::to_owned)
     .unwrap_or_default()
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod call;
 mod context;
+mod evaluator;
 mod message;
 mod reply;
 mod scenario;
@@ -13,6 +14,7 @@ mod workflow;
 
 pub use call::{Call, CallKind};
 pub use context::Context;
+pub use evaluator::ScenarioEvaluator;
 pub use message::{Message, Role};
 pub use reply::Reply;
 pub use scenario::{Scenario, Step};

@@ -211,7 +211,8 @@ impl Scenario {
     }
 
     /// Evaluates the scenario's checks on a recorded transcript, calling nothing (passive
-    /// evaluation). The transcript's turns take the places of the scenario's user steps.
+    /// evaluation). The transcript's turns take the places of the scenario's user steps. To
+    /// evaluate many transcripts, prepare the scenario once with [`Scenario::evaluator`].
     ///
     /// ```
     /// use agent_test_runtime::prelude::*;
@@ -221,11 +222,7 @@ impl Scenario {
     /// assert!(report.passed());
     /// ```
     pub fn evaluate(&self, transcript: &crate::model::Transcript) -> Report {
-        let mut verdicts = crate::turn_failures(transcript);
-        verdicts.extend(crate::evaluate(transcript, &self.expectations()));
-        let mut info = ScenarioInfo::new(self.name.clone());
-        info.description = self.description.clone();
-        Report::new(info, verdicts, transcript.clone(), 0)
+        self.evaluator().evaluate(transcript.clone())
     }
 
     /// Runs the scenario against the suite's agent and returns the report (also written as

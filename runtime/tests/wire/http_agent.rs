@@ -116,6 +116,11 @@ async fn a_non_2xx_answer_is_recorded_not_thrown_away() {
         report.verdicts[0].reason,
         "HTTP status 503 on turn 1 (expected 200)"
     );
+    // The error message is the reply text, so the report's transcript says what went wrong.
+    assert_eq!(
+        report.transcript.turns[0].reply.text,
+        "overloaded, retry later"
+    );
 }
 
 #[tokio::test]
