@@ -45,9 +45,10 @@
 
 pub use agent_test_macros::agent_test;
 pub use agent_test_runtime::{
-    Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, LoadError, Pattern,
-    RecordedRun, ScenarioInfo, ScenarioRun, Schema, Suite, Verdict, agent, assign, check, evaluate,
-    load_json, load_json_file, matcher, model, report, serde_json, trace, turn_failures,
+    CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, LoadError,
+    Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun, Schema, Suite,
+    Verdict, agent, assign, check, evaluate, judge, load_json, load_json_file, matcher, model,
+    report, serde_json, trace, turn_failures,
 };
 
 /// Everything a test file needs: the macro, check builders, their options, agents.

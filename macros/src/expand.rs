@@ -72,8 +72,14 @@ fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
     let name_str = Literal::string(&name.to_string());
     let description = Literal::string(&s.description);
     let body = stmts(&s.body, false);
+    let repeats = Ident::new("__agent_test_repeats", Span::mixed_site());
+    // One pass of the loop per repeated run (`repeat = N;`); a scenario without repeats
+    // finishes after the first.
     let finish = quote_spanned! {name.span()=>
-        ::agent_test::__private::ScenarioRun::report(#run).await.assert_passed();
+        if let ::core::option::Option::Some(report) = #repeats.record(#run).await {
+            report.assert_passed();
+            break;
+        }
     };
     let line = quote_spanned! {name.span()=> ::core::line!() };
     quote! {
@@ -84,15 +90,19 @@ fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
         async fn #name() {
             #[allow(unused_imports)]
             use ::agent_test::prelude::*;
-            #[allow(unused_mut)]
-            let mut #run = ::agent_test::__private::ScenarioRun::with_info(
-                #suite_fn(),
-                ::agent_test::__private::ScenarioInfo::new(#name_str)
-                    .described(#description)
-                    .located(::core::module_path!(), ::core::file!(), #line),
-            );
-            #body
-            #finish
+            let mut #repeats = ::agent_test::__private::Repeats::new();
+            loop {
+                #[allow(unused_mut)]
+                let mut #run = ::agent_test::__private::ScenarioRun::with_info(
+                    #suite_fn(),
+                    ::agent_test::__private::ScenarioInfo::new(#name_str)
+                        .described(#description)
+                        .located(::core::module_path!(), ::core::file!(), #line)
+                        .repeated(#repeats.index()),
+                );
+                #body
+                #finish
+            }
         }
     }
 }

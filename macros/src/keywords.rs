@@ -7,10 +7,27 @@ pub(crate) const SCENARIO_WORDS: &[&str] = &["user", "system", "history", "expec
 pub(crate) const SUITE_WORDS: &[&str] = &["scenario", "context"];
 
 /// Suite settings written `name = <expr>;`.
-pub(crate) const SETTINGS: &[&str] = &["agent", "timeout", "report_dir", "clock", "timezone"];
+pub(crate) const SETTINGS: &[&str] = &[
+    "agent",
+    "judge",
+    "timeout",
+    "report_dir",
+    "clock",
+    "timezone",
+    "repeat",
+    "min_passes",
+];
 
 /// Settings a scenario can override, written `name = <expr>;` in its body.
-pub(crate) const SCENARIO_SETTINGS: &[&str] = &["agent", "timeout", "clock", "timezone"];
+pub(crate) const SCENARIO_SETTINGS: &[&str] = &[
+    "agent",
+    "judge",
+    "timeout",
+    "clock",
+    "timezone",
+    "repeat",
+    "min_passes",
+];
 
 /// Rust keywords (and contextual keywords that can start an item or statement): an identifier
 /// in this list followed by another identifier is Rust, not a misspelt DSL word.

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
+use crate::judge::Judgements;
 use crate::model::Transcript;
 use crate::verdict::Verdict;
 
@@ -30,7 +31,16 @@ use crate::verdict::Verdict;
 /// assert_eq!(v[1].reason, "skipped: depends on `searched`, which failed");
 /// ```
 pub fn evaluate(transcript: &Transcript, expectations: &[Expectation]) -> Vec<Verdict> {
-    let index = TranscriptIndex::new(transcript);
+    evaluate_with(transcript, expectations, None)
+}
+
+/// [`evaluate`] with the judge's grades for the judge checks.
+pub(crate) fn evaluate_with(
+    transcript: &Transcript,
+    expectations: &[Expectation],
+    judgements: Option<&Judgements>,
+) -> Vec<Verdict> {
+    let index = TranscriptIndex::new(transcript).with_judgements(judgements);
     let mut ids: HashMap<&str, usize> = HashMap::new();
     for (i, e) in expectations.iter().enumerate() {
         if let Some(id) = &e.id {

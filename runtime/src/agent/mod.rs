@@ -9,7 +9,7 @@ mod input;
 mod replay;
 mod request;
 #[cfg(feature = "http")]
-mod wire;
+pub(crate) mod wire;
 
 #[cfg(feature = "http")]
 pub use chat::{ChatAgent, Mock};

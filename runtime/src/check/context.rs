@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::Scope;
 use crate::expression::Env;
+use crate::judge::{JudgeItem, Judgement, Judgements};
 use crate::model::{Call, CallKind, Transcript, Turn};
 
 /// Which calls a check looks at.
@@ -95,6 +96,8 @@ impl<'t> CallLists<'t> {
 /// first use, so checks that do not need it do not pay for it.
 pub(crate) struct TranscriptIndex<'t> {
     transcript: &'t Transcript,
+    /// The judge's grades for this run, when a judge ran.
+    judgements: Option<&'t Judgements>,
     /// Tool calls.
     tools: CallLists<'t>,
     /// Nodes, and calls of any kind, built on first use.
@@ -107,9 +110,16 @@ pub(crate) struct TranscriptIndex<'t> {
 }
 
 impl<'t> TranscriptIndex<'t> {
+    /// The index with the judge's grades for judge checks.
+    pub(crate) fn with_judgements(mut self, judgements: Option<&'t Judgements>) -> Self {
+        self.judgements = judgements;
+        self
+    }
+
     pub(crate) fn new(transcript: &'t Transcript) -> Self {
         TranscriptIndex {
             transcript,
+            judgements: None,
             tools: CallLists::of(transcript, Target::Tool),
             others: OnceCell::new(),
             now: OnceCell::new(),
@@ -193,6 +203,18 @@ impl<'a> EvalContext<'a> {
         match self.scope {
             Scope::Turn(i) => turns.get(i..=i).unwrap_or(&[]),
             Scope::Conversation => turns,
+        }
+    }
+
+    /// The judge's grade of `item`, or why there is none.
+    pub(crate) fn judgement(&self, item: &JudgeItem) -> Result<&'a Judgement, String> {
+        match self.index.judgements {
+            Some(j) => j.get(item),
+            None => Err(
+                "judge checks are graded when a scenario runs (ScenarioRun::report) \
+                         or with ScenarioEvaluator::evaluate_judged; this evaluation had no judge"
+                    .into(),
+            ),
         }
     }
 

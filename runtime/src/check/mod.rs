@@ -12,6 +12,7 @@ mod count;
 mod custom;
 mod json;
 mod json_source;
+mod judge;
 mod outcome;
 mod protocol;
 mod scope;
@@ -31,6 +32,7 @@ pub use json::{
     schema,
 };
 pub use json_source::{JsonSource, JsonSourceOptions};
+pub use judge::{JudgeCheck, expected_response, judge};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
 };
@@ -104,6 +106,8 @@ pub enum Check {
     Workflow(WorkflowCheck),
     /// Guardrails (see [`guardrail_triggered`]).
     Guardrail(GuardrailCheck),
+    /// A quality graded by the judge (see [`judge`]).
+    Judge(JudgeCheck),
     /// A Rust closure (see [`check`]); cannot be loaded from data.
     #[serde(skip_deserializing)]
     Custom(CustomCheck),
@@ -131,6 +135,7 @@ impl Check {
             Check::AgentResponse(_) => "agent_response",
             Check::Workflow(_) => "workflow",
             Check::Guardrail(_) => "guardrail",
+            Check::Judge(_) => "judge",
             Check::Custom(_) => "custom",
         }
     }
@@ -159,6 +164,7 @@ impl Check {
             Check::AgentResponse(c) => c.describe(),
             Check::Workflow(c) => c.describe(),
             Check::Guardrail(c) => c.describe(),
+            Check::Judge(c) => c.describe(),
             Check::Custom(c) => c.describe(),
         }
     }
@@ -182,6 +188,7 @@ impl Check {
             Check::AgentResponse(c) => c.evaluate(cx),
             Check::Workflow(c) => c.evaluate(cx),
             Check::Guardrail(c) => c.evaluate(cx),
+            Check::Judge(c) => c.evaluate(cx),
             Check::Custom(c) => c.evaluate(cx),
         }
     }
@@ -314,6 +321,7 @@ check_variants!(
     AgentResponse(AgentResponseCheck),
     Workflow(WorkflowCheck),
     Guardrail(GuardrailCheck),
+    Judge(JudgeCheck),
     Custom(CustomCheck),
 );
 

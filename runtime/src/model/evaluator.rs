@@ -2,6 +2,7 @@
 
 use super::{Scenario, Transcript};
 use crate::check::Expectation;
+use crate::judge::Judge;
 use crate::report::Report;
 use crate::run::ScenarioInfo;
 
@@ -57,6 +58,35 @@ impl ScenarioEvaluator {
         let mut verdicts = crate::turn_failures(&transcript);
         verdicts.extend(crate::evaluate(&transcript, &self.expectations));
         Report::new(self.info.clone(), verdicts, transcript, 0)
+    }
+}
+
+impl ScenarioEvaluator {
+    /// Evaluates the checks on a recorded transcript, with `judge` grading the judge checks
+    /// (all in one request, or from its cache). Without a judge, judge checks are errors.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Scenario, Transcript, Turn};
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let scenario = Scenario::new("greeting").user("hi").expect_turn(judge("is friendly"));
+    /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
+    /// let report = scenario.evaluator().evaluate_judged(recorded, None).await;
+    /// assert!(report.verdicts[0].reason.starts_with("not graded: no judge configured"));
+    /// # });
+    /// ```
+    pub async fn evaluate_judged(&self, transcript: Transcript, judge: Option<&Judge>) -> Report {
+        let (judgements, usage) =
+            crate::judge::judge_phase(judge, &transcript, &self.expectations, 0).await;
+        let mut verdicts = crate::turn_failures(&transcript);
+        verdicts.extend(crate::eval::evaluate_with(
+            &transcript,
+            &self.expectations,
+            Some(&judgements),
+        ));
+        let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
+        report.judge = usage;
+        report
     }
 }
 

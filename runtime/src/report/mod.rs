@@ -7,8 +7,8 @@ mod write;
 
 pub use diff::{json_diff, text_diff};
 pub(crate) use text::truncate as clip;
-pub(crate) use write::write_json;
 pub use write::{REPORT_DIR_ENV, report_root};
+pub(crate) use write::{rewrite_json, write_json};
 
 use std::path::PathBuf;
 
@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ScenarioInfo;
 use crate::check::{Severity, Status};
+use crate::judge::JudgeUsage;
 use crate::model::Transcript;
+use crate::run::RepeatSummary;
 use crate::verdict::Verdict;
 
 /// Counts of verdicts by status.
@@ -110,6 +112,12 @@ pub struct Report {
     /// Problems of the harness itself (the JSON report could not be written, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// What the judge did and cost, apart from the agent's usage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeUsage>,
+    /// For a repeated scenario: runs passed against runs required, and each check's tally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<RepeatSummary>,
 }
 
 impl Report {
@@ -130,6 +138,8 @@ impl Report {
             duration_ms,
             json_path: None,
             notes: Vec::new(),
+            judge: None,
+            repeats: None,
         }
     }
 

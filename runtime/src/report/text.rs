@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::Report;
 use crate::check::{Severity, Status};
 use crate::model::{Call, CallKind, Turn};
+use crate::run::RepeatSummary;
 use crate::verdict::Verdict;
 
 /// Longest reply or value shown in a text report; the JSON report keeps everything.
@@ -55,6 +56,13 @@ impl Report {
             self.scenario.name,
             if self.passed { "passed" } else { "FAILED" }
         );
+        if let Some(r) = &self.repeats {
+            let _ = write!(
+                line,
+                "; {} of {} runs passed ({} required)",
+                r.passed_runs, r.runs, r.required
+            );
+        }
         let mut paren = Vec::new();
         if let (Some(file), Some(l)) = (&self.scenario.file, self.scenario.line) {
             paren.push(format!("{file}:{l}"));
@@ -89,8 +97,18 @@ impl fmt::Display for Report {
         if let Some(t) = &self.transcript.user_time {
             writeln!(f, "  user time: {t}")?;
         }
+        if let Some(j) = &self.judge {
+            writeln!(f, "  {j}")?;
+        }
+        if let Some(r) = &self.repeats {
+            write_repeats(f, r)?;
+        }
         writeln!(f)?;
-        writeln!(f, "checks")?;
+        if self.repeats.is_some() {
+            writeln!(f, "checks (of the last failing run, else the last run)")?;
+        } else {
+            writeln!(f, "checks")?;
+        }
         if self.verdicts.is_empty() {
             writeln!(f, "  (none)")?;
         }
@@ -127,6 +145,35 @@ impl fmt::Display for Report {
         }
         Ok(())
     }
+}
+
+/// Each check's pass count over the repeated runs, flaky ones marked.
+fn write_repeats(f: &mut fmt::Formatter<'_>, r: &RepeatSummary) -> fmt::Result {
+    writeln!(f)?;
+    writeln!(
+        f,
+        "repeats: {} of {} runs passed ({} required)",
+        r.passed_runs, r.runs, r.required
+    )?;
+    let width = r
+        .checks
+        .iter()
+        .map(|c| c.scope.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for c in &r.checks {
+        let total = c.passed + c.not_passed;
+        writeln!(
+            f,
+            "  {}/{}  {:<width$}  {}{}",
+            c.passed,
+            total,
+            c.scope.to_string(),
+            c.label,
+            if c.flaky() { "   ← flaky" } else { "" }
+        )?;
+    }
+    Ok(())
 }
 
 fn symbol(v: &Verdict) -> &'static str {

@@ -25,6 +25,14 @@ pub struct ScenarioInfo {
     /// The source line, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Which run of a repeated scenario this is (0 for the first): part of the judge's cache
+    /// keys, so that repeats are graded independently.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeat: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl ScenarioInfo {
@@ -58,6 +66,17 @@ impl ScenarioInfo {
         self.module = Some(module.to_owned());
         self.file = Some(file.to_owned());
         self.line = Some(line);
+        self
+    }
+
+    /// Marks the run as repeat number `index` (0-based) of its scenario.
+    ///
+    /// ```
+    /// # use agent_test_runtime::ScenarioInfo;
+    /// assert_eq!(ScenarioInfo::new("x").repeated(2).repeat, 2);
+    /// ```
+    pub fn repeated(mut self, index: usize) -> Self {
+        self.repeat = index;
         self
     }
 }

@@ -2,9 +2,11 @@
 
 mod agent_call;
 mod meta;
+mod repeat;
 mod scenario_run;
 mod suite;
 
 pub use meta::ScenarioInfo;
+pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

@@ -13,7 +13,8 @@ use super::{ScenarioInfo, Suite};
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Scope, Severity, Status};
 use crate::clock::Clock;
-use crate::eval::{evaluate, turn_failures};
+use crate::eval::{evaluate_with, turn_failures};
+use crate::judge::{Judge, judge_phase};
 use crate::model::{Context, Message, Transcript, Turn};
 use crate::report::{Report, write_json};
 use crate::verdict::Verdict;
@@ -155,6 +156,45 @@ impl ScenarioRun {
     pub fn timezone(&mut self, tz: impl Into<String>) -> &mut Self {
         self.suite.timezone = tz.into();
         self
+    }
+
+    /// Replaces the judge for this scenario (`judge = ...;` inside a scenario).
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// # use agent_test_runtime::{ScenarioRun, Suite, judge::Judge};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.judge(Judge::anthropic("claude-3-5-haiku-20241022"));
+    /// # }
+    /// ```
+    pub fn judge(&mut self, judge: crate::judge::Judge) -> &mut Self {
+        self.suite.judge = Some(judge);
+        self
+    }
+
+    /// Runs this scenario `times` times (`repeat = 5;` inside a scenario); see
+    /// [`Suite::repeat`].
+    ///
+    /// ```
+    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.repeat(5).min_passes(4);
+    /// ```
+    pub fn repeat(&mut self, times: u32) -> &mut Self {
+        self.suite.repeat.times = times.max(1);
+        self
+    }
+
+    /// How many of this scenario's repeated runs must pass; see [`Suite::min_passes`].
+    ///
+    /// See [`ScenarioRun::repeat`].
+    pub fn min_passes(&mut self, runs: u32) -> &mut Self {
+        self.suite.repeat.min_passes = Some(runs);
+        self
+    }
+
+    pub(crate) fn repeat_plan(&self) -> super::Repeat {
+        self.suite.repeat
     }
 
     /// Pins the run's "now" (its `user_time`) the first time it is needed.
@@ -340,10 +380,35 @@ impl ScenarioRun {
             })
             .collect();
         verdicts.extend(turn_failures(&self.transcript));
-        verdicts.extend(evaluate(&self.transcript, &self.expectations));
+        let judge = self.suite.judge.clone().or_else(env_judge);
+        let (judgements, judge_usage) = judge_phase(
+            judge.as_ref(),
+            &self.transcript,
+            &self.expectations,
+            self.info.repeat,
+        )
+        .await;
+        verdicts.extend(evaluate_with(
+            &self.transcript,
+            &self.expectations,
+            Some(&judgements),
+        ));
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
+        report.judge = judge_usage;
         write_json(&mut report, self.suite.report_dir.as_deref());
         report
+    }
+}
+
+/// The judge the environment names, when the suite has none.
+fn env_judge() -> Option<Judge> {
+    #[cfg(feature = "http")]
+    {
+        Judge::from_env_if_configured()
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        None
     }
 }

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::Repeat;
 use crate::agent::Agent;
 use crate::clock::Clock;
+use crate::judge::Judge;
 use crate::model::Context;
 
 /// Settings shared by the scenarios of a suite: the agent under test, context variables, the
@@ -37,6 +39,8 @@ pub struct Suite {
     pub(crate) clock: Clock,
     pub(crate) timezone: String,
     pub(crate) setup_errors: Vec<String>,
+    pub(crate) judge: Option<Judge>,
+    pub(crate) repeat: Repeat,
 }
 
 /// The per-turn timeout when none is set: generous, because real models are slow.
@@ -52,6 +56,8 @@ impl Default for Suite {
             clock: Clock::System,
             timezone: "UTC".to_owned(),
             setup_errors: Vec::new(),
+            judge: None,
+            repeat: Repeat::default(),
         }
     }
 }
@@ -129,6 +135,42 @@ impl Suite {
         self
     }
 
+    /// The judge that grades the suite's judge checks (`judge = ...;` in `agent_test!`).
+    /// Without one, `Judge::from_env()` is used when the environment names a judge model.
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// use agent_test_runtime::{Suite, judge::Judge};
+    /// let suite = Suite::new().judge(Judge::openai("gpt-4o-mini-2024-07-18"));
+    /// # let _ = suite;
+    /// # }
+    /// ```
+    pub fn judge(mut self, judge: Judge) -> Self {
+        self.judge = Some(judge);
+        self
+    }
+
+    /// Runs every scenario `times` times (`repeat = 5;`); by default every run must pass, see
+    /// [`Suite::min_passes`].
+    ///
+    /// ```
+    /// use agent_test_runtime::Suite;
+    /// let suite = Suite::new().repeat(5).min_passes(4);
+    /// # let _ = suite;
+    /// ```
+    pub fn repeat(mut self, times: u32) -> Self {
+        self.repeat.times = times.max(1);
+        self
+    }
+
+    /// How many of the repeated runs must pass (`min_passes = 4;`); the default is all of them.
+    ///
+    /// See [`Suite::repeat`].
+    pub fn min_passes(mut self, runs: u32) -> Self {
+        self.repeat.min_passes = Some(runs);
+        self
+    }
+
     /// The suite's context variables.
     ///
     /// See the type's example.
@@ -146,6 +188,8 @@ impl fmt::Debug for Suite {
             .field("timeout", &self.timeout)
             .field("clock", &self.clock)
             .field("timezone", &self.timezone)
+            .field("judge", &self.judge)
+            .field("repeat", &self.repeat)
             .finish()
     }
 }

@@ -1,0 +1,73 @@
+//! Judge verdicts cached on disk, so a re-run over the same transcript asks nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::{JudgeItem, Judgement, prompt::PROMPT_VERSION};
+
+/// A directory of cached verdicts: one small JSON file per (model, instructions, check,
+/// material, repeat index), named by the SHA-256 of those.
+#[derive(Clone, Debug)]
+pub(crate) struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub(crate) fn new(dir: PathBuf) -> Self {
+        Cache { dir }
+    }
+
+    /// The key of a check: everything that could change its verdict.
+    pub(crate) fn key(model: &str, item: &JudgeItem, repeat: usize) -> String {
+        let mut h = Sha256::new();
+        for part in [
+            PROMPT_VERSION,
+            model,
+            &serde_json::to_string(item).unwrap_or_default(),
+            &repeat.to_string(),
+        ] {
+            h.update(part.as_bytes());
+            h.update([0]);
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(&key[..2]).join(format!("{key}.json"))
+    }
+
+    /// The cached verdict; an unreadable entry counts as absent (it is rewritten later).
+    pub(crate) fn get(&self, key: &str) -> Option<Judgement> {
+        let bytes = std::fs::read(self.path(key)).ok()?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        serde_json::from_value(v.get("judgement")?.clone()).ok()
+    }
+
+    /// Stores a verdict. Written to a temporary file and renamed, so tests running in
+    /// parallel never read half an entry.
+    pub(crate) fn put(
+        &self,
+        key: &str,
+        model: &str,
+        item: &JudgeItem,
+        repeat: usize,
+        judgement: &Judgement,
+    ) -> Result<(), String> {
+        let path = self.path(key);
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let entry = json!({
+            "model": model,
+            "criteria": item.criteria,
+            "repeat": repeat,
+            "judgement": judgement,
+        });
+        let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&entry).unwrap_or_default())
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}

@@ -1,0 +1,254 @@
+//! Grading a run: collect the judge checks' items, answer them from the cache or in one
+//! request, with retries, and hand the grades to evaluation.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use super::cache::Cache;
+use super::prompt::{Malformed, parse_answer, prompt};
+use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement};
+use crate::check::{Check, EvalContext, Expectation, Status, TranscriptIndex};
+use crate::model::Transcript;
+
+/// The grades of one run's judge checks, by item.
+#[derive(Debug, Default)]
+pub(crate) struct Judgements {
+    grades: HashMap<String, Result<Judgement, String>>,
+    /// Why nothing could be graded (no judge configured), if so.
+    unavailable: Option<String>,
+}
+
+impl Judgements {
+    /// No judge: every judge check is an error with this reason.
+    pub(crate) fn unavailable(reason: impl Into<String>) -> Self {
+        Judgements {
+            grades: HashMap::new(),
+            unavailable: Some(reason.into()),
+        }
+    }
+
+    /// The grade of an item, or why there is none.
+    pub(crate) fn get(&self, item: &JudgeItem) -> Result<&Judgement, String> {
+        if let Some(reason) = &self.unavailable {
+            return Err(reason.clone());
+        }
+        match self.grades.get(&item_key(item)) {
+            Some(Ok(j)) => Ok(j),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("not graded: the judge was not asked for this check".into()),
+        }
+    }
+}
+
+fn item_key(item: &JudgeItem) -> String {
+    serde_json::to_string(item).unwrap_or_default()
+}
+
+/// Says why judge checks cannot be graded when no judge is configured.
+pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::openai(\"...\");` \
+     (or Judge::anthropic, Judge::from_env) in the suite, or AGENT_TEST_JUDGE_MODEL in the \
+     environment";
+
+/// Grades the judge checks of a run that need grading: those whose turn ran and whose
+/// dependencies did not already fail. Returns the grades and, when anything was graded, the
+/// judge's usage.
+pub(crate) async fn judge_phase(
+    judge: Option<&Judge>,
+    transcript: &Transcript,
+    expectations: &[Expectation],
+    repeat: usize,
+) -> (Judgements, Option<JudgeUsage>) {
+    if !expectations
+        .iter()
+        .any(|e| matches!(e.check, Check::Judge(_)))
+    {
+        return (Judgements::default(), None);
+    }
+    let Some(judge) = judge else {
+        return (Judgements::unavailable(NO_JUDGE), None);
+    };
+    let items = items(transcript, expectations);
+    if items.is_empty() {
+        return (Judgements::default(), None);
+    }
+    let (grades, usage) = judge.grade(&items, repeat).await;
+    let grades = items.iter().map(item_key).zip(grades).collect();
+    (
+        Judgements {
+            grades,
+            unavailable: None,
+        },
+        Some(usage),
+    )
+}
+
+/// The distinct items to grade.
+fn items(transcript: &Transcript, expectations: &[Expectation]) -> Vec<JudgeItem> {
+    // A first, judge-less pass tells which deterministic dependencies failed: checks that
+    // depend on them are skipped, so grading them would be wasted money.
+    let first = crate::eval::evaluate_with(transcript, expectations, None);
+    let is_judge = |i: usize| matches!(expectations[i].check, Check::Judge(_));
+    let ids: HashMap<&str, usize> = expectations
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.id.as_deref().map(|id| (id, i)))
+        .collect();
+    let index = TranscriptIndex::new(transcript);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for e in expectations {
+        let Check::Judge(check) = &e.check else {
+            continue;
+        };
+        let deps_ok = e.depends_on.iter().all(|d| match ids.get(d.as_str()) {
+            Some(&i) => is_judge(i) || first[i].status == Status::Pass,
+            None => false,
+        });
+        if !deps_ok {
+            continue;
+        }
+        if let Ok(item) = check.item(&EvalContext::new(&index, e.scope))
+            && seen.insert(item_key(&item))
+        {
+            out.push(item);
+        }
+    }
+    out
+}
+
+impl Judge {
+    /// Grades `items` for repeat `repeat`: cached grades first, the rest in one request
+    /// (asked again, with backoff, for what failed or came back malformed), one result per
+    /// item, in order.
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::BoxFuture;
+    /// use agent_test_runtime::judge::{Completion, Judge, JudgeItem, JudgeKind, JudgeMode, JudgeModel, JudgePrompt, ModelError};
+    /// struct Flaky;
+    /// impl JudgeModel for Flaky {
+    ///     fn id(&self) -> String { "flaky".into() }
+    ///     fn complete<'a>(&'a self, _: &'a JudgePrompt) -> BoxFuture<'a, Result<Completion, ModelError>> {
+    ///         Box::pin(async { Ok(Completion { text: "no JSON here".into(), usage: None }) })
+    ///     }
+    /// }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let judge = Judge::new(Flaky).mode(JudgeMode::Off).retries(1).backoff(std::time::Duration::ZERO);
+    /// let item = JudgeItem::new(JudgeKind::Quality, "is polite", serde_json::json!({"text": "Hi"}));
+    /// let (grades, usage) = judge.grade(&[item], 0).await;
+    /// assert!(grades[0].as_ref().unwrap_err().starts_with("the judge's answer is not JSON"));
+    /// assert_eq!(usage.requests, 2);
+    /// # });
+    /// ```
+    pub async fn grade(
+        &self,
+        items: &[JudgeItem],
+        repeat: usize,
+    ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
+        let model = self.model_id();
+        let mode = self.effective_mode();
+        let cache = Cache::new(self.effective_cache_dir());
+        let mut usage = JudgeUsage {
+            model: model.clone(),
+            checks: u32::try_from(items.len()).unwrap_or(u32::MAX),
+            ..JudgeUsage::default()
+        };
+        let keys: Vec<String> = items
+            .iter()
+            .map(|i| Cache::key(&model, i, repeat))
+            .collect();
+        let mut grades: Vec<Option<Result<Judgement, String>>> = vec![None; items.len()];
+        if matches!(mode, JudgeMode::Live | JudgeMode::Replay) {
+            for (i, key) in keys.iter().enumerate() {
+                if let Some(j) = cache.get(key) {
+                    grades[i] = Some(Ok(j));
+                    usage.cached += 1;
+                }
+            }
+        }
+        if mode == JudgeMode::Replay {
+            for g in grades.iter_mut().filter(|g| g.is_none()) {
+                *g = Some(Err(format!(
+                    "no cached verdict for this check, and {}=replay forbids asking the judge: \
+                     run once with a live judge to record it",
+                    super::JUDGE_MODE_ENV
+                )));
+            }
+        }
+        let mut last_error = String::new();
+        let mut retry_after = None;
+        for attempt in 0..=self.retries {
+            let pending: Vec<usize> = (0..items.len()).filter(|&i| grades[i].is_none()).collect();
+            if pending.is_empty() {
+                break;
+            }
+            if attempt > 0 {
+                tokio::time::sleep(self.wait(attempt, retry_after.take())).await;
+            }
+            let batch: Vec<&JudgeItem> = pending.iter().map(|&i| &items[i]).collect();
+            let p = prompt(&batch);
+            usage.requests += 1;
+            let answer = match tokio::time::timeout(self.timeout, self.model.complete(&p)).await {
+                Err(_) => Err(super::ModelError::retryable(format!(
+                    "no answer from the judge within {} s",
+                    self.timeout.as_secs_f64()
+                ))),
+                Ok(r) => r,
+            };
+            let completion = match answer {
+                Ok(c) => c,
+                Err(e) => {
+                    last_error = e.message.clone();
+                    retry_after = e.retry_after;
+                    if !e.retry {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            usage.add_tokens(completion.usage);
+            match parse_answer(&completion.text, batch.len()) {
+                Err(Malformed(m)) => last_error = m,
+                Ok(results) => {
+                    for (&i, result) in pending.iter().zip(results) {
+                        match result {
+                            Ok(j) => {
+                                if mode != JudgeMode::Off {
+                                    // A cache that cannot be written costs money later, not
+                                    // correctness now.
+                                    let _ = cache.put(&keys[i], &model, &items[i], repeat, &j);
+                                }
+                                grades[i] = Some(Ok(j));
+                            }
+                            Err(e) => last_error = e,
+                        }
+                    }
+                }
+            }
+        }
+        let attempts = usage.requests;
+        let grades = grades
+            .into_iter()
+            .map(|g| {
+                g.unwrap_or_else(|| {
+                    Err(format!(
+                        "{last_error} (after {attempts} request{})",
+                        if attempts == 1 { "" } else { "s" }
+                    ))
+                })
+            })
+            .collect();
+        usage.price(self.price);
+        (grades, usage)
+    }
+
+    /// The wait before retry number `attempt` (1-based): exponential backoff, or the
+    /// provider's `Retry-After` when longer, at most a minute.
+    fn wait(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        let exponential = self
+            .backoff
+            .saturating_mul(2u32.saturating_pow(attempt.saturating_sub(1)));
+        exponential
+            .max(retry_after.unwrap_or_default())
+            .min(Duration::from_secs(60))
+    }
+}

@@ -1,0 +1,238 @@
+//! The judge: model-graded checks, batched, validated, retried and cached.
+//!
+//! A [`Judge`] grades every [`judge`](crate::check::judge) check of a scenario run in **one**
+//! request to a [`JudgeModel`] (an OpenAI-compatible or Anthropic client, or your own). The
+//! answer must be strict JSON — a score from 0 to 1, the judge's pass and its reasoning per
+//! check — requested with the provider's structured-output mode, validated, and asked again
+//! (with backoff) when it is malformed or the provider answers 429 or 5xx. A check passes iff
+//! its score reaches its threshold (0.8 by default). Anything else — no judge configured,
+//! malformed answers after the retries, a result missing for one check — is an **error**
+//! verdict with the reason, never a pass.
+//!
+//! Verdicts are cached on disk, keyed by the model, the instructions, the check, the material
+//! judged and the repeat index: a re-run over the same transcript makes no request. In CI,
+//! `AGENT_TEST_JUDGE_MODE=replay` uses only the cache (a miss is an error, nothing goes over
+//! the network).
+//!
+//! ```
+//! use agent_test_runtime::judge::{Judge, JudgeMode};
+//! # #[cfg(feature = "http")] {
+//! let judge = Judge::openai("gpt-4o-mini-2024-07-18")
+//!     .base_url("http://127.0.0.1:11434/v1")   // e.g. Ollama
+//!     .cache_dir("tests/judge-cache")           // commit it, and replay it in CI
+//!     .mode(JudgeMode::Live);
+//! assert_eq!(judge.model_id(), "openai:gpt-4o-mini-2024-07-18");
+//! # }
+//! ```
+
+mod cache;
+mod grade;
+mod model;
+mod prompt;
+#[cfg(feature = "http")]
+mod providers;
+mod usage;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) use grade::{Judgements, judge_phase};
+pub use model::{Completion, JudgeModel, JudgePrompt, ModelError};
+pub use prompt::{JudgeItem, JudgeKind, Judgement};
+#[cfg(feature = "http")]
+pub use providers::{AnthropicJudge, OpenAiJudge};
+pub use usage::JudgeUsage;
+
+/// The environment variable that overrides every judge's [`JudgeMode`]: `live`, `replay`,
+/// `refresh` or `off`.
+pub const JUDGE_MODE_ENV: &str = "AGENT_TEST_JUDGE_MODE";
+
+/// The environment variable that overrides every judge's cache directory.
+pub const JUDGE_CACHE_ENV: &str = "AGENT_TEST_JUDGE_CACHE";
+
+/// How a judge uses its cache.
+///
+/// ```
+/// use agent_test_runtime::judge::JudgeMode;
+/// assert_eq!(JudgeMode::from_name("replay"), Some(JudgeMode::Replay));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JudgeMode {
+    /// Cached verdicts are reused; the others are asked for and cached (the default).
+    #[default]
+    Live,
+    /// Only cached verdicts: a miss is an error verdict and nothing goes over the network (CI).
+    Replay,
+    /// Every verdict is asked for again and the cache overwritten.
+    Refresh,
+    /// No cache at all.
+    Off,
+}
+
+impl JudgeMode {
+    /// The mode named `live`, `replay`, `refresh` or `off`.
+    ///
+    /// See the type's example.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "live" => Some(JudgeMode::Live),
+            "replay" => Some(JudgeMode::Replay),
+            "refresh" => Some(JudgeMode::Refresh),
+            "off" => Some(JudgeMode::Off),
+            _ => None,
+        }
+    }
+}
+
+/// A judge: a model and how it is used (cache, retries, timeout, price). Set it on a suite with
+/// `judge = ...;` in `agent_test!` (or [`Suite::judge`](crate::Suite::judge)); without one,
+/// [`Judge::from_env`] is used when `AGENT_TEST_JUDGE_MODEL`, `AGENT_TEST_JUDGE_PROVIDER` or
+/// `AGENT_TEST_JUDGE_BASE_URL` is set, and judge checks are errors otherwise.
+///
+/// See the [module documentation](self) for an example.
+#[derive(Clone)]
+pub struct Judge {
+    model: Arc<dyn JudgeModel>,
+    cache_dir: Option<PathBuf>,
+    mode: JudgeMode,
+    retries: u32,
+    backoff: Duration,
+    timeout: Duration,
+    price: Option<(f64, f64)>,
+}
+
+impl Judge {
+    /// A judge using any [`JudgeModel`].
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::BoxFuture;
+    /// # use agent_test_runtime::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
+    /// # struct Scripted;
+    /// # impl JudgeModel for Scripted {
+    /// #     fn id(&self) -> String { "scripted".into() }
+    /// #     fn complete<'a>(&'a self, _: &'a JudgePrompt) -> BoxFuture<'a, Result<Completion, ModelError>> {
+    /// #         Box::pin(async { Err(ModelError::fatal("offline")) })
+    /// #     }
+    /// # }
+    /// let judge = Judge::new(Scripted);
+    /// assert_eq!(judge.model_id(), "scripted");
+    /// ```
+    pub fn new(model: impl JudgeModel + 'static) -> Self {
+        Judge {
+            model: Arc::new(model),
+            cache_dir: None,
+            mode: JudgeMode::Live,
+            retries: 2,
+            backoff: Duration::from_millis(500),
+            timeout: Duration::from_secs(60),
+            price: None,
+        }
+    }
+
+    /// The model's id (provider and model), as used in cache keys and reports.
+    ///
+    /// See [`Judge::new`].
+    pub fn model_id(&self) -> String {
+        self.model.id()
+    }
+
+    /// Where verdicts are cached (default `target/agent-test/judge-cache`, next to the JSON
+    /// reports). `AGENT_TEST_JUDGE_CACHE` overrides it. Commit the directory to replay it in CI.
+    ///
+    /// See the [module documentation](self).
+    pub fn cache_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cache_dir = Some(dir.into());
+        self
+    }
+
+    /// How the cache is used (default [`JudgeMode::Live`]); `AGENT_TEST_JUDGE_MODE` overrides it.
+    ///
+    /// See the [module documentation](self).
+    pub fn mode(mut self, mode: JudgeMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// How many times a failed or malformed answer is asked for again (default 2).
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// # use agent_test_runtime::judge::Judge;
+    /// let judge = Judge::openai("gpt-4o-mini").retries(4).backoff(std::time::Duration::from_secs(1));
+    /// # let _ = judge;
+    /// # }
+    /// ```
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.retries = retries;
+        self
+    }
+
+    /// The first wait before a retry, doubled at each further one (default 500 ms); a
+    /// provider's `Retry-After` wins when it is longer (up to 60 s).
+    ///
+    /// See [`Judge::retries`].
+    pub fn backoff(mut self, backoff: Duration) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
+    /// How long one request may take (default 60 s); a timeout is retried.
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// # use agent_test_runtime::judge::Judge;
+    /// let judge = Judge::openai("gpt-4o-mini").timeout(std::time::Duration::from_secs(20));
+    /// # let _ = judge;
+    /// # }
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Prices in US dollars per million input and output tokens, to report the judge's cost.
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// # use agent_test_runtime::judge::Judge;
+    /// let judge = Judge::openai("gpt-4o-mini").price_per_million_tokens(0.15, 0.60);
+    /// # let _ = judge;
+    /// # }
+    /// ```
+    pub fn price_per_million_tokens(mut self, input: f64, output: f64) -> Self {
+        self.price = Some((input, output));
+        self
+    }
+
+    /// The mode in effect: the environment's, else the configured one.
+    fn effective_mode(&self) -> JudgeMode {
+        std::env::var(JUDGE_MODE_ENV)
+            .ok()
+            .and_then(|m| JudgeMode::from_name(&m))
+            .unwrap_or(self.mode)
+    }
+
+    /// The cache directory in effect.
+    fn effective_cache_dir(&self) -> PathBuf {
+        if let Some(dir) = std::env::var_os(JUDGE_CACHE_ENV).filter(|d| !d.is_empty()) {
+            return PathBuf::from(dir);
+        }
+        self.cache_dir
+            .clone()
+            .unwrap_or_else(|| crate::report::report_root(None).join("judge-cache"))
+    }
+}
+
+impl fmt::Debug for Judge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Judge")
+            .field("model", &self.model.id())
+            .field("cache_dir", &self.cache_dir)
+            .field("mode", &self.mode)
+            .field("retries", &self.retries)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}

@@ -1,0 +1,143 @@
+//! The model behind a judge: one prompt in, one completion out.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::agent::BoxFuture;
+use crate::model::Usage;
+
+/// What a judge model is asked: instructions, the checks to grade (as JSON text), and the JSON
+/// Schema its answer must follow (sent with the provider's structured-output mode).
+///
+/// ```
+/// use agent_test_runtime::judge::JudgePrompt;
+/// let p = JudgePrompt { system: "Grade.".into(), user: "{}".into(), schema: serde_json::json!({}) };
+/// assert_eq!(p.system, "Grade.");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct JudgePrompt {
+    /// The instructions.
+    pub system: String,
+    /// The checks and the material to grade.
+    pub user: String,
+    /// The JSON Schema of the answer.
+    pub schema: Value,
+}
+
+/// A model's answer: its text (expected to be JSON) and what it cost.
+///
+/// ```
+/// use agent_test_runtime::judge::Completion;
+/// let c = Completion { text: r#"{"results": []}"#.into(), usage: None };
+/// assert!(c.usage.is_none());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Completion {
+    /// The answer's text.
+    pub text: String,
+    /// Token usage, when the provider reports it.
+    pub usage: Option<Usage>,
+}
+
+/// A failed model call, and whether trying again may help.
+///
+/// ```
+/// use agent_test_runtime::judge::ModelError;
+/// let e = ModelError::retryable("HTTP 503").after(std::time::Duration::from_secs(2));
+/// assert!(e.retry);
+/// assert_eq!(e.to_string(), "HTTP 503");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelError {
+    /// What went wrong (no secrets).
+    pub message: String,
+    /// Whether the call may succeed if repeated (rate limits, 5xx, timeouts).
+    pub retry: bool,
+    /// How long the provider asked to wait (`Retry-After`).
+    pub retry_after: Option<Duration>,
+}
+
+impl ModelError {
+    /// An error that repeating will not fix (bad key, bad request).
+    ///
+    /// ```
+    /// # use agent_test_runtime::judge::ModelError;
+    /// assert!(!ModelError::fatal("HTTP 401").retry);
+    /// ```
+    pub fn fatal(message: impl Into<String>) -> Self {
+        ModelError {
+            message: message.into(),
+            retry: false,
+            retry_after: None,
+        }
+    }
+
+    /// An error worth retrying.
+    ///
+    /// See the type's example.
+    pub fn retryable(message: impl Into<String>) -> Self {
+        ModelError {
+            message: message.into(),
+            retry: true,
+            retry_after: None,
+        }
+    }
+
+    /// The provider's requested wait before retrying.
+    ///
+    /// See the type's example.
+    pub fn after(mut self, wait: Duration) -> Self {
+        self.retry_after = Some(wait);
+        self
+    }
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// A language model that grades: the provider clients ([`OpenAiJudge`](super::OpenAiJudge),
+/// [`AnthropicJudge`](super::AnthropicJudge)) implement it, and so can anything else — a
+/// scripted model in tests, an internal gateway.
+///
+/// Batching, validation, retries, caching and the pass rule are the [`Judge`](super::Judge)'s
+/// job; a model only answers one prompt.
+///
+/// ```
+/// use agent_test_runtime::agent::BoxFuture;
+/// use agent_test_runtime::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+///
+/// /// Passes everything: a stand-in for tests.
+/// struct Lenient;
+///
+/// impl JudgeModel for Lenient {
+///     fn id(&self) -> String {
+///         "lenient".into()
+///     }
+///     fn complete<'a>(&'a self, prompt: &'a JudgePrompt) -> BoxFuture<'a, Result<Completion, ModelError>> {
+///         Box::pin(async move {
+///             let checks: serde_json::Value = serde_json::from_str(&prompt.user).unwrap_or_default();
+///             let results: Vec<_> = checks["checks"].as_array().into_iter().flatten()
+///                 .map(|c| serde_json::json!({"id": c["id"], "score": 1.0, "pass": true, "reasoning": "ok"}))
+///                 .collect();
+///             Ok(Completion { text: serde_json::json!({"results": results}).to_string(), usage: None })
+///         })
+///     }
+/// }
+/// ```
+pub trait JudgeModel: Send + Sync {
+    /// Names the model for cache keys and reports: provider and pinned model
+    /// (`openai:gpt-4o-mini-2024-07-18`). Two models with the same id share cached verdicts.
+    fn id(&self) -> String;
+
+    /// Answers one prompt.
+    fn complete<'a>(
+        &'a self,
+        prompt: &'a JudgePrompt,
+    ) -> BoxFuture<'a, Result<Completion, ModelError>>;
+}

@@ -1,0 +1,275 @@
+//! The batched prompt: every judge check of a run in one request, and reading the answer back.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::JudgePrompt;
+
+/// What one judge check asks: the criteria and the material to grade, as sent to the model.
+/// Its JSON (with the model id and repeat index) is the check's cache key.
+///
+/// ```
+/// use agent_test_runtime::judge::{JudgeItem, JudgeKind};
+/// let item = JudgeItem::new(JudgeKind::Quality, "is polite", serde_json::json!({"reply": "Hello!"}));
+/// assert_eq!(item.criteria, "is polite");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgeItem {
+    /// What kind of grading.
+    #[serde(rename = "type")]
+    pub kind: JudgeKind,
+    /// What the material must satisfy.
+    pub criteria: String,
+    /// What it must not do; any violation scores 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub negative_constraints: Vec<String>,
+    /// A reference answer the material must agree with (MorganaBench's expected response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_response: Option<String>,
+    /// What is graded: the reply (or transcript, or node output) and the context asked for.
+    pub material: Value,
+}
+
+impl JudgeItem {
+    /// An item with no constraints or reference answer.
+    ///
+    /// See the type's example.
+    pub fn new(kind: JudgeKind, criteria: impl Into<String>, material: Value) -> Self {
+        JudgeItem {
+            kind,
+            criteria: criteria.into(),
+            negative_constraints: Vec::new(),
+            expected_response: None,
+            material,
+        }
+    }
+}
+
+/// The kind of grading (Mibo's semantic `type`).
+///
+/// ```
+/// use agent_test_runtime::judge::JudgeKind;
+/// assert_eq!(serde_json::to_value(JudgeKind::Hallucination).unwrap(), "hallucination_check");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum JudgeKind {
+    /// How well the material meets the criteria.
+    #[default]
+    #[serde(rename = "quality_check")]
+    Quality,
+    /// Whether every claim is supported by the conversation and the tool results.
+    #[serde(rename = "hallucination_check")]
+    Hallucination,
+}
+
+/// A judge's grade for one check.
+///
+/// ```
+/// use agent_test_runtime::judge::Judgement;
+/// let j = Judgement { score: 0.9, pass: true, reasoning: "polite and complete".into() };
+/// assert!(j.score >= 0.8);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// From 0 (not at all) to 1 (fully).
+    pub score: f64,
+    /// The judge's own call; the verdict uses the score and the check's threshold.
+    pub pass: bool,
+    /// Why.
+    pub reasoning: String,
+}
+
+/// Bumped whenever the instructions change, so that cached verdicts of other instructions are
+/// not reused.
+pub(crate) const PROMPT_VERSION: &str = "agent-test-judge-v1";
+
+const INSTRUCTIONS: &str = "\
+You are a strict, impartial evaluator of an AI agent's behaviour in automated tests.
+You receive a JSON object with `checks`. Grade each check on its own:
+- `criteria` says what the `material` must satisfy. `material.text` is what is graded (the
+  agent's reply, a transcript, or a workflow node's output); other fields of `material` are
+  context (the user's message, the tools the agent called and their results).
+- `quality_check`: score how fully the text meets the criteria.
+- `hallucination_check`: score 1 when every factual claim in the text is supported by the
+  context given (user messages, tool results), lower for each unsupported or contradicted claim.
+- `negative_constraints`: things the text must not do; if it does any of them, score 0.
+- `expected_response`: a reference answer; the text must convey the same facts and outcome
+  (wording may differ).
+Scores go from 0.0 (not at all) to 1.0 (fully). `pass` is your judgement that the check is met.
+Keep `reasoning` to one or two sentences naming the evidence.
+Answer with JSON only: {\"results\": [{\"id\", \"score\", \"pass\", \"reasoning\"}, ...]},
+one result per check, with the check's `id`.";
+
+/// The JSON Schema of the answer.
+pub(crate) fn answer_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "results": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "score": {"type": "number"},
+                        "pass": {"type": "boolean"},
+                        "reasoning": {"type": "string"}
+                    },
+                    "required": ["id", "score", "pass", "reasoning"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["results"],
+        "additionalProperties": false
+    })
+}
+
+/// The prompt for `items`, identified as `c1`, `c2`, … in order.
+pub(crate) fn prompt(items: &[&JudgeItem]) -> JudgePrompt {
+    let checks: Vec<Value> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let mut v = serde_json::to_value(item).unwrap_or(Value::Null);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("id".into(), Value::String(item_id(i)));
+            }
+            v
+        })
+        .collect();
+    JudgePrompt {
+        system: INSTRUCTIONS.to_owned(),
+        user: serde_json::to_string_pretty(&json!({ "checks": checks })).unwrap_or_default(),
+        schema: answer_schema(),
+    }
+}
+
+pub(crate) fn item_id(i: usize) -> String {
+    format!("c{}", i + 1)
+}
+
+/// The answer could not be read at all: worth asking again.
+#[derive(Debug)]
+pub(crate) struct Malformed(pub(crate) String);
+
+/// Reads an answer for `n` checks: one grade (or why there is none) per check, in order.
+/// Results are matched by id; when the model gave none of the ids but exactly `n` results,
+/// by position.
+pub(crate) fn parse_answer(
+    text: &str,
+    n: usize,
+) -> Result<Vec<Result<Judgement, String>>, Malformed> {
+    let json = strip_fence(text);
+    let value: Value = serde_json::from_str(json).map_err(|e| {
+        Malformed(format!(
+            "the judge's answer is not JSON ({e}): {}",
+            crate::report::clip(text, 200)
+        ))
+    })?;
+    let results = value
+        .get("results")
+        .and_then(Value::as_array)
+        .or_else(|| value.as_array())
+        .ok_or_else(|| {
+            Malformed(format!(
+                "the judge's answer has no `results` array: {}",
+                crate::report::clip(text, 200)
+            ))
+        })?;
+    let id_of = |r: &Value| -> Option<String> {
+        match r.get("id")? {
+            Value::String(s) => Some(s.trim().to_owned()),
+            Value::Number(k) => Some(format!("c{k}")),
+            _ => None,
+        }
+    };
+    let any_id = results.iter().any(|r| id_of(r).is_some());
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let want = item_id(i);
+        let found = if any_id {
+            results
+                .iter()
+                .find(|r| id_of(r).as_deref() == Some(want.as_str()))
+        } else if results.len() == n {
+            results.get(i)
+        } else {
+            None
+        };
+        out.push(match found {
+            None => Err(format!(
+                "the judge gave no result for this check (id {want})"
+            )),
+            Some(r) => grade(r),
+        });
+    }
+    Ok(out)
+}
+
+/// One result, validated.
+fn grade(r: &Value) -> Result<Judgement, String> {
+    let score = r
+        .get("score")
+        .and_then(Value::as_f64)
+        .ok_or_else(|| format!("the judge's result has no numeric `score`: {r}"))?;
+    if !(0.0..=1.0).contains(&score) {
+        return Err(format!(
+            "the judge's score {score} is outside 0..1: {}",
+            crate::matcher::compact(r)
+        ));
+    }
+    Ok(Judgement {
+        score,
+        pass: r.get("pass").and_then(Value::as_bool).unwrap_or(false),
+        reasoning: r
+            .get("reasoning")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    })
+}
+
+/// The JSON inside a ```json fence, which models add even when asked not to.
+fn strip_fence(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix("```") else {
+        return t;
+    };
+    let rest = rest.split_once('\n').map_or(rest, |(_, r)| r);
+    rest.trim_end().strip_suffix("```").unwrap_or(rest).trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_matched_by_id_then_position() {
+        let a = parse_answer(
+            r#"{"results": [{"id": "c2", "score": 0.2, "pass": false, "reasoning": "no"},
+                            {"id": "c1", "score": 0.9, "pass": true, "reasoning": "yes"}]}"#,
+            3,
+        )
+        .unwrap();
+        assert_eq!(a[0].as_ref().unwrap().score, 0.9);
+        assert_eq!(a[1].as_ref().unwrap().score, 0.2);
+        assert_eq!(
+            a[2].as_ref().unwrap_err(),
+            "the judge gave no result for this check (id c3)"
+        );
+        let by_position =
+            parse_answer("```json\n[{\"score\": 1, \"pass\": true}]\n```", 1).unwrap();
+        assert_eq!(by_position[0].as_ref().unwrap().score, 1.0);
+    }
+
+    #[test]
+    fn malformed_answers_and_bad_scores() {
+        assert!(parse_answer("I think it passes", 1).is_err());
+        assert!(parse_answer(r#"{"verdict": "pass"}"#, 1).is_err());
+        let a = parse_answer(r#"{"results": [{"id": "c1", "score": 85}]}"#, 1).unwrap();
+        assert!(a[0].as_ref().unwrap_err().contains("outside 0..1"));
+        let a = parse_answer(r#"{"results": [{"id": "c1", "score": "high"}]}"#, 1).unwrap();
+        assert!(a[0].as_ref().unwrap_err().contains("no numeric `score`"));
+    }
+}

@@ -1,0 +1,239 @@
+//! Repeated runs: a scenario run N times must pass at least M of them; the report counts each
+//! check's passes and flags the flaky ones.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::ScenarioRun;
+use crate::check::{Scope, Status};
+use crate::report::Report;
+
+/// How often a scenario runs and how many runs must pass (`repeat = 5; min_passes = 4;`).
+///
+/// ```
+/// use agent_test_runtime::Repeat;
+/// let r = Repeat::default();
+/// assert_eq!((r.times, r.required()), (1, 1));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Repeat {
+    /// Runs of the scenario.
+    pub times: u32,
+    /// Runs that must pass; `None` means all of them.
+    pub min_passes: Option<u32>,
+}
+
+impl Default for Repeat {
+    fn default() -> Self {
+        Repeat {
+            times: 1,
+            min_passes: None,
+        }
+    }
+}
+
+impl Repeat {
+    /// The passing runs required.
+    ///
+    /// See the type's example.
+    pub fn required(&self) -> u32 {
+        self.min_passes.unwrap_or(self.times).min(self.times)
+    }
+}
+
+/// The outcome of a repeated scenario: runs passed against runs required, and per check how
+/// often it passed; a check that both passed and failed is flaky.
+///
+/// ```
+/// use agent_test_runtime::RepeatSummary;
+/// let s = RepeatSummary { runs: 5, passed_runs: 4, required: 4, checks: vec![] };
+/// assert!(s.passed());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepeatSummary {
+    /// Runs made.
+    pub runs: u32,
+    /// Runs that passed.
+    pub passed_runs: u32,
+    /// Runs that had to pass.
+    pub required: u32,
+    /// Each check's tally, in the order written.
+    pub checks: Vec<CheckTally>,
+}
+
+impl RepeatSummary {
+    /// Whether enough runs passed.
+    ///
+    /// See the type's example.
+    pub fn passed(&self) -> bool {
+        self.passed_runs >= self.required
+    }
+}
+
+/// How one check fared over the repeated runs.
+///
+/// ```
+/// use agent_test_runtime::{CheckTally, check::Scope};
+/// let t = CheckTally { label: "reply contains \"refund\"".into(), scope: Scope::Conversation, passed: 3, not_passed: 2 };
+/// assert!(t.flaky());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckTally {
+    /// The check, as reports name it.
+    pub label: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// Runs in which it passed.
+    pub passed: u32,
+    /// Runs in which it failed, errored or was skipped.
+    pub not_passed: u32,
+}
+
+impl CheckTally {
+    /// It passed in some runs and not in others.
+    ///
+    /// See the type's example.
+    pub fn flaky(&self) -> bool {
+        self.passed > 0 && self.not_passed > 0
+    }
+}
+
+/// The runs of one scenario so far: what `agent_test!` tests loop on.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::{Repeats, ScenarioInfo};
+/// use agent_test_runtime::agent::agent_fn;
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// static CALLS: AtomicUsize = AtomicUsize::new(0);
+/// // Says "refund" in 3 runs of 4.
+/// let flaky = || agent_fn(|_r| async {
+///     if CALLS.fetch_add(1, Ordering::SeqCst) % 4 == 3 { "Sorry." } else { "Your refund is on its way." }
+/// });
+/// let mut repeats = Repeats::new();
+/// let report = loop {
+///     let suite = Suite::new().agent(flaky()).repeat(4).min_passes(3);
+///     let mut run = ScenarioRun::with_info(suite, ScenarioInfo::new("refund").repeated(repeats.index()));
+///     run.user("refund please").await;
+///     run.expect(reply().contains("refund"));
+///     if let Some(report) = repeats.record(run).await {
+///         break report;
+///     }
+/// };
+/// let summary = report.repeats.as_ref().unwrap();
+/// assert_eq!((summary.runs, summary.passed_runs, summary.required), (4, 3, 3));
+/// assert!(report.passed());
+/// assert!(summary.checks[0].flaky());
+/// # });
+/// ```
+#[derive(Debug, Default)]
+pub struct Repeats {
+    reports: Vec<Report>,
+}
+
+impl Repeats {
+    /// No run yet.
+    ///
+    /// See the type's example.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The index of the next run (0 for the first).
+    ///
+    /// See the type's example.
+    pub fn index(&self) -> usize {
+        self.reports.len()
+    }
+
+    /// Finishes a run; when it was the last of its scenario's repeats, returns the report of
+    /// them all (a single run's report is returned unchanged).
+    ///
+    /// See the type's example.
+    pub async fn record(&mut self, run: ScenarioRun) -> Option<Report> {
+        let plan = run.repeat_plan();
+        let report = run.report().await;
+        if plan.times <= 1 && self.reports.is_empty() {
+            return Some(report);
+        }
+        self.reports.push(report);
+        if self.reports.len() < plan.times as usize {
+            return None;
+        }
+        Some(combine(std::mem::take(&mut self.reports), plan))
+    }
+}
+
+/// One report for all the runs: the last failing run's verdicts and transcript (the most
+/// useful to read), the tallies, and the judge's usage summed.
+fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
+    let runs = u32::try_from(reports.len()).unwrap_or(u32::MAX);
+    let passed_runs = u32::try_from(reports.iter().filter(|r| r.passed).count()).unwrap_or(0);
+    let mut order: Vec<(String, Scope)> = Vec::new();
+    let mut tallies: HashMap<(String, Scope), (u32, u32)> = HashMap::new();
+    for r in &reports {
+        for v in &r.verdicts {
+            let key = (v.label.clone(), v.scope);
+            let t = tallies.entry(key.clone()).or_insert_with(|| {
+                order.push(key);
+                (0, 0)
+            });
+            if v.status == Status::Pass {
+                t.0 += 1;
+            } else {
+                t.1 += 1;
+            }
+        }
+    }
+    let checks = order
+        .into_iter()
+        .map(|key| {
+            let (passed, not_passed) = tallies.get(&key).copied().unwrap_or_default();
+            CheckTally {
+                label: key.0,
+                scope: key.1,
+                passed,
+                not_passed,
+            }
+        })
+        .collect();
+    let judge = reports
+        .iter()
+        .filter_map(|r| r.judge.clone())
+        .reduce(|mut a, b| {
+            a.requests += b.requests;
+            a.checks += b.checks;
+            a.cached += b.cached;
+            a.input_tokens += b.input_tokens;
+            a.output_tokens += b.output_tokens;
+            a.cost_usd = match (a.cost_usd, b.cost_usd) {
+                (Some(x), Some(y)) => Some(x + y),
+                (x, y) => x.or(y),
+            };
+            a
+        });
+    let duration_ms = reports.iter().map(|r| r.duration_ms).sum();
+    let pick = reports
+        .iter()
+        .rposition(|r| !r.passed)
+        .unwrap_or(reports.len().saturating_sub(1));
+    let mut report = reports
+        .into_iter()
+        .nth(pick)
+        .unwrap_or_else(|| Report::new(Default::default(), Vec::new(), Default::default(), 0));
+    let summary = RepeatSummary {
+        runs,
+        passed_runs,
+        required: plan.required(),
+        checks,
+    };
+    report.passed = summary.passed();
+    report.repeats = Some(summary);
+    report.judge = judge;
+    report.duration_ms = duration_ms;
+    crate::report::rewrite_json(&mut report);
+    report
+}
