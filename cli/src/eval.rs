@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use agent_test_runtime::judge::Judge;
 use agent_test_runtime::model::{Scenario, ScenarioEvaluator};
 
 use crate::args::EvalArgs;
@@ -18,16 +19,28 @@ pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunRes
         return Err("--runs: no .json files found".into());
     }
     let scenarios = Scenarios::new(scenarios);
+    // Judge checks are graded by the judge the environment names (AGENT_TEST_JUDGE_MODEL, ...),
+    // with its cache: AGENT_TEST_JUDGE_MODE=replay evaluates them with no network at all.
+    let judge = Judge::from_env_if_configured();
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<RunResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
     let workers = args.jobs.min(files.len()).max(1);
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
+                // Only judge checks need async work; the runtime is made once per worker.
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .ok();
+                let grader = Grader {
+                    judge: judge.as_ref(),
+                    runtime: runtime.as_ref(),
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let result = evaluate_one(file, &scenarios, args);
+                    let result = evaluate_one(file, &scenarios, &grader, args);
                     if let Some(slot) = slots.get(i)
                         && let Ok(mut g) = slot.lock()
                     {
@@ -77,7 +90,18 @@ impl Scenarios {
     }
 }
 
-fn evaluate_one(file: &Path, scenarios: &Scenarios, args: &EvalArgs) -> RunResult {
+/// What grades judge checks on a worker.
+struct Grader<'a> {
+    judge: Option<&'a Judge>,
+    runtime: Option<&'a tokio::runtime::Runtime>,
+}
+
+fn evaluate_one(
+    file: &Path,
+    scenarios: &Scenarios,
+    grader: &Grader<'_>,
+    args: &EvalArgs,
+) -> RunResult {
     let source = file.display().to_string();
     let run = match load_run(file, args.trace_format) {
         Ok(r) => r,
@@ -99,7 +123,12 @@ fn evaluate_one(file: &Path, scenarios: &Scenarios, args: &EvalArgs) -> RunResul
             };
         }
     };
-    let mut report = evaluator.evaluate(run.transcript);
+    let mut report = match grader.runtime {
+        Some(rt) if evaluator.needs_judge() => {
+            rt.block_on(evaluator.evaluate_judged(run.transcript, grader.judge))
+        }
+        _ => evaluator.evaluate(run.transcript),
+    };
     report.scenario.module = run.scenario.module;
     RunResult {
         source,

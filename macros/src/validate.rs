@@ -102,6 +102,10 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
         check_schema(args, diag);
         return;
     }
+    if callee == "threshold" {
+        check_threshold(args, diag);
+        return;
+    }
     let Some((text, span)) = first_string_arg(args) else {
         return;
     };
@@ -194,6 +198,34 @@ fn regex_error(e: &regex_syntax::Error) -> String {
             .last()
             .unwrap_or_default()
             .to_owned(),
+    }
+}
+
+/// A judge threshold written as a number literal must lie in 0..=1.
+fn check_threshold(args: &TokenStream, diag: &mut Diagnostics) {
+    let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
+    let (negative, lit) = match tokens.as_slice() {
+        [TokenTree::Literal(l)] => (false, l),
+        [TokenTree::Punct(p), TokenTree::Literal(l)] if p.as_char() == '-' => (true, l),
+        _ => return,
+    };
+    let Ok(value) = lit
+        .to_string()
+        .replace('_', "")
+        .trim_end_matches("f64")
+        .trim_end_matches("f32")
+        .parse::<f64>()
+    else {
+        return;
+    };
+    if negative || !(0.0..=1.0).contains(&value) {
+        diag.error(
+            lit.span(),
+            format!(
+                "threshold {}{value} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)",
+                if negative { "-" } else { "" }
+            ),
+        );
     }
 }
 

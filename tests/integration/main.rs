@@ -3,6 +3,7 @@
 mod agents;
 mod failures;
 mod formats;
+mod judged;
 mod macro_features;
 mod reports;
 mod robustness;

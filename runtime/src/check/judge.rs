@@ -226,11 +226,14 @@ impl JudgeCheck {
     }
 
     /// What the judge is asked for this check in this scope, or why it cannot be asked.
-    pub(crate) fn item(&self, cx: &EvalContext<'_>) -> Result<JudgeItem, Outcome> {
+    pub(crate) fn item(&self, cx: &EvalContext<'_>) -> Result<JudgeItem, Box<Outcome>> {
         if cx.turns().is_empty() {
-            return Err(Outcome::error("no turn ran"));
+            return Err(Box::new(Outcome::error("no turn ran")));
         }
-        let text = self.source.read(cx).map_err(Outcome::fail)?;
+        let text = self
+            .source
+            .read(cx)
+            .map_err(|e| Box::new(Outcome::fail(e)))?;
         let mut material = Map::new();
         material.insert("text".into(), Value::String(text.into_owned()));
         if self.include_prompt
@@ -268,7 +271,7 @@ impl JudgeCheck {
         }
         let item = match self.item(cx) {
             Ok(item) => item,
-            Err(outcome) => return outcome,
+            Err(outcome) => return *outcome,
         };
         let judgement = match cx.judgement(&item) {
             Ok(j) => j,

@@ -42,7 +42,10 @@ pub(crate) use grade::{Judgements, judge_phase};
 pub use model::{Completion, JudgeModel, JudgePrompt, ModelError};
 pub use prompt::{JudgeItem, JudgeKind, Judgement};
 #[cfg(feature = "http")]
-pub use providers::{AnthropicJudge, OpenAiJudge};
+pub use providers::{
+    AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL, DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge,
+    StructuredOutput,
+};
 pub use usage::JudgeUsage;
 
 /// The environment variable that overrides every judge's [`JudgeMode`]: `live`, `replay`,

@@ -418,8 +418,18 @@ impl Judge {
 
     /// [`Judge::from_env`] when the environment names a judge (`AGENT_TEST_JUDGE_MODEL`,
     /// `AGENT_TEST_JUDGE_PROVIDER` or `AGENT_TEST_JUDGE_BASE_URL` is set), else nothing: an
-    /// API key alone never turns judging on.
-    pub(crate) fn from_env_if_configured() -> Option<Self> {
+    /// API key alone never turns judging on. What runs without `judge = ...;` use.
+    ///
+    /// ```
+    /// # use agent_test_runtime::judge::Judge;
+    /// if std::env::var_os("AGENT_TEST_JUDGE_MODEL").is_none()
+    ///     && std::env::var_os("AGENT_TEST_JUDGE_PROVIDER").is_none()
+    ///     && std::env::var_os("AGENT_TEST_JUDGE_BASE_URL").is_none()
+    /// {
+    ///     assert!(Judge::from_env_if_configured().is_none());
+    /// }
+    /// ```
+    pub fn from_env_if_configured() -> Option<Self> {
         env(&[
             "AGENT_TEST_JUDGE_MODEL",
             "AGENT_TEST_JUDGE_PROVIDER",

@@ -50,6 +50,18 @@ impl ScenarioEvaluator {
         &self.info.name
     }
 
+    /// Whether some check needs the judge ([`ScenarioEvaluator::evaluate_judged`]).
+    ///
+    /// ```
+    /// # use agent_test_runtime::{prelude::*, model::Scenario};
+    /// assert!(Scenario::new("x").expect(judge("polite")).evaluator().needs_judge());
+    /// ```
+    pub fn needs_judge(&self) -> bool {
+        self.expectations
+            .iter()
+            .any(|e| matches!(e.check, crate::check::Check::Judge(_)))
+    }
+
     /// Evaluates the checks on a recorded transcript, calling nothing. The transcript is moved
     /// into the report rather than copied.
     ///

@@ -51,18 +51,18 @@ impl Report {
                 plural(s.total())
             )
         };
+        let counts = match &self.repeats {
+            Some(r) => format!(
+                "{} of {} runs passed ({} required); the run shown: {counts}",
+                r.passed_runs, r.runs, r.required
+            ),
+            None => counts,
+        };
         let mut line = format!(
             "agent-test: scenario `{}` {}: {counts}",
             self.scenario.name,
             if self.passed { "passed" } else { "FAILED" }
         );
-        if let Some(r) = &self.repeats {
-            let _ = write!(
-                line,
-                "; {} of {} runs passed ({} required)",
-                r.passed_runs, r.runs, r.required
-            );
-        }
         let mut paren = Vec::new();
         if let (Some(file), Some(l)) = (&self.scenario.file, self.scenario.line) {
             paren.push(format!("{file}:{l}"));

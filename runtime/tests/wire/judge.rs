@@ -23,11 +23,15 @@ fn cache(name: &str) -> PathBuf {
 
 /// A judge on the local server, retrying fast.
 fn local(url: &str, cache_dir: PathBuf) -> Judge {
-    Judge::new(OpenAiJudge::new("judge-model").base_url(url).api_key("sk-judge-secret"))
-        .cache_dir(cache_dir)
-        .backoff(Duration::from_millis(5))
-        .timeout(Duration::from_secs(5))
-        .price_per_million_tokens(1.0, 2.0)
+    Judge::new(
+        OpenAiJudge::new("judge-model")
+            .base_url(url)
+            .api_key("sk-judge-secret"),
+    )
+    .cache_dir(cache_dir)
+    .backoff(Duration::from_millis(5))
+    .timeout(Duration::from_secs(5))
+    .price_per_million_tokens(1.0, 2.0)
 }
 
 /// A refund conversation graded by three judge checks (two turns) and one deterministic check.
@@ -60,11 +64,7 @@ fn statuses(report: &Report) -> Vec<(String, Status)> {
 #[tokio::test]
 async fn every_judge_check_of_a_run_goes_in_one_request() {
     let (url, server) = judge_server(vec![]).await;
-    let report = refund_run(
-        local(&url, cache("one")),
-        "Refund for ORD-9921 issued.",
-    )
-    .await;
+    let report = refund_run(local(&url, cache("one")), "Refund for ORD-9921 issued.").await;
     assert!(report.passed(), "{report}");
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "one request for the whole run");
@@ -88,10 +88,7 @@ async fn every_judge_check_of_a_run_goes_in_one_request() {
     );
     assert_eq!(checks[2]["material"]["tool_sequence"], json!([]));
     let usage = report.judge.as_ref().expect("judge usage");
-    assert_eq!(
-        (usage.requests, usage.checks, usage.cached),
-        (1, 3, 0)
-    );
+    assert_eq!((usage.requests, usage.checks, usage.cached), (1, 3, 0));
     assert_eq!((usage.input_tokens, usage.output_tokens), (400, 60));
     assert_eq!(usage.cost_usd, Some(0.00052));
     assert!(report.to_string().contains(
@@ -107,12 +104,19 @@ async fn a_score_below_the_threshold_fails_with_the_reasoning() {
     let v = &report.verdicts[1];
     assert_eq!(v.status, Status::Fail);
     assert_eq!(v.reason, "score 0.2 < 0.9: graded \"mentions refund\"");
-    assert_eq!(v.details.expected, Some(json!({"criteria": "mentions refund", "threshold": 0.9})));
+    assert_eq!(
+        v.details.expected,
+        Some(json!({"criteria": "mentions refund", "threshold": 0.9}))
+    );
     assert_eq!(
         v.details.actual,
         Some(json!({"score": 0.2, "judge_pass": false, "reasoning": "graded \"mentions refund\""}))
     );
-    assert_eq!(report.verdicts[2].status, Status::Pass, "other checks still evaluated");
+    assert_eq!(
+        report.verdicts[2].status,
+        Status::Pass,
+        "other checks still evaluated"
+    );
 }
 
 #[tokio::test]
@@ -121,7 +125,11 @@ async fn a_rerun_over_the_same_transcript_asks_nothing_and_replay_never_calls() 
     let (url, server) = judge_server(vec![]).await;
     let first = refund_run(local(&url, dir.clone()), "Refund for ORD-9921 issued.").await;
     let second = refund_run(local(&url, dir.clone()), "Refund for ORD-9921 issued.").await;
-    assert_eq!(server.requests().len(), 1, "the re-run is answered from the cache");
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "the re-run is answered from the cache"
+    );
     assert_eq!(statuses(&first), statuses(&second));
     let usage = second.judge.as_ref().unwrap();
     assert_eq!((usage.requests, usage.cached), (0, 3));
@@ -147,7 +155,11 @@ async fn malformed_answers_are_retried_then_an_error_never_a_pass() {
     let (url, server) = judge_server(vec![Behaviour::Say("The reply looks fine to me.")]).await;
     let report = refund_run(local(&url, cache("retry")), "Refund for ORD-9921 issued.").await;
     assert!(report.passed(), "{report}");
-    assert_eq!(server.requests().len(), 2, "asked again after the malformed answer");
+    assert_eq!(
+        server.requests().len(),
+        2,
+        "asked again after the malformed answer"
+    );
 
     let (url, server) = judge_server(vec![
         Behaviour::Say("not json"),
@@ -155,9 +167,16 @@ async fn malformed_answers_are_retried_then_an_error_never_a_pass() {
         Behaviour::Say("```json\nnope\n```"),
     ])
     .await;
-    let report = refund_run(local(&url, cache("malformed")), "Refund for ORD-9921 issued.").await;
+    let report = refund_run(
+        local(&url, cache("malformed")),
+        "Refund for ORD-9921 issued.",
+    )
+    .await;
     assert_eq!(server.requests().len(), 3, "1 request + 2 retries");
-    let judged: Vec<Status> = [0, 1, 3].iter().map(|&i| report.verdicts[i].status).collect();
+    let judged: Vec<Status> = [0, 1, 3]
+        .iter()
+        .map(|&i| report.verdicts[i].status)
+        .collect();
     assert_eq!(judged, [Status::Error; 3]);
     assert!(
         report.verdicts[0]
@@ -167,7 +186,11 @@ async fn malformed_answers_are_retried_then_an_error_never_a_pass() {
         report.verdicts[0].reason
     );
     assert!(report.verdicts[0].reason.ends_with("(after 3 requests)"));
-    assert_eq!(report.verdicts[2].status, Status::Pass, "deterministic checks still run");
+    assert_eq!(
+        report.verdicts[2].status,
+        Status::Pass,
+        "deterministic checks still run"
+    );
     assert!(!report.passed());
 }
 
@@ -181,7 +204,11 @@ async fn a_missing_result_is_asked_again_alone_then_an_error_for_that_check_only
     .await;
     let report = refund_run(local(&url, cache("partial")), "Refund for ORD-9921 issued.").await;
     assert_eq!(server.requests().len(), 3);
-    assert_eq!(server.checks(1).len(), 1, "only the missing check is asked again");
+    assert_eq!(
+        server.checks(1).len(),
+        1,
+        "only the missing check is asked again"
+    );
     assert_eq!(server.checks(1)[0]["criteria"], "mentions refund");
     assert_eq!(report.verdicts[0].status, Status::Pass);
     assert_eq!(report.verdicts[1].status, Status::Error);
@@ -208,7 +235,11 @@ async fn rate_limits_server_errors_and_slow_answers_are_retried() {
     let judge = local(&url, cache("slow")).timeout(Duration::from_millis(300));
     let report = refund_run(judge, "Refund for ORD-9921 issued.").await;
     assert!(report.passed(), "{report}");
-    assert_eq!(server.requests().len(), 2, "the slow answer timed out and was asked again");
+    assert_eq!(
+        server.requests().len(),
+        2,
+        "the slow answer timed out and was asked again"
+    );
 
     // A client error is not retried, and says what the endpoint answered.
     let (url, server) = judge_server(vec![Behaviour::Status(401)]).await;
@@ -248,16 +279,29 @@ async fn without_a_judge_judge_checks_are_errors() {
 #[tokio::test]
 async fn the_anthropic_client_forces_a_tool_call_for_the_verdicts() {
     let (url, server) = judge_server(vec![]).await;
-    let judge = Judge::new(AnthropicJudge::new("claude-test").base_url(&url).api_key("sk-ant-x"))
-        .cache_dir(cache("anthropic"));
+    let judge = Judge::new(
+        AnthropicJudge::new("claude-test")
+            .base_url(&url)
+            .api_key("sk-ant-x"),
+    )
+    .cache_dir(cache("anthropic"));
     let report = refund_run(judge, "Refund for ORD-9921 issued.").await;
     assert!(report.passed(), "{report}");
     let body = &server.requests()[0];
-    assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "record_verdicts"}));
-    assert_eq!(body["tools"][0]["input_schema"]["required"], json!(["results"]));
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "tool", "name": "record_verdicts"})
+    );
+    assert_eq!(
+        body["tools"][0]["input_schema"]["required"],
+        json!(["results"])
+    );
     assert_eq!(body["temperature"], 0);
     let usage = report.judge.as_ref().unwrap();
-    assert_eq!((usage.model.as_str(), usage.input_tokens), ("anthropic:claude-test", 380));
+    assert_eq!(
+        (usage.model.as_str(), usage.input_tokens),
+        ("anthropic:claude-test", 380)
+    );
 }
 
 #[tokio::test]
