@@ -8,3 +8,4 @@
 
 pub mod demo;
 pub mod demo_server;
+pub mod scripted_judge;

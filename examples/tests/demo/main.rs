@@ -7,6 +7,7 @@
 //! ```
 
 mod booking;
+mod judged;
 mod over_http;
 mod support;
 mod workflows;
