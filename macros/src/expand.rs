@@ -153,6 +153,20 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
                     #bind
                 }
             }
+            Stmt::Extract { binding, what } => {
+                let what = what.braced();
+                quote! { #binding = #run.extract(#what).await; }
+            }
+            Stmt::Simulate { user, checks } => {
+                let user = user_input(user);
+                let inner = stmts(checks, true);
+                quote! {
+                    #run.simulate(#user, |#run: &mut ::agent_test::__private::ScenarioRun| {
+                        #inner
+                    })
+                    .await;
+                }
+            }
             Stmt::Expect(e) => {
                 let check = e.braced();
                 let mut label = Literal::string(&e.source());

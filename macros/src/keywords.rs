@@ -1,7 +1,9 @@
 //! The DSL's words, Rust's keywords, and "did you mean" suggestions.
 
 /// Words that start a statement inside a scenario.
-pub(crate) const SCENARIO_WORDS: &[&str] = &["user", "system", "history", "expect", "context"];
+pub(crate) const SCENARIO_WORDS: &[&str] = &[
+    "user", "system", "history", "expect", "context", "simulate", "extract",
+];
 
 /// Words that start an item at the top of `agent_test!`.
 pub(crate) const SUITE_WORDS: &[&str] = &["scenario", "context"];

@@ -58,7 +58,9 @@ fn collect_expects<'a>(body: &'a [Stmt], out: &mut Vec<&'a UserExpr>) {
     for stmt in body {
         match stmt {
             Stmt::Expect(e) => out.push(e),
-            Stmt::User { checks, .. } => collect_expects(checks, out),
+            Stmt::User { checks, .. } | Stmt::Simulate { checks, .. } => {
+                collect_expects(checks, out)
+            }
             _ => {}
         }
     }

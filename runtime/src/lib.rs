@@ -52,8 +52,8 @@ pub use path::FieldPath;
 pub use pattern::Pattern;
 pub use recorded::{LoadError, RecordedRun, load_json, load_json_file};
 pub use run::{
-    CheckTally, DEFAULT_TURN_TIMEOUT, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun,
-    Suite,
+    CheckTally, DEFAULT_TURN_TIMEOUT, Extraction, Repeat, RepeatSummary, Repeats, ScenarioInfo,
+    ScenarioRun, SimulatedUser, Suite, simulated_user,
 };
 pub use schema::Schema;
 /// The JSON library of the model (`serde_json::Value` is everywhere in it).
@@ -89,6 +89,7 @@ pub mod prelude {
         missing, not, one_of, optional, regex,
     };
     pub use crate::model::{Call, Guardrail, Message, Reply, Usage, Workflow};
+    pub use crate::run::{Extraction, simulated_user};
     pub use crate::{Clock, ScenarioRun, Suite, evaluate};
     pub use serde_json::json;
     pub use std::time::Duration;

@@ -4,6 +4,7 @@ mod agents;
 mod failures;
 mod formats;
 mod judged;
+mod llm_steps;
 mod macro_features;
 mod reports;
 mod robustness;

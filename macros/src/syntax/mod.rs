@@ -63,6 +63,17 @@ pub(crate) enum Stmt {
         input: UserExpr,
         checks: Vec<Stmt>,
     },
+    /// `let <pattern> = extract <what>;` — a value a model extracts from the conversation.
+    Extract {
+        /// `let <pattern>` (with its type annotation, which chooses the value's type).
+        binding: TokenStream,
+        what: UserExpr,
+    },
+    /// `simulate <user> { checks }` — a model plays the user; the checks run after every turn.
+    Simulate {
+        user: UserExpr,
+        checks: Vec<Stmt>,
+    },
     /// `expect <check>;` — a turn check inside a turn's block, a conversation check elsewhere.
     Expect(UserExpr),
     /// `clock = <expr>;` and the other scenario settings.

@@ -67,17 +67,9 @@ pub(crate) fn parse_body(
                 out.push(Stmt::Setting { name, value });
             }
         } else if word == "let"
-            && let Some((pattern, user_span)) = dsl_let(&mut c)
+            && let Some((pattern, keyword, span)) = dsl_let(&mut c)
         {
-            parse_dsl(
-                &mut c,
-                "user",
-                user_span,
-                Some(pattern),
-                block,
-                diag,
-                &mut out,
-            );
+            parse_dsl(&mut c, keyword, span, Some(pattern), block, diag, &mut out);
         } else if looks_like_unknown_word(&word, next.as_ref()) {
             c.bump();
             let allowed: &[&str] = if block == Block::Turn {
@@ -140,12 +132,44 @@ fn parse_dsl(
                 collect_expr(c, false);
             }
         },
-        "user" => {
-            let (tokens, ended) = collect_expr(c, true);
+        "extract" => {
+            let (tokens, ended) = collect_expr(c, false);
+            report_missing_semi(ended, c, diag);
+            let what = UserExpr::new(tokens, word_span);
+            match binding {
+                _ if what.is_empty() => diag.error(
+                    word_span,
+                    "expected what to extract after `extract`, like `let order: String = extract \"the order number\";`",
+                ),
+                None => diag.error(
+                    word_span,
+                    "bind the extracted value: `let order: String = extract \"the order number\";` (the type says what to extract)",
+                ),
+                Some(binding) if block == Block::Scenario => {
+                    out.push(Stmt::Extract { binding, what });
+                }
+                Some(_) => {}
+            }
+        }
+        "user" | "simulate" => {
+            // `simulate { ... }` with the simulated user missing: the block is the checks.
+            let (tokens, ended) = if c.peek().is_some_and(|t| is_group(t, Delimiter::Brace)) {
+                (Vec::new(), Ended::Brace)
+            } else {
+                collect_expr(c, true)
+            };
             report_missing_semi(ended, c, diag);
             let input = UserExpr::new(tokens, word_span);
-            if input.is_empty() {
+            if input.is_empty() && word == "user" {
                 diag.error(word_span, "expected the user's message after `user`, like `user \"I was charged twice\";`");
+            } else if input.is_empty() {
+                diag.error(word_span, "expected the simulated user after `simulate`, like `simulate simulated_user(\"get a refund\").turns(2..=5) { expect ...; }`");
+            }
+            if word == "simulate" && binding.is_some() {
+                diag.error(
+                    word_span,
+                    "`simulate` gives no value to bind: bind turns with `let turn = user ...;`",
+                );
             }
             let checks = if ended == Ended::Brace {
                 match c.bump() {
@@ -158,7 +182,12 @@ fn parse_dsl(
                 Vec::new()
             };
             c.eat_semi();
-            if block == Block::Scenario {
+            if block == Block::Scenario && word == "simulate" {
+                out.push(Stmt::Simulate {
+                    user: input,
+                    checks,
+                });
+            } else if block == Block::Scenario {
                 out.push(Stmt::User {
                     binding,
                     input,
@@ -198,9 +227,10 @@ fn report_missing_semi(ended: Ended, c: &Cursor, diag: &mut Diagnostics) {
     }
 }
 
-/// `let <pattern> = user ...`: consumes through `user` and returns the pattern tokens (with
-/// `let`) and the span of `user`. Leaves the cursor untouched when the `let` is plain Rust.
-fn dsl_let(c: &mut Cursor) -> Option<(TokenStream, Span)> {
+/// `let <pattern> = user ...` or `let <pattern> = extract ...`: consumes through the keyword
+/// and returns the pattern tokens (with `let`), the keyword and its span. Leaves the cursor
+/// untouched when the `let` is plain Rust.
+fn dsl_let(c: &mut Cursor) -> Option<(TokenStream, &'static str, Span)> {
     let mut i = 1;
     loop {
         let t = c.peek_n(i)?;
@@ -212,18 +242,18 @@ fn dsl_let(c: &mut Cursor) -> Option<(TokenStream, Span)> {
         }
         i += 1;
     }
-    let user = c.peek_n(i + 1)?;
-    if !is_ident(user, "user") || !starts_dsl("user", c.peek_n(i + 2)) {
-        return None;
-    }
-    let user_span = user.span();
+    let word = c.peek_n(i + 1)?;
+    let keyword = ["user", "extract"]
+        .into_iter()
+        .find(|k| is_ident(word, k) && starts_dsl(k, c.peek_n(i + 2)))?;
+    let span = word.span();
     let mut pattern = TokenStream::new();
     for _ in 0..i {
         pattern.extend(c.bump());
     }
     c.bump(); // `=`
-    c.bump(); // `user`
-    Some((pattern, user_span))
+    c.bump(); // the keyword
+    Some((pattern, keyword, span))
 }
 
 fn span_of(tokens: &TokenStream) -> Span {

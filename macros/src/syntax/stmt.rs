@@ -19,7 +19,8 @@ pub(crate) fn starts_dsl(word: &str, next: Option<&TokenTree>) -> bool {
         Some(TokenTree::Group(g)) => match g.delimiter() {
             Delimiter::Bracket => word == "history",
             Delimiter::Brace => true,
-            _ => word != "context",
+            // `extract(..)` and `simulate(..)` stay calls of the user's own functions.
+            _ => !matches!(word, "context" | "extract" | "simulate"),
         },
         Some(TokenTree::Ident(i)) => {
             !matches!(i.to_string().as_str(), "in" | "as" | "else" | "where")

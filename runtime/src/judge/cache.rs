@@ -21,17 +21,40 @@ impl Cache {
 
     /// The key of a check: everything that could change its verdict.
     pub(crate) fn key(model: &str, item: &JudgeItem, repeat: usize) -> String {
-        let mut h = Sha256::new();
-        for part in [
+        Self::key_of(&[
             PROMPT_VERSION,
             model,
             &serde_json::to_string(item).unwrap_or_default(),
             &repeat.to_string(),
-        ] {
+        ])
+    }
+
+    /// The SHA-256 of `parts`, each ended by a zero byte.
+    pub(crate) fn key_of(parts: &[&str]) -> String {
+        let mut h = Sha256::new();
+        for part in parts {
             h.update(part.as_bytes());
             h.update([0]);
         }
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A cached model answer (extractions, simulated users).
+    pub(crate) fn get_value(&self, key: &str) -> Option<serde_json::Value> {
+        let bytes = std::fs::read(self.path(key)).ok()?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        v.get("value").cloned()
+    }
+
+    /// Stores a model answer.
+    pub(crate) fn put_value(
+        &self,
+        key: &str,
+        model: &str,
+        kind: &str,
+        value: &serde_json::Value,
+    ) -> Result<(), String> {
+        self.write(key, &json!({"model": model, "kind": kind, "value": value}))
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -55,18 +78,22 @@ impl Cache {
         repeat: usize,
         judgement: &Judgement,
     ) -> Result<(), String> {
-        let path = self.path(key);
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let entry = json!({
             "model": model,
             "criteria": item.criteria,
             "repeat": repeat,
             "judgement": judgement,
         });
+        self.write(key, &entry)
+    }
+
+    fn write(&self, key: &str, entry: &serde_json::Value) -> Result<(), String> {
+        let path = self.path(key);
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, serde_json::to_vec_pretty(&entry).unwrap_or_default())
+        std::fs::write(&tmp, serde_json::to_vec_pretty(entry).unwrap_or_default())
             .and_then(|()| std::fs::rename(&tmp, &path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }

@@ -243,7 +243,7 @@ impl Judge {
 
     /// The wait before retry number `attempt` (1-based): exponential backoff, or the
     /// provider's `Retry-After` when longer, at most a minute.
-    fn wait(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+    pub(super) fn wait(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
         let exponential = self
             .backoff
             .saturating_mul(2u32.saturating_pow(attempt.saturating_sub(1)));

@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+mod ask;
 mod cache;
 mod grade;
 mod model;

@@ -230,6 +230,21 @@ fn grade(r: &Value) -> Result<Judgement, String> {
     })
 }
 
+/// A model's answer read as one JSON object (fences allowed), or why it is not one.
+pub(crate) fn json_object(text: &str) -> Result<serde_json::Value, String> {
+    match serde_json::from_str::<Value>(strip_fence(text)) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err(format!(
+            "the model's answer is not a JSON object: {}",
+            crate::report::clip(text, 200)
+        )),
+        Err(e) => Err(format!(
+            "the model's answer is not JSON ({e}): {}",
+            crate::report::clip(text, 200)
+        )),
+    }
+}
+
 /// The JSON inside a ```json fence, which models add even when asked not to.
 fn strip_fence(text: &str) -> &str {
     let t = text.trim();

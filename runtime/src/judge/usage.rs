@@ -32,6 +32,22 @@ pub struct JudgeUsage {
 }
 
 impl JudgeUsage {
+    /// Adds another usage of the same judge.
+    pub(crate) fn merge(&mut self, other: &JudgeUsage) {
+        if self.model.is_empty() {
+            self.model.clone_from(&other.model);
+        }
+        self.requests += other.requests;
+        self.checks += other.checks;
+        self.cached += other.cached;
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cost_usd = match (self.cost_usd, other.cost_usd) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+    }
+
     pub(crate) fn add_tokens(&mut self, usage: Option<Usage>) {
         if let Some(u) = usage {
             self.input_tokens += u.input_tokens.unwrap_or(0);

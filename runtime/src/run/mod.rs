@@ -1,12 +1,16 @@
 //! Running scenarios: suite settings, live runs, calling the agent safely.
 
 mod agent_call;
+mod extract;
 mod meta;
 mod repeat;
 mod scenario_run;
+mod simulate;
 mod suite;
 
+pub use extract::Extraction;
 pub use meta::ScenarioInfo;
 pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;
+pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

@@ -204,15 +204,7 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
         .iter()
         .filter_map(|r| r.judge.clone())
         .reduce(|mut a, b| {
-            a.requests += b.requests;
-            a.checks += b.checks;
-            a.cached += b.cached;
-            a.input_tokens += b.input_tokens;
-            a.output_tokens += b.output_tokens;
-            a.cost_usd = match (a.cost_usd, b.cost_usd) {
-                (Some(x), Some(y)) => Some(x + y),
-                (x, y) => x.or(y),
-            };
+            a.merge(&b);
             a
         });
     let duration_ms = reports.iter().map(|r| r.duration_ms).sum();

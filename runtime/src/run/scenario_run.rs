@@ -11,10 +11,10 @@ use serde::Serialize;
 use super::agent_call::call_agent;
 use super::{ScenarioInfo, Suite};
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
-use crate::check::{Expectation, IntoExpectation, Scope, Severity, Status};
+use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity, Status};
 use crate::clock::Clock;
 use crate::eval::{evaluate_with, turn_failures};
-use crate::judge::{Judge, judge_phase};
+use crate::judge::{Judge, JudgeUsage, judge_phase};
 use crate::model::{Context, Message, Transcript, Turn};
 use crate::report::{Report, write_json};
 use crate::verdict::Verdict;
@@ -47,12 +47,16 @@ use crate::verdict::Verdict;
 /// # });
 /// ```
 pub struct ScenarioRun {
-    suite: Suite,
-    info: ScenarioInfo,
-    transcript: Transcript,
+    pub(super) suite: Suite,
+    pub(super) info: ScenarioInfo,
+    pub(super) transcript: Transcript,
     pending: Vec<Message>,
     expectations: Vec<Expectation>,
     setup_errors: Vec<String>,
+    /// Verdicts of model-powered steps (extract, simulate), reported with the checks.
+    step_verdicts: Vec<Verdict>,
+    /// What those steps cost.
+    step_usage: Option<JudgeUsage>,
     started: Instant,
 }
 
@@ -82,6 +86,8 @@ impl ScenarioRun {
             info,
             pending: Vec::new(),
             expectations: Vec::new(),
+            step_verdicts: Vec::new(),
+            step_usage: None,
             started: Instant::now(),
         }
     }
@@ -191,6 +197,39 @@ impl ScenarioRun {
     pub fn min_passes(&mut self, runs: u32) -> &mut Self {
         self.suite.repeat.min_passes = Some(runs);
         self
+    }
+
+    /// The judge (its model also extracts and plays simulated users): the scenario's or
+    /// suite's, else the one the environment names.
+    pub(crate) fn model_for_steps(&self) -> Option<Judge> {
+        self.suite.judge.clone().or_else(env_judge)
+    }
+
+    /// Records a model-powered step's verdict.
+    pub(crate) fn step_verdict(&mut self, label: String, kind: &'static str, outcome: Outcome) {
+        self.step_verdicts.push(Verdict {
+            label,
+            check: kind.into(),
+            scope: Scope::Conversation,
+            severity: Severity::Error,
+            id: None,
+            status: outcome.status,
+            reason: outcome.reason,
+            details: outcome.details,
+        });
+    }
+
+    /// Records that a model-powered step could not be done.
+    pub(crate) fn step_error(&mut self, label: String, kind: &'static str, reason: String) {
+        self.step_verdict(label, kind, Outcome::error(reason));
+    }
+
+    /// Adds what a model-powered step cost.
+    pub(crate) fn add_step_usage(&mut self, usage: JudgeUsage) {
+        match &mut self.step_usage {
+            Some(u) => u.merge(&usage),
+            None => self.step_usage = Some(usage),
+        }
     }
 
     pub(crate) fn repeat_plan(&self) -> super::Repeat {
@@ -380,7 +419,8 @@ impl ScenarioRun {
             })
             .collect();
         verdicts.extend(turn_failures(&self.transcript));
-        let judge = self.suite.judge.clone().or_else(env_judge);
+        verdicts.append(&mut self.step_verdicts);
+        let judge = self.model_for_steps();
         let (judgements, judge_usage) = judge_phase(
             judge.as_ref(),
             &self.transcript,
@@ -395,7 +435,13 @@ impl ScenarioRun {
         ));
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
-        report.judge = judge_usage;
+        report.judge = match (self.step_usage, judge_usage) {
+            (Some(mut a), Some(b)) => {
+                a.merge(&b);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
         write_json(&mut report, self.suite.report_dir.as_deref());
         report
     }

@@ -1,0 +1,118 @@
+//! One JSON answer from the judge's model, for the model-powered steps (extraction, the
+//! simulated user): cached, replayable and retried like verdicts.
+
+use serde_json::Value;
+
+use super::cache::Cache;
+use super::prompt::PROMPT_VERSION;
+use super::{Judge, JudgeMode, JudgePrompt, JudgeUsage, ModelError};
+
+impl Judge {
+    /// Asks the model `prompt` and returns its answer as a JSON object — from the cache when
+    /// this exact question (kind, prompt, repeat) was answered before; asked again with backoff
+    /// when the answer is not a JSON object, or the provider fails with 429, 5xx or a timeout.
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::BoxFuture;
+    /// use agent_test_runtime::judge::{Completion, Judge, JudgeMode, JudgeModel, JudgePrompt, ModelError};
+    /// struct Echo;
+    /// impl JudgeModel for Echo {
+    ///     fn id(&self) -> String { "echo".into() }
+    ///     fn complete<'a>(&'a self, p: &'a JudgePrompt) -> BoxFuture<'a, Result<Completion, ModelError>> {
+    ///         Box::pin(async move { Ok(Completion { text: p.user.clone(), usage: None }) })
+    ///     }
+    /// }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let judge = Judge::new(Echo).mode(JudgeMode::Off);
+    /// let prompt = JudgePrompt { system: "".into(), user: r#"{"value": 7}"#.into(), schema: serde_json::json!({}) };
+    /// let (answer, usage) = judge.ask_json("demo", &prompt, 0).await;
+    /// assert_eq!(answer.unwrap()["value"], 7);
+    /// assert_eq!(usage.requests, 1);
+    /// # });
+    /// ```
+    pub async fn ask_json(
+        &self,
+        kind: &str,
+        prompt: &JudgePrompt,
+        repeat: usize,
+    ) -> (Result<Value, String>, JudgeUsage) {
+        let model = self.model_id();
+        let mode = self.effective_mode();
+        let cache = Cache::new(self.effective_cache_dir());
+        let key = Cache::key_of(&[
+            PROMPT_VERSION,
+            &model,
+            kind,
+            &prompt.system,
+            &prompt.user,
+            &repeat.to_string(),
+        ]);
+        let mut usage = JudgeUsage {
+            model: model.clone(),
+            ..JudgeUsage::default()
+        };
+        if matches!(mode, JudgeMode::Live | JudgeMode::Replay)
+            && let Some(v) = cache.get_value(&key)
+        {
+            usage.cached = 1;
+            return (Ok(v), usage);
+        }
+        if mode == JudgeMode::Replay {
+            return (
+                Err(format!(
+                    "no cached answer, and {}=replay forbids asking the model: run once with a \
+                     live judge to record it",
+                    super::JUDGE_MODE_ENV
+                )),
+                usage,
+            );
+        }
+        let mut last_error = String::new();
+        let mut retry_after = None;
+        for attempt in 0..=self.retries {
+            if attempt > 0 {
+                tokio::time::sleep(self.wait(attempt, retry_after.take())).await;
+            }
+            usage.requests += 1;
+            let answer = match tokio::time::timeout(self.timeout, self.model.complete(prompt)).await
+            {
+                Err(_) => Err(ModelError::retryable(format!(
+                    "no answer from the model within {} s",
+                    self.timeout.as_secs_f64()
+                ))),
+                Ok(r) => r,
+            };
+            match answer {
+                Err(e) => {
+                    last_error = e.message.clone();
+                    retry_after = e.retry_after;
+                    if !e.retry {
+                        break;
+                    }
+                }
+                Ok(c) => {
+                    usage.add_tokens(c.usage);
+                    match super::prompt::json_object(&c.text) {
+                        Ok(v) => {
+                            if mode != JudgeMode::Off {
+                                let _ = cache.put_value(&key, &model, kind, &v);
+                            }
+                            usage.price(self.price);
+                            return (Ok(v), usage);
+                        }
+                        Err(e) => last_error = e,
+                    }
+                }
+            }
+        }
+        usage.price(self.price);
+        let n = usage.requests;
+        (
+            Err(format!(
+                "{last_error} (after {n} request{})",
+                if n == 1 { "" } else { "s" }
+            )),
+            usage,
+        )
+    }
+}
