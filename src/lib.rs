@@ -44,12 +44,15 @@
 //! ```
 
 pub use agent_test_macros::agent_test;
+#[cfg(feature = "http")]
+pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, LoadError,
     Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun, Schema, Suite,
     Verdict, agent, assign, check, evaluate, judge, load_json, load_json_file, matcher, model,
     report, serde_json, trace, turn_failures,
 };
+pub use agent_test_runtime::{Extraction, SimulatedUser, simulated_user};
 
 /// Everything a test file needs: the macro, check builders, their options, agents.
 ///

@@ -40,6 +40,8 @@ mod path;
 mod pattern;
 mod recorded;
 pub mod report;
+#[cfg(feature = "http")]
+pub mod request;
 mod run;
 mod schema;
 pub mod trace;

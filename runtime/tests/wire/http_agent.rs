@@ -230,3 +230,36 @@ async fn secrets_never_appear() {
         "the auth endpoint does not log"
     );
 }
+
+#[tokio::test]
+async fn the_request_helper_feeds_later_steps() {
+    use agent_test_runtime::request;
+    let (url, log) = agent_server().await;
+    let created = request::post(format!("{url}/echo"))
+        .header("X-Setup-Token", "setup-secret")
+        .json(json!({"customer": "Ana"}))
+        .send()
+        .await
+        .expect("a response");
+    assert!(created.is_success());
+    assert_eq!(log.lock().unwrap()[0].1["customer"], "Ana");
+    let failed = request::post(format!("{url}/overloaded"))
+        .send()
+        .await
+        .expect("a response");
+    assert_eq!(
+        (failed.status, failed.json["error"].as_str()),
+        (503, Some("overloaded, retry later"))
+    );
+    let refused = request::get("http://127.0.0.1:9/nothing?key=abc")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .0
+            .starts_with("cannot connect to http://127.0.0.1:9/nothing"),
+        "{refused}"
+    );
+    assert!(!refused.0.contains("abc"));
+}
