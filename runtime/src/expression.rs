@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::clock::parse_instant;
+use crate::judge::Judgements;
 use crate::matcher::compact;
 use crate::model::Context;
 use crate::path::FieldPath;
@@ -21,6 +22,28 @@ pub struct Env<'a> {
     pub now: &'a Zoned,
     /// The context variables.
     pub context: &'a Context,
+    /// The judge's grades of the run's semantic matchers (`free_text`, `date_time`), when a
+    /// judge ran.
+    pub judgements: Option<&'a Judgements>,
+}
+
+impl<'a> Env<'a> {
+    /// An environment with no judge grades.
+    ///
+    /// ```
+    /// use agent_test_runtime::{Env, model::Context};
+    /// let now = jiff::Zoned::now();
+    /// let context = Context::default();
+    /// let env = Env::new(&now, &context);
+    /// assert!(env.judgements.is_none());
+    /// ```
+    pub fn new(now: &'a Zoned, context: &'a Context) -> Self {
+        Env {
+            now,
+            context,
+            judgements: None,
+        }
+    }
 }
 
 /// The value of an expression: a date, a date and time, or JSON (text, numbers, context data).
@@ -41,7 +64,8 @@ impl ExprValue {
     /// ```
     /// use agent_test_runtime::{Clock, Expression, Env, model::Context};
     /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
-    /// let env = Env { now: &now, context: &Context::default() };
+    /// let ctx = Context::default();
+    /// let env = Env::new(&now, &ctx);
     /// let v = Expression::new("AT_TIME(DATE_ADD(TODAY(), 2, 'days'), '3:30 PM')").eval(&env).unwrap();
     /// assert_eq!(v.to_json(), serde_json::json!("2026-11-25T15:30:00"));
     /// ```
@@ -74,7 +98,7 @@ impl ExprValue {
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let mut context = Context::default();
 /// context.insert("ORDER_JSON", r#"{"items": [{"sku": "ABC-123"}]}"#);
-/// let env = Env { now: &now, context: &context };
+/// let env = Env::new(&now, &context);
 /// let e = Expression::new("CONCAT('sku-', LOWER(JSON_EXTRACT(ORDER_JSON, 'items.0.sku')))");
 /// assert_eq!(e.eval(&env).unwrap().to_json(), serde_json::json!("sku-abc-123"));
 /// assert!(Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).is_err());

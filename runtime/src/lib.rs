@@ -87,8 +87,8 @@ pub mod prelude {
     pub use crate::check::{expected_response, judge};
     pub use crate::judge::{Judge, JudgeMode};
     pub use crate::matcher::{
-        IntoMatcher, all_of, any, any_of, contains, date, email, exact, expr, matches_schema,
-        missing, not, one_of, optional, regex,
+        IntoMatcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
+        matches_schema, missing, not, one_of, optional, regex,
     };
     pub use crate::model::{Call, Guardrail, Message, Reply, Usage, Workflow};
     pub use crate::run::{Extraction, simulated_user};

@@ -146,9 +146,12 @@ impl<'t> TranscriptIndex<'t> {
 
     fn now(&self) -> &Zoned {
         self.now.get_or_init(|| {
-            self.transcript
-                .user_time
-                .clone()
+            // The judge phase's "now", so that semantic date matchers are graded and looked up
+            // against the same instant.
+            self.judgements
+                .and_then(Judgements::now)
+                .or(self.transcript.user_time.as_ref())
+                .cloned()
                 .unwrap_or_else(|| jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC))
         })
     }
@@ -194,6 +197,7 @@ impl<'a> EvalContext<'a> {
         Env {
             now: self.index.now(),
             context: &self.index.transcript.context,
+            judgements: self.index.judgements,
         }
     }
 

@@ -7,23 +7,42 @@ use std::time::Duration;
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement};
-use crate::check::{Check, EvalContext, Expectation, Status, TranscriptIndex};
+use crate::check::{Check, EvalContext, Expectation, Status, ToolCheck, TranscriptIndex};
+use crate::matcher::Matcher;
 use crate::model::Transcript;
+use crate::path::FieldPath;
 
-/// The grades of one run's judge checks, by item.
+/// The judge's grades for one run — its judge checks and semantic matchers — made by the
+/// runtime before the checks are evaluated and read by them. Opaque.
+///
+/// ```
+/// # use agent_test_runtime::judge::Judgements;
+/// fn takes(_: Option<&Judgements>) {}
+/// takes(None);
+/// ```
 #[derive(Debug, Default)]
-pub(crate) struct Judgements {
+pub struct Judgements {
     grades: HashMap<String, Result<Judgement, String>>,
     /// Why nothing could be graded (no judge configured), if so.
     unavailable: Option<String>,
+    /// The instant the semantic date matchers were graded against.
+    now: Option<jiff::Zoned>,
 }
 
 impl Judgements {
+    /// The instant semantic date matchers were graded against.
+    ///
+    /// See the type's example.
+    pub fn now(&self) -> Option<&jiff::Zoned> {
+        self.now.as_ref()
+    }
+
     /// No judge: every judge check is an error with this reason.
     pub(crate) fn unavailable(reason: impl Into<String>) -> Self {
         Judgements {
             grades: HashMap::new(),
             unavailable: Some(reason.into()),
+            now: None,
         }
     }
 
@@ -58,16 +77,18 @@ pub(crate) async fn judge_phase(
     expectations: &[Expectation],
     repeat: usize,
 ) -> (Judgements, Option<JudgeUsage>) {
-    if !expectations
-        .iter()
-        .any(|e| matches!(e.check, Check::Judge(_)))
-    {
+    if !expectations.iter().any(|e| needs_judge(&e.check)) {
         return (Judgements::default(), None);
     }
     let Some(judge) = judge else {
         return (Judgements::unavailable(NO_JUDGE), None);
     };
-    let items = items(transcript, expectations);
+    let index = TranscriptIndex::new(transcript);
+    let now = EvalContext::new(&index, crate::check::Scope::Conversation)
+        .env()
+        .now
+        .clone();
+    let items = items(transcript, expectations, &now);
     if items.is_empty() {
         return (Judgements::default(), None);
     }
@@ -77,13 +98,48 @@ pub(crate) async fn judge_phase(
         Judgements {
             grades,
             unavailable: None,
+            now: Some(now),
         },
         Some(usage),
     )
 }
 
+/// Whether a check needs the judge: a judge check, or a tool check with a semantic matcher.
+pub(crate) fn needs_judge(check: &Check) -> bool {
+    match check {
+        Check::Judge(_) => true,
+        Check::Tool(t) => !semantic_constraints(t).is_empty(),
+        _ => false,
+    }
+}
+
+/// The semantic matchers of a tool check (nested node checks included): tool name, where the
+/// value is (arguments or result), path, and what is expected.
+fn semantic_constraints(t: &ToolCheck) -> Vec<(&str, bool, &FieldPath, &Matcher)> {
+    let mut out = Vec::new();
+    for (in_result, list) in [(false, &t.args), (true, &t.result)] {
+        for c in list {
+            let mut found = Vec::new();
+            c.matcher.semantic_parts(&mut found);
+            out.extend(
+                found
+                    .into_iter()
+                    .map(|m| (t.name.as_str(), in_result, &c.path, m)),
+            );
+        }
+    }
+    for n in &t.nested {
+        out.extend(semantic_constraints(n));
+    }
+    out
+}
+
 /// The distinct items to grade.
-fn items(transcript: &Transcript, expectations: &[Expectation]) -> Vec<JudgeItem> {
+fn items(
+    transcript: &Transcript,
+    expectations: &[Expectation],
+    now: &jiff::Zoned,
+) -> Vec<JudgeItem> {
     // A first, judge-less pass tells which deterministic dependencies failed: checks that
     // depend on them are skipped, so grading them would be wasted money.
     let first = crate::eval::evaluate_with(transcript, expectations, None);
@@ -97,6 +153,33 @@ fn items(transcript: &Transcript, expectations: &[Expectation]) -> Vec<JudgeItem
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for e in expectations {
+        if let Check::Tool(t) = &e.check {
+            // Every call of the tool, wherever it is: a few more values than the check's scope
+            // may need, all in the same request.
+            for (name, in_result, path, matcher) in semantic_constraints(t) {
+                for turn in &transcript.turns {
+                    for call in &turn.reply.calls {
+                        call.walk(&mut |c| {
+                            if c.name != name {
+                                return;
+                            }
+                            let source = if in_result {
+                                c.result.as_ref()
+                            } else {
+                                Some(&c.arguments)
+                            };
+                            if let Some(value) = source.and_then(|v| path.get(v))
+                                && let Some(item) = matcher.semantic_item(value, now)
+                                && seen.insert(item_key(&item))
+                            {
+                                out.push(item);
+                            }
+                        });
+                    }
+                }
+            }
+            continue;
+        }
         let Check::Judge(check) = &e.check else {
             continue;
         };

@@ -39,7 +39,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) use grade::{Judgements, judge_phase};
+pub use grade::Judgements;
+pub(crate) use grade::{judge_phase, needs_judge};
 pub use model::{Completion, JudgeModel, JudgePrompt, ModelError};
 pub use prompt::{JudgeItem, JudgeKind, Judgement};
 #[cfg(feature = "http")]

@@ -10,6 +10,7 @@
 mod build;
 mod email;
 mod json_eq;
+mod semantic;
 
 pub use build::{
     ContainsMatcher, DateMatcher, ExactMatcher, all_of, any, any_of, contains, date, email, exact,
@@ -17,6 +18,7 @@ pub use build::{
 };
 pub use json_eq::json_eq;
 pub(crate) use json_eq::{ExactOptions, exact_eq};
+pub use semantic::{date_time, free_text};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -34,7 +36,8 @@ use crate::schema::Schema;
 /// use serde_json::json;
 ///
 /// let now = jiff::Zoned::now();
-/// let env = Env { now: &now, context: &Context::default() };
+/// let ctx = Context::default();
+/// let env = Env::new(&now, &ctx);
 /// let m = "ORD-9921".into_matcher();
 /// assert!(m.check(Some(&json!("ORD-9921")), &env).is_ok());
 /// assert_eq!(m.check(Some(&json!("ORD-1")), &env),
@@ -118,6 +121,16 @@ pub enum Matcher {
         /// The matcher that must not pass.
         inner: Box<Matcher>,
     },
+    /// The value means what the description says, as judged (see [`free_text`]).
+    FreeText {
+        /// The description.
+        value: String,
+    },
+    /// The value is a date/time denoting the description, as judged (see [`date_time`]).
+    DateTime {
+        /// The description, relative to the run's `user_time`.
+        value: String,
+    },
 }
 
 /// Why a value does not satisfy a matcher.
@@ -155,7 +168,8 @@ impl Matcher {
     /// # use agent_test_runtime::matcher::IntoMatcher;
     /// # use agent_test_runtime::{Env, model::Context};
     /// # let now = jiff::Zoned::now();
-    /// # let env = Env { now: &now, context: &Context::default() };
+    /// # let ctx = Context::default();
+    /// # let env = Env::new(&now, &ctx);
     /// assert!(1.into_matcher().is_match(Some(&serde_json::json!(1.0)), &env));
     /// ```
     pub fn is_match(&self, actual: Option<&Value>, env: &Env<'_>) -> bool {
@@ -391,6 +405,7 @@ impl Matcher {
                 }
                 Err(Mismatch::Fail(_)) => Ok(()),
             },
+            Matcher::FreeText { .. } | Matcher::DateTime { .. } => self.check_semantic(actual, env),
         }
     }
 
@@ -444,6 +459,8 @@ impl Matcher {
             Matcher::AllOf { matchers } => join("all of", matchers),
             Matcher::AnyOf { matchers } => join("one of", matchers),
             Matcher::Not { inner } => format!("not {}", inner.describe()),
+            Matcher::FreeText { value } => format!("(judged) means {value:?}"),
+            Matcher::DateTime { value } => format!("(judged) a date/time meaning {value:?}"),
         }
     }
 

@@ -59,7 +59,7 @@ impl ScenarioEvaluator {
     pub fn needs_judge(&self) -> bool {
         self.expectations
             .iter()
-            .any(|e| matches!(e.check, crate::check::Check::Judge(_)))
+            .any(|e| crate::judge::needs_judge(&e.check))
     }
 
     /// Evaluates the checks on a recorded transcript, calling nothing. The transcript is moved

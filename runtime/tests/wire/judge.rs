@@ -333,3 +333,74 @@ async fn repeats_are_graded_independently_and_cached_per_repeat() {
         "one request per repeat the first time, none the second"
     );
 }
+
+#[tokio::test]
+async fn semantic_argument_matchers_are_graded_in_the_same_request() {
+    let (url, server) = judge_server(vec![]).await;
+    let agent = agent_fn(|_r| async {
+        Reply::text("Booked.").call(Call::tool(
+            "create_event",
+            json!({"title": "Lunch with the client", "city": "Lisboa", "start": "2026-11-25T12:00:00"}),
+        ))
+    });
+    let suite = Suite::new()
+        .agent(agent)
+        .judge(local(&url, cache("semantic")))
+        .clock(Clock::fixed("2026-11-23T09:30:00Z"));
+    let mut run = ScenarioRun::new(suite, "semantic");
+    run.user("Lunch with the client the day after tomorrow at noon in Lisbon")
+        .await;
+    run.expect_turn(
+        tool("create_event")
+            .arg("title", free_text("lunch with the client"))
+            .arg("start", date_time("2026-11-25 at noon")),
+    );
+    run.expect_turn(tool("create_event").arg("city", free_text("Lisbon, Portugal")));
+    run.expect_turn(judge("mentions booked"));
+    let report = run.report().await;
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "matchers and judge checks share the request"
+    );
+    let checks = server.checks(0);
+    assert_eq!(checks.len(), 4);
+    let start = checks
+        .iter()
+        .find(|c| {
+            c["criteria"]
+                .as_str()
+                .unwrap()
+                .starts_with("the date/time value denotes")
+        })
+        .expect("the date/time item");
+    assert_eq!(
+        start["material"]["user_time"],
+        "2026-11-23T09:30 UTC (Monday)"
+    );
+    assert_eq!(report.verdicts[0].status, Status::Pass, "{report}");
+    assert_eq!(report.verdicts[1].status, Status::Fail);
+    assert!(
+        report.verdicts[1].details.violations[0].message.contains(
+            "city: expected (judged) means \"Lisbon, Portugal\", got \"Lisboa\" (judge score 0.1 < 0.8"
+        ),
+        "{:?}",
+        report.verdicts[1].details
+    );
+    assert_eq!(report.verdicts[2].status, Status::Pass);
+
+    // Without a judge run, a semantic matcher is an error, not a pass.
+    let v = evaluate(
+        &report.transcript,
+        &[tool("create_event")
+            .arg("city", free_text("Lisbon"))
+            .into_expectation()],
+    );
+    assert_eq!(v[0].status, Status::Error);
+    assert!(
+        v[0].reason
+            .contains("not graded: semantic matchers are graded by the judge"),
+        "{}",
+        v[0].reason
+    );
+}

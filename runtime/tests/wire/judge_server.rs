@@ -68,18 +68,26 @@ pub async fn judge_server(script: Vec<Behaviour>) -> (String, Arc<Judge>) {
 }
 
 /// The grading rule of this judge, simple enough to predict: a criterion "mentions X" scores
-/// 1.0 when the text contains X (case-insensitively) and 0.2 otherwise; any other criterion
-/// scores 0.5.
+/// 1.0 when the text contains X (case-insensitively) and 0.2 otherwise; a semantic matcher
+/// scores 0.9 when the value contains the description's first word, else 0.1; any other
+/// criterion scores 0.5.
 pub fn grade(check: &Value) -> Value {
     let criteria = check["criteria"].as_str().unwrap_or_default();
     let text = check["material"]["text"]
         .as_str()
         .unwrap_or_default()
         .to_lowercase();
-    let score = match criteria.strip_prefix("mentions ") {
-        Some(word) if text.contains(&word.to_lowercase()) => 1.0,
-        Some(_) => 0.2,
-        None => 0.5,
+    // Semantic matchers: the value must contain the description's first word.
+    let semantic = criteria
+        .strip_prefix("the value means the same as: ")
+        .or_else(|| criteria.strip_prefix("the date/time value denotes: "))
+        .and_then(|d| d.split_whitespace().next());
+    let score = match (criteria.strip_prefix("mentions "), semantic) {
+        (Some(word), _) if text.contains(&word.to_lowercase()) => 1.0,
+        (Some(_), _) => 0.2,
+        (None, Some(word)) if text.contains(&word.to_lowercase()) => 0.9,
+        (None, Some(_)) => 0.1,
+        (None, None) => 0.5,
     };
     json!({"id": check["id"], "score": score, "pass": score >= 0.8, "reasoning": format!("graded {criteria:?}")})
 }
