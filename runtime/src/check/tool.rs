@@ -1,10 +1,11 @@
 //! Checks on one tool, node or call: called or not, with which arguments and results, how
 //! often, at which position, and (for workflow nodes) what was called inside.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Target;
 use super::count::Count;
@@ -43,6 +44,43 @@ pub struct ArgConstraint {
     /// What it must satisfy.
     #[serde(flatten)]
     pub matcher: Matcher,
+    /// Several arguments judged together (MorganaBench's parameter groups): the value is an
+    /// object of those present; `path` names the group in messages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
+}
+
+impl ArgConstraint {
+    /// A constraint on the value at `path`.
+    ///
+    /// ```
+    /// use agent_test_runtime::check::ArgConstraint;
+    /// let c = ArgConstraint::new("order_id", "ORD-1");
+    /// assert_eq!(c.value(&serde_json::json!({"order_id": "ORD-1"})).unwrap().as_str(), Some("ORD-1"));
+    /// ```
+    pub fn new(path: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        ArgConstraint {
+            path: FieldPath::new(path),
+            matcher: expected.into_matcher(),
+            group: Vec::new(),
+        }
+    }
+
+    /// The value constrained in `v`: at the path, or for a group the object of its members
+    /// present in `v` (absent when none is).
+    ///
+    /// See [`ToolCheck::arg_group`].
+    pub fn value<'a>(&self, v: &'a Value) -> Option<Cow<'a, Value>> {
+        if self.group.is_empty() {
+            return self.path.get(v).map(Cow::Borrowed);
+        }
+        let members: Map<String, Value> = self
+            .group
+            .iter()
+            .filter_map(|g| Some((g.clone(), FieldPath::new(g.as_str()).get(v)?.clone())))
+            .collect();
+        (!members.is_empty()).then_some(Cow::Owned(Value::Object(members)))
+    }
 }
 
 fn ser_path<S: Serializer>(p: &FieldPath, s: S) -> Result<S::Ok, S::Error> {
@@ -190,10 +228,27 @@ impl ToolCheck {
     ///
     /// See [`tool`].
     pub fn arg(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
-        self.args.push(ArgConstraint {
-            path: FieldPath::new(path),
-            matcher: expected.into_matcher(),
-        });
+        self.args.push(ArgConstraint::new(path, expected));
+        self
+    }
+
+    /// Several arguments judged together against one semantic matcher (MorganaBench's
+    /// parameter groups): the matcher sees an object of the group's arguments.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let c = tool("book_flight").arg_group(["depart", "return"], date_time("next weekend, Saturday to Sunday"));
+    /// # let _ = c;
+    /// ```
+    pub fn arg_group<S: Into<String>>(
+        mut self,
+        arguments: impl IntoIterator<Item = S>,
+        expected: impl IntoMatcher,
+    ) -> Self {
+        let group: Vec<String> = arguments.into_iter().map(Into::into).collect();
+        let mut c = ArgConstraint::new(group.join("+"), expected);
+        c.group = group;
+        self.args.push(c);
         self
     }
 
@@ -212,15 +267,13 @@ impl ToolCheck {
                     self.args.push(ArgConstraint {
                         path: FieldPath::key(k),
                         matcher: v.into_matcher(),
+                        group: Vec::new(),
                     });
                 }
             }
             // A non-object can never equal an argument map: keep it as a constraint on the
             // whole map so the check fails with a clear message instead of passing silently.
-            other => self.args.push(ArgConstraint {
-                path: FieldPath::new(""),
-                matcher: other.into_matcher(),
-            }),
+            other => self.args.push(ArgConstraint::new("", other)),
         }
         self
     }
@@ -265,10 +318,7 @@ impl ToolCheck {
     /// assert_eq!(c.describe(), r#"tool `lookup_order` called returning status = "delivered""#);
     /// ```
     pub fn result_at(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
-        self.result.push(ArgConstraint {
-            path: FieldPath::new(path),
-            matcher: expected.into_matcher(),
-        });
+        self.result.push(ArgConstraint::new(path, expected));
         self
     }
 

@@ -93,7 +93,7 @@ impl ToolCheck {
         let values_ok = self
             .args
             .iter()
-            .all(|c| c.matcher.is_match(c.path.get(&call.arguments), env));
+            .all(|c| c.matcher.is_match(c.value(&call.arguments).as_deref(), env));
         let shape_ok = match args {
             Some(map) => {
                 !self.forbidden.iter().any(|f| map.contains_key(f))
@@ -102,8 +102,10 @@ impl ToolCheck {
             None => call.arguments.is_null() || (!self.strict && self.forbidden.is_empty()),
         };
         let result_ok = self.result.iter().all(|c| {
-            c.matcher
-                .is_match(call.result.as_ref().and_then(|r| c.path.get(r)), env)
+            c.matcher.is_match(
+                call.result.as_ref().and_then(|r| c.value(r)).as_deref(),
+                env,
+            )
         });
         values_ok
             && shape_ok
@@ -124,7 +126,8 @@ impl ToolCheck {
     fn problems(&self, call: &Call, env: &Env<'_>) -> Vec<Problem> {
         let mut out = Vec::new();
         for c in &self.args {
-            let actual = c.path.get(&call.arguments);
+            let actual = c.value(&call.arguments);
+            let actual = actual.as_deref();
             let label = if c.path.as_str().is_empty() {
                 "arguments"
             } else {
@@ -180,7 +183,8 @@ impl ToolCheck {
             None => {}
         }
         for c in &self.result {
-            let actual = call.result.as_ref().and_then(|r| c.path.get(r));
+            let actual = call.result.as_ref().and_then(|r| c.value(r));
+            let actual = actual.as_deref();
             let label = if c.path.as_str().is_empty() {
                 "result".to_owned()
             } else {

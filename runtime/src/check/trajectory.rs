@@ -45,10 +45,7 @@ impl ExpectedCall {
     ///
     /// See [`tool_call`].
     pub fn arg(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
-        self.args.push(ArgConstraint {
-            path: FieldPath::new(path),
-            matcher: expected.into_matcher(),
-        });
+        self.args.push(ArgConstraint::new(path, expected));
         self
     }
 
@@ -65,6 +62,7 @@ impl ExpectedCall {
                 self.args.push(ArgConstraint {
                     path: FieldPath::key(k),
                     matcher: v.into_matcher(),
+                    group: Vec::new(),
                 });
             }
         }
@@ -400,12 +398,13 @@ impl TrajectoryCheck {
                             .iter()
                             .any(|f| c.path.as_str() == f || c.path.head() == Some(f))
                     })
-                    .all(|c| c.matcher.is_match(c.path.get(&a.arguments), env));
+                    .all(|c| c.matcher.is_match(c.value(&a.arguments).as_deref(), env));
             }
             Some(ArgsOverride::Mode(m)) => *m,
             None => self.args,
         };
-        let expected_ok = |c: &ArgConstraint| c.matcher.is_match(c.path.get(&a.arguments), env);
+        let expected_ok =
+            |c: &ArgConstraint| c.matcher.is_match(c.value(&a.arguments).as_deref(), env);
         let names = || a.arguments.as_object().into_iter().flat_map(|m| m.keys());
         let known = |k: &String| {
             e.args
@@ -420,7 +419,7 @@ impl TrajectoryCheck {
                 names().all(known)
                     && e.args
                         .iter()
-                        .all(|c| c.path.get(&a.arguments).is_none() || expected_ok(c))
+                        .all(|c| c.value(&a.arguments).is_none() || expected_ok(c))
             }
         }
     }

@@ -7,10 +7,11 @@ use std::time::Duration;
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement};
-use crate::check::{Check, EvalContext, Expectation, Status, ToolCheck, TranscriptIndex};
+use crate::check::{
+    ArgConstraint, Check, EvalContext, Expectation, Status, ToolCheck, TranscriptIndex,
+};
 use crate::matcher::Matcher;
 use crate::model::Transcript;
-use crate::path::FieldPath;
 
 /// The judge's grades for one run — its judge checks and semantic matchers — made by the
 /// runtime before the checks are evaluated and read by them. Opaque.
@@ -115,7 +116,7 @@ pub(crate) fn needs_judge(check: &Check) -> bool {
 
 /// The semantic matchers of a tool check (nested node checks included): tool name, where the
 /// value is (arguments or result), path, and what is expected.
-fn semantic_constraints(t: &ToolCheck) -> Vec<(&str, bool, &FieldPath, &Matcher)> {
+fn semantic_constraints(t: &ToolCheck) -> Vec<(&str, bool, &ArgConstraint, &Matcher)> {
     let mut out = Vec::new();
     for (in_result, list) in [(false, &t.args), (true, &t.result)] {
         for c in list {
@@ -124,7 +125,7 @@ fn semantic_constraints(t: &ToolCheck) -> Vec<(&str, bool, &FieldPath, &Matcher)
             out.extend(
                 found
                     .into_iter()
-                    .map(|m| (t.name.as_str(), in_result, &c.path, m)),
+                    .map(|m| (t.name.as_str(), in_result, c, m)),
             );
         }
     }
@@ -156,7 +157,7 @@ fn items(
         if let Check::Tool(t) = &e.check {
             // Every call of the tool, wherever it is: a few more values than the check's scope
             // may need, all in the same request.
-            for (name, in_result, path, matcher) in semantic_constraints(t) {
+            for (name, in_result, constraint, matcher) in semantic_constraints(t) {
                 for turn in &transcript.turns {
                     for call in &turn.reply.calls {
                         call.walk(&mut |c| {
@@ -168,8 +169,8 @@ fn items(
                             } else {
                                 Some(&c.arguments)
                             };
-                            if let Some(value) = source.and_then(|v| path.get(v))
-                                && let Some(item) = matcher.semantic_item(value, now)
+                            if let Some(value) = source.and_then(|v| constraint.value(v))
+                                && let Some(item) = matcher.semantic_item(&value, now)
                                 && seen.insert(item_key(&item))
                             {
                                 out.push(item);

@@ -357,6 +357,10 @@ async fn semantic_argument_matchers_are_graded_in_the_same_request() {
     );
     run.expect_turn(tool("create_event").arg("city", free_text("Lisbon, Portugal")));
     run.expect_turn(judge("mentions booked"));
+    // MorganaBench's parameter groups: several arguments judged together.
+    run.expect_turn(
+        tool("create_event").arg_group(["title", "city"], free_text("lunch in Lisbon")),
+    );
     let report = run.report().await;
     assert_eq!(
         server.requests().len(),
@@ -364,7 +368,16 @@ async fn semantic_argument_matchers_are_graded_in_the_same_request() {
         "matchers and judge checks share the request"
     );
     let checks = server.checks(0);
-    assert_eq!(checks.len(), 4);
+    assert_eq!(checks.len(), 5);
+    let group = checks
+        .iter()
+        .find(|c| c["criteria"] == "the value means the same as: lunch in Lisbon")
+        .expect("the group item");
+    assert_eq!(
+        group["material"]["text"],
+        r#"{"city":"Lisboa","title":"Lunch with the client"}"#
+    );
+    assert_eq!(report.verdicts[3].status, Status::Pass, "{report}");
     let start = checks
         .iter()
         .find(|c| {
