@@ -144,7 +144,8 @@ fn items(
     // A first, judge-less pass tells which deterministic dependencies failed: checks that
     // depend on them are skipped, so grading them would be wasted money.
     let first = crate::eval::evaluate_with(transcript, expectations, None);
-    let is_judge = |i: usize| matches!(expectations[i].check, Check::Judge(_));
+    // Checks the judge grades have no status yet: depending on one does not block grading.
+    let is_judge = |i: usize| needs_judge(&expectations[i].check);
     let ids: HashMap<&str, usize> = expectations
         .iter()
         .enumerate()
