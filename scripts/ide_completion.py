@@ -35,6 +35,10 @@ agent_test! {
         expect tool_sequence(["a"]).
         expect node("AI Agent").tool(tool("search").).
         expect field("data.status").
+        expect judge("is polite").
+        simulate simulated_user("get a refund"). {
+            expect reply().contains("refund");
+        }
     }
 }
 """
@@ -46,6 +50,8 @@ CURSORS = [
     (15, 'tool_sequence(["a"]).', ["succeeded", "id", "depends_on"]),
     (16, 'tool("search").', ["arg", "at_position", "never"]),
     (17, 'field("data.status").', ["is", "is_not", "exists", "missing"]),
+    (18, 'judge("is polite").', ["threshold", "hallucination", "must_not", "on_transcript", "on_node", "warning"]),
+    (19, 'simulated_user("get a refund").', ["persona", "turns", "continue_after_pass"]),
 ]
 
 

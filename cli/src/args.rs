@@ -54,6 +54,11 @@ COMMON:
     -h, --help                 this help
     -V, --version              the version
 
+JUDGE: judge checks ({\"type\": \"judge\", \"criteria\": ...}) and semantic matchers are graded by
+the judge the environment names: AGENT_TEST_JUDGE_MODEL, AGENT_TEST_JUDGE_PROVIDER (openai or
+anthropic), AGENT_TEST_JUDGE_BASE_URL, AGENT_TEST_JUDGE_API_KEY (else OPENAI_* / ANTHROPIC_*).
+Verdicts are cached (AGENT_TEST_JUDGE_CACHE); AGENT_TEST_JUDGE_MODE=replay uses only the cache.
+
 EXIT STATUS: 0 when every error-severity check passed, 1 when one did not, 2 when the
 command line or an input file is wrong.";
 
