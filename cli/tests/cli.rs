@@ -436,6 +436,17 @@ async fn eval_grades_judge_checks_with_the_judge_the_environment_names_then_repl
         stderr(&out)
     );
     assert_eq!(count.load(Ordering::SeqCst), 1, "replayed from the cache");
+    // A mistyped mode is an error, never a silent fallback to live grading.
+    let out = eval("replay-only").await.expect("joined");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains(
+            "AGENT_TEST_JUDGE_MODE=`replay-only` is not one of live, replay, refresh, off"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 1);
     // Without a judge, the judge check is an error and the run fails.
     let out = tokio::task::spawn_blocking({
         let dir = dir.clone();

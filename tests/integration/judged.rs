@@ -132,3 +132,21 @@ async fn a_repeated_scenario_reports_its_pass_counts_and_flaky_checks() {
     let summary = report.repeats.as_ref().unwrap();
     assert!(summary.checks[0].flaky() && !summary.checks[1].flaky());
 }
+
+#[tokio::test]
+async fn checks_depending_on_judged_checks_through_a_chain_are_graded() {
+    static REQUESTS: AtomicUsize = AtomicUsize::new(0);
+    let agent = agent_fn(|_r| async { "Refund issued.".to_owned() });
+    let suite = Suite::new()
+        .agent(agent)
+        .judge(Judge::new(KeywordJudge(&REQUESTS)).mode(JudgeMode::Off));
+    let mut run = ScenarioRun::new(suite, "chain");
+    run.user("refund please").await;
+    run.expect(judge("mentions Refund").id("judged"));
+    run.expect(reply().contains("issued").id("plain").depends_on("judged"));
+    run.expect(judge("mentions issued").depends_on("plain"));
+    let report = run.report().await;
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(statuses, [Status::Pass; 3], "{report}");
+    assert_eq!(REQUESTS.load(Ordering::SeqCst), 1);
+}

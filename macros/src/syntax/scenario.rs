@@ -165,12 +165,6 @@ fn parse_dsl(
             } else if input.is_empty() {
                 diag.error(word_span, "expected the simulated user after `simulate`, like `simulate simulated_user(\"get a refund\").turns(2..=5) { expect ...; }`");
             }
-            if word == "simulate" && binding.is_some() {
-                diag.error(
-                    word_span,
-                    "`simulate` gives no value to bind: bind turns with `let turn = user ...;`",
-                );
-            }
             let checks = if ended == Ended::Brace {
                 match c.bump() {
                     Some(TokenTree::Group(g)) => {

@@ -8,9 +8,10 @@ use super::prompt::PROMPT_VERSION;
 use super::{Judge, JudgeMode, JudgePrompt, JudgeUsage, ModelError};
 
 impl Judge {
-    /// Asks the model `prompt` and returns its answer as a JSON object — from the cache when
-    /// this exact question (kind, prompt, repeat) was answered before; asked again with backoff
-    /// when the answer is not a JSON object, or the provider fails with 429, 5xx or a timeout.
+    /// Asks the model `prompt` and returns its answer as a JSON object with the `required`
+    /// fields — from the cache when this exact question (kind, prompt, repeat) was answered
+    /// before; asked again with backoff when the answer is not such an object, or the provider
+    /// fails with 429, 5xx or a timeout.
     ///
     /// ```
     /// # use agent_test_runtime::agent::BoxFuture;
@@ -25,7 +26,7 @@ impl Judge {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let judge = Judge::new(Echo).mode(JudgeMode::Off);
     /// let prompt = JudgePrompt { system: "".into(), user: r#"{"value": 7}"#.into(), schema: serde_json::json!({}) };
-    /// let (answer, usage) = judge.ask_json("demo", &prompt, 0).await;
+    /// let (answer, usage) = judge.ask_json("demo", &prompt, 0, &["value"]).await;
     /// assert_eq!(answer.unwrap()["value"], 7);
     /// assert_eq!(usage.requests, 1);
     /// # });
@@ -35,9 +36,13 @@ impl Judge {
         kind: &str,
         prompt: &JudgePrompt,
         repeat: usize,
+        required: &[&str],
     ) -> (Result<Value, String>, JudgeUsage) {
         let model = self.model_id();
-        let mode = self.effective_mode();
+        let mode = match self.effective_mode() {
+            Ok(m) => m,
+            Err(e) => return (Err(e), JudgeUsage::default()),
+        };
         let cache = Cache::new(self.effective_cache_dir());
         let key = Cache::key_of(&[
             PROMPT_VERSION,
@@ -92,7 +97,19 @@ impl Judge {
                 }
                 Ok(c) => {
                     usage.add_tokens(c.usage);
-                    match super::prompt::json_object(&c.text) {
+                    // An answer without the required fields is as malformed as no JSON: it is
+                    // asked again, and never cached.
+                    let checked = super::prompt::json_object(&c.text).and_then(|v| match required
+                        .iter()
+                        .find(|k| v.get(**k).is_none())
+                    {
+                        Some(k) => Err(format!(
+                            "the model's answer has no `{k}`: {}",
+                            crate::report::clip(&c.text, 200)
+                        )),
+                        None => Ok(v),
+                    });
+                    match checked {
                         Ok(v) => {
                             if mode != JudgeMode::Off {
                                 let _ = cache.put_value(&key, &model, kind, &v);

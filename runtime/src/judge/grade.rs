@@ -55,7 +55,7 @@ impl Judgements {
         match self.grades.get(&item_key(item)) {
             Some(Ok(j)) => Ok(j),
             Some(Err(e)) => Err(e.clone()),
-            None => Err("not graded: the judge was not asked for this check".into()),
+            None => Err("the judge was not asked for this check".into()),
         }
     }
 }
@@ -144,13 +144,34 @@ fn items(
     // A first, judge-less pass tells which deterministic dependencies failed: checks that
     // depend on them are skipped, so grading them would be wasted money.
     let first = crate::eval::evaluate_with(transcript, expectations, None);
-    // Checks the judge grades have no status yet: depending on one does not block grading.
-    let is_judge = |i: usize| needs_judge(&expectations[i].check);
-    let ids: HashMap<&str, usize> = expectations
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| e.id.as_deref().map(|id| (id, i)))
-        .collect();
+    // The first check with an id owns it, as in evaluation.
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in expectations.iter().enumerate() {
+        if let Some(id) = e.id.as_deref() {
+            ids.entry(id).or_insert(i);
+        }
+    }
+    // Whether a check's status is only known after grading: it needs the judge, or depends
+    // (through any chain) on one that does.
+    let mut memo: Vec<Option<bool>> = vec![None; expectations.len()];
+    fn pending(
+        i: usize,
+        expectations: &[Expectation],
+        ids: &HashMap<&str, usize>,
+        memo: &mut Vec<Option<bool>>,
+    ) -> bool {
+        if let Some(p) = memo[i] {
+            return p;
+        }
+        memo[i] = Some(false); // a cycle is an error verdict anyway
+        let p = needs_judge(&expectations[i].check)
+            || expectations[i].depends_on.iter().any(|d| {
+                ids.get(d.as_str())
+                    .is_some_and(|&j| pending(j, expectations, ids, memo))
+            });
+        memo[i] = Some(p);
+        p
+    }
     let index = TranscriptIndex::new(transcript);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -186,7 +207,9 @@ fn items(
             continue;
         };
         let deps_ok = e.depends_on.iter().all(|d| match ids.get(d.as_str()) {
-            Some(&i) => is_judge(i) || first[i].status == Status::Pass,
+            Some(&i) => {
+                pending(i, expectations, &ids, &mut memo) || first[i].status == Status::Pass
+            }
             None => false,
         });
         if !deps_ok {
@@ -230,13 +253,16 @@ impl Judge {
         repeat: usize,
     ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
         let model = self.model_id();
-        let mode = self.effective_mode();
-        let cache = Cache::new(self.effective_cache_dir());
         let mut usage = JudgeUsage {
             model: model.clone(),
             checks: u32::try_from(items.len()).unwrap_or(u32::MAX),
             ..JudgeUsage::default()
         };
+        let mode = match self.effective_mode() {
+            Ok(m) => m,
+            Err(e) => return (items.iter().map(|_| Err(e.clone())).collect(), usage),
+        };
+        let cache = Cache::new(self.effective_cache_dir());
         let keys: Vec<String> = items
             .iter()
             .map(|i| Cache::key(&model, i, repeat))
@@ -259,7 +285,8 @@ impl Judge {
                 )));
             }
         }
-        let mut last_error = String::new();
+        // Why each check is still ungraded: a batch-wide failure, or its own invalid result.
+        let mut errors: Vec<String> = vec![String::new(); items.len()];
         let mut retry_after = None;
         for attempt in 0..=self.retries {
             let pending: Vec<usize> = (0..items.len()).filter(|&i| grades[i].is_none()).collect();
@@ -282,7 +309,9 @@ impl Judge {
             let completion = match answer {
                 Ok(c) => c,
                 Err(e) => {
-                    last_error = e.message.clone();
+                    for &i in &pending {
+                        errors[i].clone_from(&e.message);
+                    }
                     retry_after = e.retry_after;
                     if !e.retry {
                         break;
@@ -292,7 +321,11 @@ impl Judge {
             };
             usage.add_tokens(completion.usage);
             match parse_answer(&completion.text, batch.len()) {
-                Err(Malformed(m)) => last_error = m,
+                Err(Malformed(m)) => {
+                    for &i in &pending {
+                        errors[i].clone_from(&m);
+                    }
+                }
                 Ok(results) => {
                     for (&i, result) in pending.iter().zip(results) {
                         match result {
@@ -304,7 +337,8 @@ impl Judge {
                                 }
                                 grades[i] = Some(Ok(j));
                             }
-                            Err(e) => last_error = e,
+                            // Ids in the message are the checks' original numbering.
+                            Err(e) => errors[i] = renumber(&e, i),
                         }
                     }
                 }
@@ -313,10 +347,11 @@ impl Judge {
         let attempts = usage.requests;
         let grades = grades
             .into_iter()
-            .map(|g| {
+            .zip(errors)
+            .map(|(g, error)| {
                 g.unwrap_or_else(|| {
                     Err(format!(
-                        "{last_error} (after {attempts} request{})",
+                        "{error} (after {attempts} request{})",
                         if attempts == 1 { "" } else { "s" }
                     ))
                 })
@@ -335,5 +370,24 @@ impl Judge {
         exponential
             .max(retry_after.unwrap_or_default())
             .min(Duration::from_secs(60))
+    }
+}
+
+/// A per-check message from a re-asked batch, with the check's id in the original numbering
+/// (a re-ask numbers its checks from `c1` again).
+fn renumber(message: &str, original: usize) -> String {
+    match message.find("(id c") {
+        Some(at) => {
+            let end = message[at..]
+                .find(')')
+                .map_or(message.len(), |e| at + e + 1);
+            format!(
+                "{}(id {}){}",
+                &message[..at],
+                super::prompt::item_id(original),
+                &message[end..]
+            )
+        }
+        None => message.to_owned(),
     }
 }

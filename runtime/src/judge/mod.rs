@@ -212,11 +212,15 @@ impl Judge {
     }
 
     /// The mode in effect: the environment's, else the configured one.
-    fn effective_mode(&self) -> JudgeMode {
-        std::env::var(JUDGE_MODE_ENV)
-            .ok()
-            .and_then(|m| JudgeMode::from_name(&m))
-            .unwrap_or(self.mode)
+    /// A value of `AGENT_TEST_JUDGE_MODE` that is not a mode is an error, not a silent fallback
+    /// to live grading: a typo in CI must not start spending money.
+    fn effective_mode(&self) -> Result<JudgeMode, String> {
+        match std::env::var(JUDGE_MODE_ENV) {
+            Ok(m) if !m.trim().is_empty() => JudgeMode::from_name(&m).ok_or_else(|| {
+                format!("{JUDGE_MODE_ENV}=`{m}` is not one of live, replay, refresh, off")
+            }),
+            _ => Ok(self.mode),
+        }
     }
 
     /// The cache directory in effect.

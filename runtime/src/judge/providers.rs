@@ -343,7 +343,8 @@ async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Value, ModelErr
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(Duration::from_secs_f64);
+        // Clamped before converting: a huge value would not fit a Duration.
+        .map(|s| Duration::from_secs_f64(s.min(60.0)));
     let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, url, timeout)
         .await
         .map_err(|e| ModelError::retryable(e.message().to_owned()))?;
@@ -438,8 +439,10 @@ impl Judge {
         .map(|_| Judge::from_env())
     }
 
-    /// Points an OpenAI or Anthropic judge at another endpoint: rebuilds it with that base URL.
-    /// (For other models, configure the model itself.)
+    /// Points an OpenAI or Anthropic judge at another endpoint: rebuilds its model with that
+    /// base URL and the environment's key. To set a key, temperature or structured-output mode
+    /// in code, configure an [`OpenAiJudge`] or [`AnthropicJudge`] and wrap it with
+    /// [`Judge::new`].
     ///
     /// See the [module documentation](super).
     pub fn base_url(self, url: impl Into<String>) -> Self {

@@ -37,11 +37,11 @@ impl JudgeUsage {
         if self.model.is_empty() {
             self.model.clone_from(&other.model);
         }
-        self.requests += other.requests;
-        self.checks += other.checks;
-        self.cached += other.cached;
-        self.input_tokens += other.input_tokens;
-        self.output_tokens += other.output_tokens;
+        self.requests = self.requests.saturating_add(other.requests);
+        self.checks = self.checks.saturating_add(other.checks);
+        self.cached = self.cached.saturating_add(other.cached);
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
         self.cost_usd = match (self.cost_usd, other.cost_usd) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
@@ -50,8 +50,12 @@ impl JudgeUsage {
 
     pub(crate) fn add_tokens(&mut self, usage: Option<Usage>) {
         if let Some(u) = usage {
-            self.input_tokens += u.input_tokens.unwrap_or(0);
-            self.output_tokens += u.output_tokens.unwrap_or(0);
+            self.input_tokens = self
+                .input_tokens
+                .saturating_add(u.input_tokens.unwrap_or(0));
+            self.output_tokens = self
+                .output_tokens
+                .saturating_add(u.output_tokens.unwrap_or(0));
         }
     }
 

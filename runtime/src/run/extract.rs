@@ -63,7 +63,8 @@ const INSTRUCTIONS: &str = "\
 You extract one value from an AI agent's conversation for an automated test.
 You receive JSON with `description` (what to extract), `text` (where to find it) and
 `rust_type` (the type the test expects). Answer with JSON only:
-{\"found\": true, \"value\": <the value, as JSON of that type>} or {\"found\": false, \"value\": null}.
+{\"found\": true, \"value\": \"<the value as text; JSON text for lists and objects>\"} or
+{\"found\": false, \"value\": null}.
 Copy values exactly as written (identifiers, codes, amounts); do not invent one.";
 
 impl ScenarioRun {
@@ -138,13 +139,18 @@ impl ScenarioRun {
                 "rust_type": std::any::type_name::<T>(),
             })
             .to_string(),
+            // Strict structured output (OpenAI) wants every property typed: the value travels
+            // as text, JSON text for lists and objects, and `typed` reads it back.
             schema: json!({
                 "type": "object",
-                "properties": {"found": {"type": "boolean"}, "value": {}},
-                "required": ["found", "value"]
+                "properties": {"found": {"type": "boolean"}, "value": {"type": ["string", "null"]}},
+                "required": ["found", "value"],
+                "additionalProperties": false
             }),
         };
-        let (answer, usage) = judge.ask_json("extract", &prompt, self.info.repeat).await;
+        let (answer, usage) = judge
+            .ask_json("extract", &prompt, self.info.repeat, &["found"])
+            .await;
         self.add_step_usage(usage);
         let answer = answer?;
         if answer.get("found").and_then(Value::as_bool) == Some(false) {

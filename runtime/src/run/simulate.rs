@@ -162,10 +162,13 @@ impl ScenarioRun {
                 schema: json!({
                     "type": "object",
                     "properties": {"objective_met": {"type": "boolean"}, "message": {"type": "string"}},
-                    "required": ["objective_met", "message"]
+                    "required": ["objective_met", "message"],
+                    "additionalProperties": false
                 }),
             };
-            let (answer, usage) = judge.ask_json("simulate", &prompt, self.info.repeat).await;
+            let (answer, usage) = judge
+                .ask_json("simulate", &prompt, self.info.repeat, &["objective_met"])
+                .await;
             self.add_step_usage(usage);
             let answer = match answer {
                 Ok(a) => a,

@@ -214,7 +214,7 @@ async fn a_missing_result_is_asked_again_alone_then_an_error_for_that_check_only
     assert_eq!(report.verdicts[1].status, Status::Error);
     assert_eq!(
         report.verdicts[1].reason,
-        "not graded: the judge gave no result for this check (id c1) (after 3 requests)"
+        "not graded: the judge gave no result for this check (id c2) (after 3 requests)"
     );
     assert_eq!(report.verdicts[3].status, Status::Pass);
 }
