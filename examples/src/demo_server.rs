@@ -50,28 +50,9 @@ impl DemoServer {
     ///
     /// If no local port can be bound or no thread started — a broken test machine.
     pub fn start() -> DemoServer {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().expect("local address");
-        listener
-            .set_nonblocking(true)
-            .expect("non-blocking listener");
-        std::thread::Builder::new()
-            .name("demo-server".into())
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("tokio runtime");
-                runtime.block_on(async move {
-                    let listener =
-                        tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-                    // The server runs until the process ends; an accept error ends it early
-                    // and the tests then fail on a refused connection, which names the cause.
-                    let _ = axum::serve(listener, router()).await;
-                });
-            })
-            .expect("spawn the demo server thread");
-        DemoServer { addr }
+        DemoServer {
+            addr: crate::background::serve("demo-server", router()),
+        }
     }
 
     /// One server per process, started on first use: every test of a binary shares it (each

@@ -6,6 +6,7 @@
 //! example suites in `examples/tests/` test it with `agent_test!`, in process and — through
 //! [`demo_server`], which serves it over HTTP — with the `HttpAgent`, as a deployed agent.
 
+pub mod background;
 pub mod demo;
 pub mod demo_server;
 pub mod scripted_judge;

@@ -9,7 +9,6 @@
 //! Point the same suite at a real model by setting `AGENT_TEST_JUDGE_MODEL` (and the provider's
 //! key); see `examples/tests/demo/judged.rs`.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
 use agent_test::serde_json::{Value, json};
@@ -54,28 +53,10 @@ impl ScriptedJudge {
     ///
     /// If no local port can be bound or no thread started — a broken test machine.
     pub fn start(self) -> String {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let addr: SocketAddr = listener.local_addr().expect("local address");
-        listener
-            .set_nonblocking(true)
-            .expect("non-blocking listener");
         let router = Router::new()
             .route("/v1/chat/completions", post(complete))
             .with_state(Arc::new(self));
-        std::thread::Builder::new()
-            .name("scripted-judge".into())
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("tokio runtime");
-                runtime.block_on(async move {
-                    let listener =
-                        tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-                    let _ = axum::serve(listener, router).await;
-                });
-            })
-            .expect("spawn the scripted judge thread");
+        let addr = crate::background::serve("scripted-judge", router);
         format!("http://{addr}/v1")
     }
 

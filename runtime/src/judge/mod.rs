@@ -25,10 +25,16 @@
 //! # }
 //! ```
 
+#[cfg(feature = "http")]
+mod anthropic;
 mod ask;
 mod cache;
+#[cfg(feature = "http")]
+mod endpoint;
 mod grade;
 mod model;
+#[cfg(feature = "http")]
+mod openai;
 mod prompt;
 #[cfg(feature = "http")]
 mod providers;
@@ -39,15 +45,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "http")]
+pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
 pub use grade::Judgements;
 pub(crate) use grade::{judge_phase, needs_judge};
 pub use model::{Completion, JudgeModel, JudgePrompt, ModelError};
-pub use prompt::{JudgeItem, JudgeKind, Judgement};
 #[cfg(feature = "http")]
-pub use providers::{
-    AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL, DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge,
-    StructuredOutput,
-};
+pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};
+pub use prompt::{JudgeItem, JudgeKind, Judgement};
 pub use usage::JudgeUsage;
 
 /// The environment variable that overrides every judge's [`JudgeMode`]: `live`, `replay`,

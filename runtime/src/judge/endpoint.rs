@@ -1,0 +1,125 @@
+//! What the HTTP judge clients share: the model, the endpoint, the key and the client, and
+//! how a request is sent and its failures classified.
+
+use std::fmt;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::ModelError;
+use crate::agent::wire::{
+    DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error, shown_url,
+};
+
+/// The first non-empty environment variable of `names`.
+pub(super) fn env(names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
+}
+
+/// A model on an HTTP endpoint. `Debug` shows the URL without its query and never the key.
+pub(super) struct Endpoint {
+    pub(super) model: String,
+    pub(super) base_url: String,
+    pub(super) api_key: Option<Secret>,
+    client: OnceLock<Result<reqwest::Client, String>>,
+}
+
+impl Endpoint {
+    /// `model` at the first URL set in `url_vars` (else `default_url`), with the first key set
+    /// in `key_vars`.
+    pub(super) fn from_env(
+        model: String,
+        url_vars: &[&str],
+        default_url: &str,
+        key_vars: &[&str],
+    ) -> Self {
+        Endpoint {
+            model,
+            base_url: env(url_vars)
+                .unwrap_or_else(|| default_url.into())
+                .trim_end_matches('/')
+                .to_owned(),
+            api_key: env(key_vars).map(Secret::new),
+            client: OnceLock::new(),
+        }
+    }
+
+    pub(super) fn set_base_url(&mut self, url: String) {
+        self.base_url = url.trim_end_matches('/').to_owned();
+    }
+
+    /// The endpoint's URL for `path` (`/chat/completions`).
+    pub(super) fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// The shared client. Its own timeout is generous: the [`Judge`](super::Judge) enforces
+    /// the real one.
+    pub(super) fn http(&self) -> Result<&reqwest::Client, ModelError> {
+        self.client
+            .get_or_init(|| client(SEND_TIMEOUT).map_err(|e| e.message().to_owned()))
+            .as_ref()
+            .map_err(|e| ModelError::fatal(e.clone()))
+    }
+}
+
+impl fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("model", &self.model)
+            .field("base_url", &shown_url(&self.base_url))
+            .field("api_key", &self.api_key)
+            .finish()
+    }
+}
+
+const SEND_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Sends a request and reads a JSON answer; 429, 5xx, timeouts and lost connections are worth
+/// retrying, other failures are not.
+pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Value, ModelError> {
+    let timeout = SEND_TIMEOUT;
+    let response = req
+        .send()
+        .await
+        .map_err(|e| ModelError::retryable(request_error(&e, url, timeout).message().to_owned()))?;
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        // Clamped before converting: a huge value would not fit a Duration.
+        .map(|s| Duration::from_secs_f64(s.min(60.0)));
+    let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, url, timeout)
+        .await
+        .map_err(|e| ModelError::retryable(e.message().to_owned()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    if !status.is_success() {
+        let message = format!(
+            "the judge endpoint {} answered HTTP {}: {}",
+            shown_url(url),
+            status.as_u16(),
+            crate::report::clip(&text, 300)
+        );
+        let err = if status.as_u16() == 429 || status.is_server_error() {
+            ModelError::retryable(message)
+        } else {
+            ModelError::fatal(message)
+        };
+        return Err(match retry_after {
+            Some(d) => err.after(d),
+            None => err,
+        });
+    }
+    serde_json::from_str(&text).map_err(|e| {
+        ModelError::retryable(format!(
+            "the judge endpoint answered with invalid JSON ({e}): {}",
+            crate::report::clip(&text, 200)
+        ))
+    })
+}
