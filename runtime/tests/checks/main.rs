@@ -6,6 +6,7 @@ mod dependencies;
 mod expressions;
 mod hierarchy;
 mod json;
+mod judged;
 mod matchers;
 mod protocol;
 mod sequence;

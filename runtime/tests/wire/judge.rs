@@ -417,3 +417,66 @@ async fn semantic_argument_matchers_are_graded_in_the_same_request() {
         v[0].reason
     );
 }
+
+#[tokio::test]
+async fn judge_options_shape_what_the_judge_sees_and_a_missing_node_fails_unasked() {
+    let (url, server) = judge_server(vec![]).await;
+    let agent = agent_fn(|_r| async {
+        Reply::text("Refund RF-1 of €42.50 issued.").call(
+            Call::tool("process_refund", json!({"order_id": "ORD-1"}))
+                .result(json!({"refund_id": "RF-1", "amount": 42.5})),
+        )
+    });
+    let mut run = ScenarioRun::new(
+        Suite::new()
+            .agent(agent)
+            .judge(local(&url, cache("options"))),
+        "options",
+    );
+    run.user("Refund ORD-1").await;
+    run.expect_turn(
+        judge("mentions RF-1")
+            .hallucination()
+            .must_not(["promise a date"]),
+    );
+    run.expect_turn(expected_response("Your refund RF-1 of €42.50 was issued."));
+    run.expect_turn(judge("a faithful summary").on_node("Summarizer", "summary"));
+    run.expect_turn(
+        judge("mentions refund")
+            .without_prompt()
+            .with_tool_sequence(),
+    );
+    let report = run.report().await;
+    let checks = server.checks(0);
+    assert_eq!(checks.len(), 3, "the missing node's check is not sent");
+    assert_eq!(checks[0]["type"], "hallucination_check");
+    assert_eq!(checks[0]["negative_constraints"], json!(["promise a date"]));
+    assert_eq!(
+        checks[0]["material"]["tool_calls"][0]["result"]["refund_id"],
+        "RF-1"
+    );
+    assert_eq!(
+        checks[1]["expected_response"],
+        "Your refund RF-1 of €42.50 was issued."
+    );
+    assert!(checks[2]["material"].get("user_message").is_none());
+    assert_eq!(
+        checks[2]["material"]["tool_sequence"],
+        json!(["process_refund"])
+    );
+    let v = &report.verdicts;
+    assert_eq!(v[0].status, Status::Pass, "{report}");
+    // The scripted judge gives 0.5 to criteria it has no rule for.
+    assert_eq!(
+        (v[1].status, v[1].reason.as_str()),
+        (
+            Status::Fail,
+            "score 0.5 < 0.8: graded \"conveys the same facts and outcome as the expected response\""
+        )
+    );
+    assert_eq!(
+        (v[2].status, v[2].reason.as_str()),
+        (Status::Fail, "no node named like `Summarizer` ran")
+    );
+    assert_eq!(v[3].status, Status::Pass);
+}
