@@ -32,8 +32,8 @@ use crate::schema::Schema;
 #[serde(deny_unknown_fields)]
 pub struct FieldCheck {
     #[serde(serialize_with = "ser_path", deserialize_with = "de_path")]
-    path: FieldPath,
-    matcher: Matcher,
+    pub(crate) path: FieldPath,
+    pub(crate) matcher: Matcher,
     #[serde(default)]
     source: JsonSource,
 }

@@ -21,9 +21,9 @@ use crate::path::FieldPath;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectedCall {
-    name: String,
+    pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    args: Vec<ArgConstraint>,
+    pub(crate) args: Vec<ArgConstraint>,
 }
 
 /// A reference call of the tool `name` (add expected arguments with [`ExpectedCall::arg`]).
@@ -208,7 +208,7 @@ impl<'de> Deserialize<'de> for ArgsOverride {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrajectoryCheck {
-    expected: Vec<ExpectedCall>,
+    pub(crate) expected: Vec<ExpectedCall>,
     #[serde(default)]
     mode: TrajectoryMode,
     #[serde(default)]

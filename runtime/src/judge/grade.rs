@@ -12,6 +12,7 @@ use crate::check::{
 };
 use crate::matcher::Matcher;
 use crate::model::Transcript;
+use crate::path::FieldPath;
 
 /// The judge's grades for one run — its judge checks and semantic matchers — made by the
 /// runtime before the checks are evaluated and read by them. Opaque.
@@ -105,34 +106,129 @@ pub(crate) async fn judge_phase(
     )
 }
 
-/// Whether a check needs the judge: a judge check, or a tool check with a semantic matcher.
+/// Whether a check needs the judge: a judge check, or a check with a semantic matcher.
 pub(crate) fn needs_judge(check: &Check) -> bool {
-    match check {
-        Check::Judge(_) => true,
-        Check::Tool(t) => !semantic_constraints(t).is_empty(),
-        _ => false,
-    }
+    matches!(check, Check::Judge(_)) || !semantic_targets(check).is_empty()
 }
 
-/// The semantic matchers of a tool check (nested node checks included): tool name, where the
-/// value is (arguments or result), path, and what is expected.
-fn semantic_constraints(t: &ToolCheck) -> Vec<(&str, bool, &ArgConstraint, &Matcher)> {
-    let mut out = Vec::new();
-    for (in_result, list) in [(false, &t.args), (true, &t.result)] {
+/// Where a check's semantic matchers read their values.
+enum Semantic<'a> {
+    /// An argument (or result) of the calls named `name`.
+    Call {
+        name: &'a str,
+        in_result: bool,
+        constraint: &'a ArgConstraint,
+        matcher: &'a Matcher,
+    },
+    /// A field of the JSON the agent answered.
+    Field {
+        path: &'a FieldPath,
+        matcher: &'a Matcher,
+    },
+}
+
+/// The semantic matchers of a check: in tool checks (nested node checks included), reference
+/// calls of trajectories, and JSON fields.
+fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
+    fn calls<'a>(
+        name: &'a str,
+        in_result: bool,
+        list: &'a [ArgConstraint],
+        out: &mut Vec<Semantic<'a>>,
+    ) {
         for c in list {
             let mut found = Vec::new();
             c.matcher.semantic_parts(&mut found);
-            out.extend(
-                found
-                    .into_iter()
-                    .map(|m| (t.name.as_str(), in_result, c, m)),
-            );
+            out.extend(found.into_iter().map(|matcher| Semantic::Call {
+                name,
+                in_result,
+                constraint: c,
+                matcher,
+            }));
         }
     }
-    for n in &t.nested {
-        out.extend(semantic_constraints(n));
+    fn tool<'a>(t: &'a ToolCheck, out: &mut Vec<Semantic<'a>>) {
+        calls(&t.name, false, &t.args, out);
+        calls(&t.name, true, &t.result, out);
+        for n in &t.nested {
+            tool(n, out);
+        }
+    }
+    let mut out = Vec::new();
+    match check {
+        Check::Tool(t) => tool(t, &mut out),
+        Check::Trajectory(t) => {
+            for e in &t.expected {
+                calls(&e.name, false, &e.args, &mut out);
+            }
+        }
+        Check::Field(f) => {
+            let mut found = Vec::new();
+            f.matcher.semantic_parts(&mut found);
+            out.extend(found.into_iter().map(|matcher| Semantic::Field {
+                path: &f.path,
+                matcher,
+            }));
+        }
+        _ => {}
     }
     out
+}
+
+/// The items of a check's semantic matchers: for every value they may be asked about — each
+/// call of the tool, each JSON document of the run (bodies, replies, fenced blocks, call
+/// results). A few more than the check's scope needs, all in the same request.
+fn semantic_items(
+    check: &Check,
+    cx: &EvalContext<'_>,
+    now: &jiff::Zoned,
+    push: &mut dyn FnMut(JudgeItem),
+) {
+    let transcript = cx.transcript();
+    for target in semantic_targets(check) {
+        match target {
+            Semantic::Call {
+                name,
+                in_result,
+                constraint,
+                matcher,
+            } => {
+                for turn in &transcript.turns {
+                    for call in &turn.reply.calls {
+                        call.walk(&mut |c| {
+                            let source = if in_result {
+                                c.result.as_ref()
+                            } else {
+                                Some(&c.arguments)
+                            };
+                            if c.name == name
+                                && let Some(value) = source.and_then(|v| constraint.value(v))
+                                && let Some(item) = matcher.semantic_item(&value, now)
+                            {
+                                push(item);
+                            }
+                        });
+                    }
+                }
+            }
+            Semantic::Field { path, matcher } => {
+                let mut docs: Vec<&serde_json::Value> = Vec::new();
+                for (i, turn) in transcript.turns.iter().enumerate() {
+                    docs.extend(turn.reply.body.as_ref());
+                    docs.extend(cx.reply_json(i, false).ok());
+                    docs.extend(cx.reply_json(i, true).ok());
+                    for call in &turn.reply.calls {
+                        call.walk(&mut |c| docs.extend(c.result.as_ref()));
+                    }
+                }
+                for doc in docs {
+                    if let Some(item) = path.get(doc).and_then(|v| matcher.semantic_item(v, now)) {
+                        push(item);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The distinct items to grade.
@@ -176,31 +272,17 @@ fn items(
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for e in expectations {
-        if let Check::Tool(t) = &e.check {
-            // Every call of the tool, wherever it is: a few more values than the check's scope
-            // may need, all in the same request.
-            for (name, in_result, constraint, matcher) in semantic_constraints(t) {
-                for turn in &transcript.turns {
-                    for call in &turn.reply.calls {
-                        call.walk(&mut |c| {
-                            if c.name != name {
-                                return;
-                            }
-                            let source = if in_result {
-                                c.result.as_ref()
-                            } else {
-                                Some(&c.arguments)
-                            };
-                            if let Some(value) = source.and_then(|v| constraint.value(v))
-                                && let Some(item) = matcher.semantic_item(&value, now)
-                                && seen.insert(item_key(&item))
-                            {
-                                out.push(item);
-                            }
-                        });
+        if !matches!(e.check, Check::Judge(_)) {
+            semantic_items(
+                &e.check,
+                &EvalContext::new(&index, e.scope),
+                now,
+                &mut |item| {
+                    if seen.insert(item_key(&item)) {
+                        out.push(item);
                     }
-                }
-            }
+                },
+            );
             continue;
         }
         let Check::Judge(check) = &e.check else {

@@ -480,3 +480,43 @@ async fn judge_options_shape_what_the_judge_sees_and_a_missing_node_fails_unaske
     );
     assert_eq!(v[3].status, Status::Pass);
 }
+
+#[tokio::test]
+async fn semantic_matchers_in_json_fields_and_trajectories_are_graded_too() {
+    let (url, server) = judge_server(vec![]).await;
+    let agent = agent_fn(|_r| async {
+        Reply::text("Booked.")
+            .body(json!({"booking": {"city": "Lisboa", "when": "2026-11-25T12:00"}}))
+            .call(Call::tool(
+                "search_hotels",
+                json!({"city": "Lisbon, Portugal"}),
+            ))
+    });
+    let suite = Suite::new()
+        .agent(agent)
+        .judge(local(&url, cache("fields")))
+        .clock(Clock::fixed("2026-11-23T09:30:00Z"));
+    let mut run = ScenarioRun::new(suite, "fields");
+    run.user("A hotel in Lisbon for the day after tomorrow")
+        .await;
+    run.expect_turn(field("booking.when").is(date_time("2026-11-25 at noon")));
+    run.expect_turn(field("booking.city").is(free_text("Porto")));
+    run.expect(trajectory([
+        tool_call("search_hotels").arg("city", free_text("Lisbon"))
+    ]));
+    let report = run.report().await;
+    assert_eq!(server.requests().len(), 1);
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(
+        statuses,
+        [Status::Pass, Status::Fail, Status::Pass],
+        "{report}"
+    );
+    assert!(
+        report.verdicts[1]
+            .reason
+            .contains("expected (judged) means \"Porto\", got \"Lisboa\""),
+        "{}",
+        report.verdicts[1].reason
+    );
+}
