@@ -49,8 +49,8 @@ pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, LoadError,
     Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun, Schema, Suite,
-    Verdict, agent, assign, check, evaluate, judge, load_json, load_json_file, matcher, model,
-    report, serde_json, trace, turn_failures,
+    Verdict, agent, assign, check, evaluate, formats, judge, load_json, load_json_file, matcher,
+    model, report, serde_json, trace, turn_failures,
 };
 pub use agent_test_runtime::{Extraction, SimulatedUser, simulated_user};
 

@@ -33,6 +33,7 @@ pub mod check;
 mod clock;
 mod eval;
 mod expression;
+pub mod formats;
 pub mod judge;
 pub mod matcher;
 pub mod model;

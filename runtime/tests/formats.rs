@@ -1,0 +1,174 @@
+//! Seed formats loaded into the native model, evaluated on their own recorded outputs, with
+//! the format's semantics; malformed files name the file, the place and what was expected.
+
+use agent_test_runtime::check::Status;
+use agent_test_runtime::formats::morganabench;
+use serde_json::json;
+
+/// A MorganaBench example whose outputs satisfy (or not) its assertions.
+fn example(create_event_params: serde_json::Value) -> String {
+    json!({
+        "inputs": {
+            "messages": [
+                {"role": "user", "content": "Who is the King of England?"},
+                {"role": "assistant", "content": "King Charles III."},
+                {"role": "user", "content": "Email his office: call tomorrow at 3pm, 30 minutes"}
+            ],
+            "tools": ["search_contacts", "create_event"],
+            "metadata": {"categories": {"domain": "calendar"}}
+        },
+        "expectations": {
+            "assertions": [
+                {"assert_that": "tool_called", "tool": "create_event", "parameters": [
+                    {"param": "email", "matcher": {"match_as": "email", "value": "office@royal.uk"}},
+                    {"param": "duration", "matcher": {"match_as": "equality", "value": 30}},
+                    {"param": "priority", "matcher": {"match_as": "optional", "default": {"match_as": "equality", "value": "normal"}}},
+                    {"param": "attendees", "matcher": {"match_as": "missing"}}
+                ]}
+            ],
+            "notes": "written by hand"
+        },
+        "outputs": {
+            "response": "Done: the call is booked.",
+            "environment": {"user_time": "2026-11-23T09:30:00Z"},
+            "trace": [
+                {"event": "tool_call", "id": "t1", "tool": "create_event", "params": create_event_params},
+                {"event": "tool_result", "id": "t1", "result": {"ok": true}}
+            ]
+        }
+    })
+    .to_string()
+}
+
+#[test]
+fn a_morganabench_example_becomes_a_scenario_and_its_recording() {
+    let good = example(json!({"email": "office@ROYAL.uk", "duration": 30.0}));
+    let case = morganabench::from_text(&good, "calendar.json")
+        .expect("loads")
+        .remove(0);
+    let s = &case.scenario;
+    assert_eq!(s.name, "calendar");
+    assert_eq!(s.history.len(), 2, "earlier messages are history");
+    assert_eq!(
+        s.context.get("tools"),
+        Some(&json!(["search_contacts", "create_event"]))
+    );
+    assert_eq!(
+        s.context.get("extra"),
+        Some(&json!({"expectations.notes": "written by hand"})),
+        "open objects' extra fields are kept, not dropped"
+    );
+    let recording = case.recording.expect("outputs are a recording");
+    assert_eq!(
+        recording.transcript.turns[0].input,
+        "Email his office: call tomorrow at 3pm, 30 minutes"
+    );
+    let report = s.evaluate(&recording.transcript);
+    // Email domains compare in any case; `30` equals `30.0`; an absent optional passes.
+    assert!(report.passed(), "{report}");
+}
+
+#[test]
+fn equality_is_json_equality_and_missing_means_absent() {
+    let bad = example(json!({"email": "office@royal.uk", "duration": "30", "attendees": ["x"]}));
+    let case = morganabench::from_text(&bad, "calendar.json")
+        .unwrap()
+        .remove(0);
+    let report = case.scenario.evaluate(&case.recording.unwrap().transcript);
+    assert!(!report.passed());
+    let v = &report.verdicts[0];
+    assert_eq!(v.status, Status::Fail);
+    let problems: Vec<&str> = v
+        .details
+        .violations
+        .iter()
+        .map(|x| x.message.as_str())
+        .collect();
+    let problems = problems.join("\n");
+    assert!(
+        problems.contains("duration: expected 30, got \"30\""),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("attendees: expected it to be absent"),
+        "{problems}"
+    );
+}
+
+#[test]
+fn no_tool_called_expected_responses_and_groups_map_to_native_checks() {
+    let text = json!({
+        "inputs": {"messages": [{"role": "user", "content": "Thanks!"}]},
+        "expectations": {
+            "expected_response": "You're welcome.",
+            "assertions": [
+                {"assert_that": "no_tool_called"},
+                {"assert_that": "tool_called", "tool": "book", "parameters": [
+                    {"params": ["start", "end"], "matcher": {"match_as": "date_time", "value": "next weekend"}}
+                ]}
+            ]
+        },
+        "outputs": {"response": "You're welcome.", "trace": [
+            {"event": "tool_call", "id": "1", "tool": "book", "params": {"start": "2026-11-28", "end": "2026-11-29"}}
+        ]}
+    })
+    .to_string();
+    let case = morganabench::from_text(&text, "thanks.json")
+        .unwrap()
+        .remove(0);
+    let kinds: Vec<&str> = case
+        .scenario
+        .expect
+        .iter()
+        .map(|e| e.check.kind())
+        .collect();
+    assert_eq!(kinds, ["judge", "no_tools", "tool"]);
+    let report = case.scenario.evaluate(&case.recording.unwrap().transcript);
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    // Judged parts need a judge (an error without one, never a pass); the tool call fails
+    // `no_tool_called`.
+    assert_eq!(statuses, [Status::Error, Status::Fail, Status::Error]);
+}
+
+#[test]
+fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
+    let ok = example(json!({"email": "office@royal.uk", "duration": 30}));
+    let text = format!("{ok}\n\n{ok}\n");
+    let cases = morganabench::from_text(&text, "suite.jsonl").unwrap();
+    let names: Vec<&str> = cases.iter().map(|c| c.scenario.name.as_str()).collect();
+    assert_eq!(names, ["suite-1", "suite-3"]);
+
+    let bad_matcher = ok.replace("\"match_as\":\"email\"", "\"match_as\":\"regex\"");
+    let err =
+        morganabench::from_text(&format!("{ok}\n{bad_matcher}\n"), "suite.jsonl").unwrap_err();
+    assert_eq!(
+        err.path,
+        "line 2: expectations.assertions[0].parameters[0].matcher.match_as"
+    );
+    assert!(
+        err.message.starts_with("unknown matcher `regex`"),
+        "{}",
+        err.message
+    );
+
+    let unknown = ok.replace(
+        "\"assert_that\":\"tool_called\"",
+        "\"assert_that\":\"tool_called\",\"strict\":true",
+    );
+    let err = morganabench::from_text(&unknown, "one.json").unwrap_err();
+    assert_eq!(err.path, "expectations.assertions[0]");
+    assert!(
+        err.message.contains("unknown field `strict`"),
+        "{}",
+        err.message
+    );
+
+    let not_user = json!({"inputs": {"messages": [{"role": "assistant", "content": "hi"}]}, "expectations": {}}).to_string();
+    let err = morganabench::from_text(&not_user, "x.json").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.json: at inputs.messages[0].role: the last message is the user's request: expected role `user`, got `assistant`"
+    );
+    let err = morganabench::from_text("{\"inputs\": 3", "y.jsonl").unwrap_err();
+    assert_eq!(err.path, "line 1");
+}
