@@ -13,14 +13,16 @@ USAGE:
     agent-test eval --scenarios <PATH>... --runs <PATH>... [OPTIONS]
     agent-test run  --scenarios <PATH>... (--http <URL> | --openai <MODEL>) [OPTIONS]
 
-Scenarios are JSON files in agent-test's scenario form (one scenario, or an array of them);
+Scenarios are JSON files in agent-test's scenario form (one scenario, or an array of them),
+or MorganaBench examples (.json, or .jsonl with one per line), detected from the content;
 recorded runs are the JSON reports every run writes (target/agent-test/...), recorded-run
 files, or traces agents emit (OpenAI, Anthropic, Gemini, LangChain, Mibo, MorganaBench, n8n).
 A PATH may be a directory: its *.json files are read, recursively.
 
 eval: evaluate scenarios on recorded runs, calling nothing. A run is matched to the scenario
       of the same name (with a single scenario, every run is matched to it).
-    --runs <PATH>              recorded runs or traces
+    --runs <PATH>              recorded runs or traces (default: the recordings the scenario
+                               files carry, like MorganaBench `outputs`)
     --trace-format <F>         read runs as this trace format (default: detect)
     --jobs <N>                 parallel workers (default: the number of cores)
 
@@ -241,9 +243,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
         stats,
     };
     if sub == "eval" {
-        if runs.is_empty() {
-            return Err("--runs is required: the recorded runs or traces to evaluate".into());
-        }
+        // Without --runs, the recordings the scenario files carry (MorganaBench `outputs`)
+        // are evaluated; eval says so when there are none.
         return Ok(Command::Eval(EvalArgs {
             common,
             runs,

@@ -5,26 +5,44 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use agent_test_runtime::RecordedRun;
 use agent_test_runtime::judge::Judge;
 use agent_test_runtime::model::{Scenario, ScenarioEvaluator};
 
 use crate::args::EvalArgs;
-use crate::inputs::{json_files, load_run};
+use crate::inputs::{Loaded, json_files, load_run};
 use crate::output::{Kept, RunResult};
 
 /// Evaluates every run with its scenario.
-pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunResult>, String> {
-    let files = json_files(&args.runs)?;
-    if files.is_empty() {
-        return Err("--runs: no .json files found".into());
-    }
-    let scenarios = Scenarios::new(scenarios);
+pub(crate) fn eval(args: &EvalArgs, loaded: &Loaded) -> Result<Vec<RunResult>, String> {
+    let files;
+    let inputs: Vec<Input<'_>> = if args.runs.is_empty() {
+        if loaded.recordings.is_empty() {
+            return Err(
+                "--runs is required: the recorded runs or traces to evaluate (the scenario files \
+                 carry none)"
+                    .into(),
+            );
+        }
+        loaded
+            .recordings
+            .iter()
+            .map(|(label, run)| Input::Carried(label, run))
+            .collect()
+    } else {
+        files = json_files(&args.runs)?;
+        if files.is_empty() {
+            return Err("--runs: no .json files found".into());
+        }
+        files.iter().map(|f| Input::File(f)).collect()
+    };
+    let scenarios = Scenarios::new(&loaded.scenarios);
     // Judge checks are graded by the judge the environment names (AGENT_TEST_JUDGE_MODEL, ...),
     // with its cache: AGENT_TEST_JUDGE_MODE=replay evaluates them with no network at all.
     let judge = Judge::from_env_if_configured();
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<RunResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
-    let workers = args.jobs.min(files.len()).max(1);
+    let slots: Vec<Mutex<Option<RunResult>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
+    let workers = args.jobs.min(inputs.len()).max(1);
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
@@ -39,8 +57,8 @@ pub(crate) fn eval(args: &EvalArgs, scenarios: &[Scenario]) -> Result<Vec<RunRes
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    let result = evaluate_one(file, &scenarios, &grader, args);
+                    let Some(input) = inputs.get(i) else { break };
+                    let result = evaluate_one(input, &scenarios, &grader, args);
                     if let Some(slot) = slots.get(i)
                         && let Ok(mut g) = slot.lock()
                     {
@@ -96,22 +114,30 @@ struct Grader<'a> {
     runtime: Option<&'a tokio::runtime::Runtime>,
 }
 
+/// A recording to evaluate: a file, or one a scenario file carried (MorganaBench `outputs`).
+enum Input<'a> {
+    File(&'a Path),
+    Carried(&'a str, &'a RecordedRun),
+}
+
 fn evaluate_one(
-    file: &Path,
+    input: &Input<'_>,
     scenarios: &Scenarios,
     grader: &Grader<'_>,
     args: &EvalArgs,
 ) -> RunResult {
-    let source = file.display().to_string();
-    let run = match load_run(file, args.trace_format) {
-        Ok(r) => r,
-        Err(e) => {
-            return RunResult {
-                source,
-                scenario: String::new(),
-                outcome: Err(e.to_string()),
-            };
-        }
+    let (source, run) = match input {
+        Input::Carried(label, run) => ((*label).to_owned(), (*run).clone()),
+        Input::File(file) => match load_run(file, args.trace_format) {
+            Ok(r) => (file.display().to_string(), r),
+            Err(e) => {
+                return RunResult {
+                    source: file.display().to_string(),
+                    scenario: String::new(),
+                    outcome: Err(e.to_string()),
+                };
+            }
+        },
     };
     let evaluator = match scenarios.find(&run.scenario.name) {
         Ok(e) => e,

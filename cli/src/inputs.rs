@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use agent_test_runtime::formats::morganabench;
 use agent_test_runtime::model::Scenario;
 use agent_test_runtime::trace::{self, Format};
 use agent_test_runtime::{LoadError, RecordedRun, ScenarioInfo, load_json};
@@ -31,7 +32,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for p in entries {
         if p.is_dir() {
             walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "json") {
+        } else if p.extension().is_some_and(|e| e == "json" || e == "jsonl") {
             out.push(p);
         }
     }
@@ -46,21 +47,61 @@ fn read(path: &Path) -> Result<String, LoadError> {
     })
 }
 
-/// Scenarios from a file holding one scenario, an array of them, or `{"scenarios": [...]}`.
-pub(crate) fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, LoadError> {
+/// Scenarios from a file, and the recordings it carries: MorganaBench examples (JSONL, or JSON
+/// objects with `inputs` and `expectations`), else the native form — one scenario, an array of
+/// them, or `{"scenarios": [...]}`.
+pub(crate) fn load_scenarios(path: &Path) -> Result<Loaded, LoadError> {
     let text = read(path)?;
-    let value: Value = load_json(path, &text)?;
+    let is_jsonl = path.extension().is_some_and(|e| e == "jsonl");
+    let value: Option<Value> = if is_jsonl {
+        None
+    } else {
+        Some(load_json(path, &text)?)
+    };
+    let first = match &value {
+        Some(Value::Array(items)) => items.first(),
+        other => other.as_ref(),
+    };
+    if is_jsonl
+        || first.is_some_and(|v| v.get("inputs").is_some() && v.get("expectations").is_some())
+    {
+        let cases = morganabench::from_text(&text, path)?;
+        let mut loaded = Loaded::default();
+        for c in cases {
+            if let Some(r) = c.recording {
+                loaded
+                    .recordings
+                    .push((format!("{} ({})", path.display(), c.scenario.name), r));
+            }
+            loaded.scenarios.push(c.scenario);
+        }
+        return Ok(loaded);
+    }
+    native_scenarios(path, &text, value.unwrap_or_default()).map(|scenarios| Loaded {
+        scenarios,
+        recordings: Vec::new(),
+    })
+}
+
+/// Scenarios, and recordings that came with them (labelled by file and scenario).
+#[derive(Default)]
+pub(crate) struct Loaded {
+    pub(crate) scenarios: Vec<Scenario>,
+    pub(crate) recordings: Vec<(String, RecordedRun)>,
+}
+
+fn native_scenarios(path: &Path, text: &str, value: Value) -> Result<Vec<Scenario>, LoadError> {
     match value {
-        Value::Array(_) => load_json(path, &text),
+        Value::Array(_) => load_json(path, text),
         Value::Object(ref o) if o.contains_key("scenarios") && !o.contains_key("name") => {
             #[derive(serde::Deserialize)]
             #[serde(deny_unknown_fields)]
             struct File {
                 scenarios: Vec<Scenario>,
             }
-            load_json::<File>(path, &text).map(|f| f.scenarios)
+            load_json::<File>(path, text).map(|f| f.scenarios)
         }
-        _ => load_json(path, &text).map(|s| vec![s]),
+        _ => load_json(path, text).map(|s| vec![s]),
     }
 }
 

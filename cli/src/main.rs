@@ -24,8 +24,8 @@ fn main() -> ExitCode {
             println!("agent-test {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Ok(Command::Eval(a)) => execute(&a.common, |scenarios| eval::eval(&a, scenarios)),
-        Ok(Command::Run(a)) => execute(&a.common, |scenarios| run::run(&a, scenarios)),
+        Ok(Command::Eval(a)) => execute(&a.common, |loaded| eval::eval(&a, loaded)),
+        Ok(Command::Run(a)) => execute(&a.common, |loaded| run::run(&a, &loaded.scenarios)),
         Err(e) => {
             eprintln!("agent-test: {e}\n\nRun `agent-test --help` for the options.");
             ExitCode::from(2)
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
 
 fn execute(
     common: &Common,
-    go: impl FnOnce(&[agent_test_runtime::model::Scenario]) -> Result<Vec<output::RunResult>, String>,
+    go: impl FnOnce(&inputs::Loaded) -> Result<Vec<output::RunResult>, String>,
 ) -> ExitCode {
     let started = Instant::now();
     let scenarios = match load_all(common) {
@@ -87,22 +87,26 @@ fn execute(
     }
 }
 
-/// Every scenario of every file; every unreadable file is reported.
-fn load_all(common: &Common) -> Result<Vec<agent_test_runtime::model::Scenario>, Vec<String>> {
+/// Every scenario of every file, with the recordings the files carry; every unreadable file
+/// is reported.
+fn load_all(common: &Common) -> Result<inputs::Loaded, Vec<String>> {
     let files = inputs::json_files(&common.scenarios).map_err(|e| vec![e])?;
     if files.is_empty() {
-        return Err(vec!["--scenarios: no .json files found".into()]);
+        return Err(vec!["--scenarios: no .json or .jsonl files found".into()]);
     }
-    let mut scenarios = Vec::new();
+    let mut loaded = inputs::Loaded::default();
     let mut errors = Vec::new();
     for f in &files {
         match inputs::load_scenarios(f) {
-            Ok(s) => scenarios.extend(s),
+            Ok(l) => {
+                loaded.scenarios.extend(l.scenarios);
+                loaded.recordings.extend(l.recordings);
+            }
             Err(e) => errors.push(e.to_string()),
         }
     }
     if errors.is_empty() {
-        Ok(scenarios)
+        Ok(loaded)
     } else {
         Err(errors)
     }

@@ -472,3 +472,58 @@ async fn eval_grades_judge_checks_with_the_judge_the_environment_names_then_repl
         stdout(&out)
     );
 }
+
+#[test]
+fn eval_runs_a_morganabench_suite_on_its_own_outputs() {
+    let dir = temp("morgana");
+    let example = |to: &str| {
+        json!({
+            "inputs": {"messages": [{"role": "user", "content": "Email Ana the agenda"}]},
+            "expectations": {"assertions": [{"assert_that": "tool_called", "tool": "send_email",
+                "parameters": [{"param": "to", "matcher": {"match_as": "email", "value": "ana@example.com"}}]}]},
+            "outputs": {"response": "Sent.", "trace": [
+                {"event": "tool_call", "id": "1", "tool": "send_email", "params": {"to": to}}]}
+        })
+        .to_string()
+    };
+    let jsonl = format!(
+        "{}\n{}\n",
+        example("ana@EXAMPLE.com"),
+        example("bob@example.com")
+    );
+    std::fs::write(dir.join("suite.jsonl"), jsonl).expect("write");
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("suite.jsonl"))
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("suite.jsonl (suite-1): agent-test: scenario `suite-1` passed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("to: expected the email \"ana@example.com\", got \"bob@example.com\""),
+        "{text}"
+    );
+    assert!(text.contains("2 runs: 1 passed, 1 failed"), "{text}");
+
+    std::fs::write(
+        dir.join("broken.jsonl"),
+        example("x").replace(",\"tool\":\"send_email\"", ""),
+    )
+    .expect("write");
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("broken.jsonl"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("broken.jsonl: at line 1: expectations.assertions[0]: missing field `tool`"),
+        "{}",
+        stderr(&out)
+    );
+}

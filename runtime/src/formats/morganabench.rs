@@ -260,7 +260,8 @@ pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
 }
 
 /// Reads MorganaBench examples from text: one example, an array of them, or JSONL (one per
-/// line; blank lines skipped). `file` names the source in errors and scenario names.
+/// line; blank lines skipped; always so for a `.jsonl` file). `file` names the source in
+/// errors and scenario names.
 ///
 /// See the [module documentation](self).
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
@@ -269,7 +270,13 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
         || "example".to_owned(),
         |s| s.to_string_lossy().into_owned(),
     );
-    let whole = serde_json::from_str::<Value>(text);
+    // A `.jsonl` file is read line by line even when it has a single line, so errors name it.
+    let jsonl = file.extension().is_some_and(|e| e == "jsonl");
+    let whole = if jsonl {
+        Err(())
+    } else {
+        serde_json::from_str::<Value>(text).map_err(|_| ())
+    };
     let docs: Vec<(String, Value, String)> = match whole {
         Ok(Value::Array(items)) => items
             .into_iter()
