@@ -32,6 +32,24 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Serves `router` on a free port of 127.0.0.1 for the rest of the test.
+async fn serve(router: axum::Router) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    addr
+}
+
+/// The command exited with `code`; otherwise fails showing what it printed.
+#[track_caller]
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "{}{}", stdout(o), stderr(o));
+}
+
 fn refund_scenario() -> Value {
     json!({
         "name": "refund",
@@ -161,13 +179,7 @@ fn eval_reads_traces_and_json_reports() {
         .arg(dir.join("morgana.json"))
         .output()
         .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 0);
 }
 
 #[test]
@@ -241,13 +253,7 @@ async fn http_agent() -> String {
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     format!("http://{addr}/agent")
 }
 
@@ -314,13 +320,7 @@ async fn run_drives_an_openai_compatible_model_with_mocks() {
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     let dir = temp("openai");
     write(
         &dir.join("s.json"),
@@ -351,13 +351,7 @@ async fn run_drives_an_openai_compatible_model_with_mocks() {
     })
     .await
     .expect("joined");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 0);
 }
 
 /// A judge endpoint: scores 1.0 when the graded text contains "refund", else 0.1; counts its
@@ -383,13 +377,7 @@ async fn judge_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUs
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     (format!("http://{addr}/v1"), count)
 }
 
@@ -419,22 +407,10 @@ async fn eval_grades_judge_checks_with_the_judge_the_environment_names_then_repl
         })
     };
     let out = eval("live").await.expect("joined");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 0);
     assert_eq!(count.load(Ordering::SeqCst), 1);
     let out = eval("replay").await.expect("joined");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 0);
     assert_eq!(count.load(Ordering::SeqCst), 1, "replayed from the cache");
     // A mistyped mode is an error, never a silent fallback to live grading.
     let out = eval("replay-only").await.expect("joined");

@@ -140,3 +140,76 @@ async fn failed_extractions_and_simulations_are_error_verdicts_and_the_run_goes_
     );
     assert_eq!(report.verdicts.len(), 3, "one check per simulated turn");
 }
+
+/// Answers from a script, then repeats the last answer; counts its calls.
+struct Script(
+    std::sync::Mutex<Vec<&'static str>>,
+    std::sync::atomic::AtomicUsize,
+);
+
+impl JudgeModel for Script {
+    fn id(&self) -> String {
+        "script".into()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        _prompt: &'a JudgePrompt,
+    ) -> BoxFuture<'a, Result<Completion, ModelError>> {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut answers = self.0.lock().unwrap();
+        let text = if answers.len() > 1 {
+            answers.remove(0)
+        } else {
+            answers[0]
+        };
+        Box::pin(async move {
+            Ok(Completion {
+                text: text.to_owned(),
+                usage: None,
+            })
+        })
+    }
+}
+
+#[tokio::test]
+async fn answers_missing_required_fields_are_asked_again_then_an_error() {
+    let script = |answers: Vec<&'static str>| {
+        let model = std::sync::Arc::new(Script(
+            std::sync::Mutex::new(answers),
+            std::sync::atomic::AtomicUsize::new(0),
+        ));
+        (
+            model.clone(),
+            Judge::new(model)
+                .mode(JudgeMode::Off)
+                .backoff(std::time::Duration::ZERO),
+        )
+    };
+    let (model, judge) = script(vec![
+        r#"{"value": "BK-1"}"#,
+        r#"{"found": true, "value": "BK-1"}"#,
+    ]);
+    let mut run = ScenarioRun::new(Suite::new().agent(booking_agent()).judge(judge), "retry");
+    run.user("Book the Sol Hostel").await;
+    let reference: String = run.extract("the booking reference").await;
+    assert_eq!(reference, "BK-1");
+    assert_eq!(model.1.load(std::sync::atomic::Ordering::SeqCst), 2);
+
+    let (model, judge) = script(vec![r#"{"value": "BK-1"}"#]);
+    let mut run = ScenarioRun::new(Suite::new().agent(booking_agent()).judge(judge), "never");
+    run.user("Book the Sol Hostel").await;
+    let reference: String = run.extract("the booking reference").await;
+    assert_eq!(reference, "");
+    assert_eq!(
+        model.1.load(std::sync::atomic::Ordering::SeqCst),
+        3,
+        "1 request + 2 retries"
+    );
+    let report = run.report().await;
+    assert_eq!(report.verdicts[0].status, Status::Error);
+    assert_eq!(
+        report.verdicts[0].reason,
+        "the model's answer has no `found`: {\"value\": \"BK-1\"} (after 3 requests)"
+    );
+}

@@ -90,7 +90,7 @@ pub(crate) async fn judge_phase(
         .env()
         .now
         .clone();
-    let items = items(transcript, expectations, &now);
+    let items = items(&index, transcript, expectations, &now);
     if items.is_empty() {
         return (Judgements::default(), None);
     }
@@ -232,7 +232,8 @@ fn semantic_items(
 }
 
 /// The distinct items to grade.
-fn items(
+fn items<'t>(
+    index: &'t TranscriptIndex<'t>,
     transcript: &Transcript,
     expectations: &[Expectation],
     now: &jiff::Zoned,
@@ -268,14 +269,13 @@ fn items(
         memo[i] = Some(p);
         p
     }
-    let index = TranscriptIndex::new(transcript);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for e in expectations {
         if !matches!(e.check, Check::Judge(_)) {
             semantic_items(
                 &e.check,
-                &EvalContext::new(&index, e.scope),
+                &EvalContext::new(index, e.scope),
                 now,
                 &mut |item| {
                     if seen.insert(item_key(&item)) {
@@ -297,7 +297,7 @@ fn items(
         if !deps_ok {
             continue;
         }
-        if let Ok(item) = check.item(&EvalContext::new(&index, e.scope))
+        if let Ok(item) = check.item(&EvalContext::new(index, e.scope))
             && seen.insert(item_key(&item))
         {
             out.push(item);

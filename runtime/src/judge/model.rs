@@ -141,3 +141,34 @@ pub trait JudgeModel: Send + Sync {
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>>;
 }
+
+/// A shared model is a model: keep a handle (to inspect a scripted model in tests, or reuse
+/// one client) while a [`Judge`](super::Judge) uses it.
+///
+/// ```
+/// use std::sync::Arc;
+/// # use agent_test_runtime::agent::BoxFuture;
+/// use agent_test_runtime::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
+/// # struct Offline;
+/// # impl JudgeModel for Offline {
+/// #     fn id(&self) -> String { "offline".into() }
+/// #     fn complete<'a>(&'a self, _: &'a JudgePrompt) -> BoxFuture<'a, Result<Completion, ModelError>> {
+/// #         Box::pin(async { Err(ModelError::fatal("offline")) })
+/// #     }
+/// # }
+/// let model = Arc::new(Offline);
+/// let judge = Judge::new(Arc::clone(&model));
+/// assert_eq!(judge.model_id(), model.id());
+/// ```
+impl<M: JudgeModel + ?Sized> JudgeModel for std::sync::Arc<M> {
+    fn id(&self) -> String {
+        (**self).id()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        prompt: &'a JudgePrompt,
+    ) -> BoxFuture<'a, Result<Completion, ModelError>> {
+        (**self).complete(prompt)
+    }
+}
