@@ -156,7 +156,7 @@ fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
         "\"assert_that\":\"tool_called\",\"strict\":true",
     );
     let err = morganabench::from_text(&unknown, "one.json").unwrap_err();
-    assert_eq!(err.path, "expectations.assertions[0]");
+    assert_eq!(err.path, "expectations.assertions[0].strict");
     assert!(
         err.message.contains("unknown field `strict`"),
         "{}",

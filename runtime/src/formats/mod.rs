@@ -1,14 +1,46 @@
 //! The seed systems' own file formats, loaded into the native model with the *format*
 //! semantics (what each check means in its system), never by changing native defaults.
 //!
-//! So far: [MorganaBench](morganabench) examples (JSON or JSONL). Each loaded case is a
+//! | format | module | files |
+//! |---|---|---|
+//! | Mibo test cases | [`mibo`] | JSON: a case, `{"context", "content"}`, or an array |
+//! | MCPLab scenarios | [`mcplab`] | YAML: a scenario, a list, or `scenarios: [...]` |
+//! | PromptKit `kind: Scenario` | [`promptkit`] | YAML: a document or a list |
+//! | Lamdis tests | [`lamdis`] | JSON: a test (`steps[]`), an array, or `tests: [...]` |
+//! | MorganaBench examples | [`morganabench`] | JSON (one or an array) or JSONL |
+//!
+//! [`load`] and [`from_text`] detect the format from the content (or take the one named), so
+//! a suite of any of them loads with one call. Each loaded case is a
 //! [`Scenario`](crate::model::Scenario) and, when the file carries the agent's outputs, the
 //! [`RecordedRun`](crate::RecordedRun) to evaluate it on.
+//!
+//! Every loader reports an unknown or malformed field as a [`LoadError`] naming the file, the
+//! path inside it and what was expected; nothing is silently ignored.
+//!
+//! ```
+//! use agent_test_runtime::formats::{self, SeedFormat};
+//! let text = r#"{"scenario": "ping", "input_utterance": "ping",
+//!   "assertions": {"procedural": [{"target": "http_status", "expected_status": 200}], "semantic": []}}"#;
+//! assert_eq!(formats::detect(text, "ping.json"), Some(SeedFormat::Mibo));
+//! let cases = formats::from_text(text, "ping.json", None).unwrap();
+//! assert_eq!(cases[0].scenario.name, "ping");
+//! ```
 
+pub mod lamdis;
+pub mod mcplab;
+pub mod mibo;
 pub mod morganabench;
+pub mod promptkit;
+mod read;
 
-use crate::RecordedRun;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde_json::Value;
+
 use crate::model::Scenario;
+use crate::{LoadError, RecordedRun};
 
 /// One case of a seed-format file: the scenario, and the run recorded with it, if any.
 ///
@@ -25,4 +57,177 @@ pub struct ImportedCase {
     /// The recorded run the file holds for it (MorganaBench `outputs`), ready for passive
     /// evaluation.
     pub recording: Option<RecordedRun>,
+}
+
+/// A seed system's file format.
+///
+/// ```
+/// use agent_test_runtime::formats::SeedFormat;
+/// let f: SeedFormat = "promptkit".parse().unwrap();
+/// assert_eq!(f, SeedFormat::PromptKit);
+/// assert_eq!(f.to_string(), "promptkit");
+/// assert!("nope".parse::<SeedFormat>().unwrap_err().contains("mibo, mcplab"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedFormat {
+    /// Mibo test cases ([`mibo`]).
+    Mibo,
+    /// MCPLab scenarios ([`mcplab`]).
+    McpLab,
+    /// PromptKit scenarios ([`promptkit`]).
+    PromptKit,
+    /// Lamdis tests ([`lamdis`]).
+    Lamdis,
+    /// MorganaBench examples ([`morganabench`]).
+    MorganaBench,
+}
+
+impl SeedFormat {
+    /// Every format, in the order of the seed documents.
+    pub const ALL: [SeedFormat; 5] = [
+        SeedFormat::Mibo,
+        SeedFormat::McpLab,
+        SeedFormat::PromptKit,
+        SeedFormat::Lamdis,
+        SeedFormat::MorganaBench,
+    ];
+
+    /// Its name on the command line and in messages.
+    ///
+    /// See the type's example.
+    pub fn name(self) -> &'static str {
+        match self {
+            SeedFormat::Mibo => "mibo",
+            SeedFormat::McpLab => "mcplab",
+            SeedFormat::PromptKit => "promptkit",
+            SeedFormat::Lamdis => "lamdis",
+            SeedFormat::MorganaBench => "morganabench",
+        }
+    }
+}
+
+impl fmt::Display for SeedFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SeedFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SeedFormat::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                let names: Vec<_> = SeedFormat::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown format `{s}`, expected one of {}", names.join(", "))
+            })
+    }
+}
+
+fn is_yaml(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+}
+
+fn is_jsonl(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+}
+
+/// The format of a document, from its content (`file`'s extension says whether it is YAML or
+/// JSONL); `None` when it is none of them.
+///
+/// See the [module documentation](self).
+pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
+    let file = file.as_ref();
+    if is_jsonl(file) {
+        return Some(SeedFormat::MorganaBench);
+    }
+    let doc = if is_yaml(file) {
+        read::yaml(text, file).ok()?
+    } else {
+        serde_json::from_str(text).ok()?
+    };
+    detect_value(&doc)
+}
+
+fn detect_value(doc: &Value) -> Option<SeedFormat> {
+    if morganabench::detect(doc) {
+        Some(SeedFormat::MorganaBench)
+    } else if promptkit::detect(doc) {
+        Some(SeedFormat::PromptKit)
+    } else if lamdis::detect(doc) {
+        Some(SeedFormat::Lamdis)
+    } else if mibo::detect(doc) {
+        Some(SeedFormat::Mibo)
+    } else if mcplab::detect(doc) {
+        Some(SeedFormat::McpLab)
+    } else {
+        None
+    }
+}
+
+/// Reads a seed-format file: the format named, or the one [`detect`] finds.
+///
+/// ```
+/// # use agent_test_runtime::formats;
+/// let err = formats::load("missing.json", None).unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
+/// ```
+pub fn load(
+    path: impl AsRef<Path>,
+    format: Option<SeedFormat>,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    let path = path.as_ref();
+    from_text(&read_file(path)?, path, format)
+}
+
+/// Reads seed-format text: the format named, or the one [`detect`] finds. `file` names the
+/// source in errors and default scenario names; its extension says whether the text is YAML
+/// (`.yaml`, `.yml`) or JSONL (`.jsonl`).
+///
+/// See the [module documentation](self).
+pub fn from_text(
+    text: &str,
+    file: impl AsRef<Path>,
+    format: Option<SeedFormat>,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    if is_jsonl(file) || format == Some(SeedFormat::MorganaBench) {
+        return morganabench::from_text(text, file);
+    }
+    let doc = if is_yaml(file) {
+        read::yaml(text, file)?
+    } else {
+        read::json(text, file)?
+    };
+    let format = match format {
+        Some(f) => f,
+        None => detect_value(&doc).ok_or_else(|| LoadError {
+            file: file.to_owned(),
+            path: String::new(),
+            message: "not a test file of a known format: expected Mibo test cases, MCPLab or \
+                      PromptKit scenarios, Lamdis tests or MorganaBench examples (name one with \
+                      `--input-format`)"
+                .into(),
+        })?,
+    };
+    match format {
+        SeedFormat::Mibo => mibo::from_value(&doc, file),
+        SeedFormat::McpLab => mcplab::from_value(&doc, file),
+        SeedFormat::PromptKit => promptkit::from_value(&doc, file),
+        SeedFormat::Lamdis => lamdis::from_value(&doc, file),
+        SeedFormat::MorganaBench => morganabench::from_text(text, file),
+    }
+}
+
+/// Reads a file to text, or says why it cannot.
+fn read_file(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|e| LoadError {
+        file: path.to_owned(),
+        path: String::new(),
+        message: format!("cannot read the file: {e}"),
+    })
 }

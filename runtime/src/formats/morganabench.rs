@@ -37,6 +37,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::ImportedCase;
+use super::read::{Problem, list, object, string};
 use crate::check::{IntoExpectation, expected_response, no_tools, tool};
 use crate::matcher::{IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional};
 use crate::model::{Message, Role, Scenario, Step};
@@ -81,42 +82,6 @@ struct Expectations {
     assertions: Vec<Value>,
     #[serde(flatten)]
     extra: Map<String, Value>,
-}
-
-/// A problem at a path of the example.
-type Problem = (String, String);
-
-/// The object at `at`, with only `allowed` keys.
-fn object<'a>(v: &'a Value, at: &str, allowed: &[&str]) -> Result<&'a Map<String, Value>, Problem> {
-    let o = v
-        .as_object()
-        .ok_or_else(|| (at.to_owned(), format!("expected an object, got {v}")))?;
-    if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err((
-            at.to_owned(),
-            format!("unknown field `{k}`, expected one of {}", list(allowed)),
-        ));
-    }
-    Ok(o)
-}
-
-fn list(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn string(o: &Map<String, Value>, key: &str, at: &str) -> Result<String, Problem> {
-    match o.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err((
-            format!("{at}.{key}"),
-            format!("expected a string, got {other}"),
-        )),
-        None => Err((at.to_owned(), format!("missing field `{key}`"))),
-    }
 }
 
 /// `tool_called` / `no_tool_called` as a native check.
@@ -251,12 +216,16 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: path.to_owned(),
-        path: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })?;
-    from_text(&text, path)
+    from_text(&super::read_file(path)?, path)
+}
+
+/// Whether a JSON document looks like MorganaBench examples.
+pub(crate) fn detect(v: &Value) -> bool {
+    let one = |v: &Value| v.get("inputs").is_some() && v.get("expectations").is_some();
+    match v {
+        Value::Array(items) => items.first().is_some_and(one),
+        v => one(v),
+    }
 }
 
 /// Reads MorganaBench examples from text: one example, an array of them, or JSONL (one per

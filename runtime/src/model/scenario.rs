@@ -6,7 +6,8 @@ use serde_json::Value;
 use super::{Context, Message};
 use crate::check::{Expectation, IntoExpectation};
 use crate::report::Report;
-use crate::run::{ScenarioInfo, ScenarioRun, Suite};
+use crate::run::bag::Bag;
+use crate::run::{Extraction, ScenarioInfo, ScenarioRun, Suite, simulated_user};
 
 /// A scenario as data: context, history, ordered steps with their turn checks, and checks on
 /// the whole conversation.
@@ -54,6 +55,11 @@ pub struct Scenario {
     /// Checks on the whole conversation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Expectation>,
+    /// Replace `${path}` in messages and request inputs with values of the variable bag
+    /// (`var.<name>`, `steps.<id>.output`, `last.assistant`, `transcript`) when the scenario
+    /// runs, as Lamdis does. Off by default: text is sent as written.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interpolate: bool,
 }
 
 /// One step of a [`Scenario`].
@@ -83,6 +89,77 @@ pub enum Step {
         /// The message.
         text: String,
     },
+    /// The judge's model extracts a described value from the last reply (or the whole
+    /// transcript) into the variable `var.<name>` (see [`ScenarioRun::extract`]).
+    Extract {
+        /// The variable's name.
+        name: String,
+        /// What to extract.
+        description: String,
+        /// Read the whole transcript instead of the last reply.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        transcript: bool,
+        /// The step's id: the value is also `steps.<id>.output`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+    },
+    /// A simulated user pursues an objective; `expect` checks every turn it plays (see
+    /// [`ScenarioRun::simulate`]).
+    Simulate {
+        /// The objective.
+        objective: String,
+        /// At least this many turns.
+        #[serde(default = "one")]
+        min_turns: usize,
+        /// At most this many turns.
+        #[serde(default = "eight")]
+        max_turns: usize,
+        /// Keep talking after the objective is met.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        continue_after_pass: bool,
+        /// Checks on every simulated turn.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        expect: Vec<Expectation>,
+    },
+    /// An HTTP request for setup or verification. `request` names a definition in the
+    /// `requests` context variable (`{"accounts.create": {"method": "POST", "url": "http://..."}}`,
+    /// or just a URL, posted to); `input` is its JSON body. The response's JSON is saved as
+    /// `var.<save_as>` and as `steps.<id>.output`.
+    Request {
+        /// The request definition's name.
+        request: String,
+        /// The JSON body.
+        #[serde(default, skip_serializing_if = "Value::is_null")]
+        input: Value,
+        /// The variable that keeps the response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        save_as: Option<String>,
+        /// The step's id, for `steps.<id>.output`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+    },
+    /// The variable bag's value at `path` must equal `equals` (JSON equality, numbers by
+    /// value), checked at this point of the run.
+    CheckVariable {
+        /// The path in the bag (`var.status`, `steps.verify.output.status`).
+        path: String,
+        /// The expected value.
+        equals: Value,
+        /// A label for the report.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+        /// Report a failure without failing the test.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        warning: bool,
+    },
+}
+
+fn one() -> usize {
+    1
+}
+
+fn eight() -> usize {
+    8
 }
 
 impl Scenario {
@@ -97,6 +174,7 @@ impl Scenario {
             history: Vec::new(),
             steps: Vec::new(),
             expect: Vec::new(),
+            interpolate: false,
         }
     }
 
@@ -237,20 +315,95 @@ impl Scenario {
             run.context(k.clone(), v);
         }
         run.history(self.history.iter().cloned());
+        let mut bag = Bag::default();
+        let text = |bag: &Bag, run: &ScenarioRun, t: &str| {
+            if self.interpolate {
+                bag.interpolate(t, run.transcript())
+            } else {
+                t.to_owned()
+            }
+        };
         for step in &self.steps {
             match step {
-                Step::User { text, body, expect } => {
+                Step::User {
+                    text: t,
+                    body,
+                    expect,
+                } => {
                     let input = match body {
+                        Some(b) if self.interpolate => {
+                            crate::agent::custom_body(bag.interpolate_value(b, run.transcript()))
+                        }
                         Some(b) => crate::agent::custom_body(b.clone()),
-                        None => text.clone().into(),
+                        None => text(&bag, &run, t).into(),
                     };
                     run.user(input).await;
                     for e in expect {
                         run.expect_turn(e.clone());
                     }
                 }
-                Step::System { text } => {
-                    run.system(text.clone());
+                Step::System { text: t } => {
+                    let t = text(&bag, &run, t);
+                    run.system(t);
+                }
+                Step::Extract {
+                    name,
+                    description,
+                    transcript,
+                    id,
+                } => {
+                    let mut what = Extraction::new(description.clone());
+                    if *transcript {
+                        what = what.from_transcript();
+                    }
+                    let value: Value = run.extract(what).await;
+                    if let Some(id) = id {
+                        bag.set_output(id, value.clone());
+                    }
+                    bag.set_var(name, value);
+                }
+                Step::Simulate {
+                    objective,
+                    min_turns,
+                    max_turns,
+                    continue_after_pass,
+                    expect,
+                } => {
+                    let mut user =
+                        simulated_user(text(&bag, &run, objective)).turns(*min_turns..=*max_turns);
+                    if *continue_after_pass {
+                        user = user.continue_after_pass();
+                    }
+                    run.simulate(user, |run| {
+                        for e in expect {
+                            run.expect_turn(e.clone());
+                        }
+                    })
+                    .await;
+                }
+                Step::Request {
+                    request,
+                    input,
+                    save_as,
+                    id,
+                } => {
+                    let body = bag.interpolate_value(input, run.transcript());
+                    let output = run.request_step(request, body).await;
+                    if let Some(name) = save_as {
+                        bag.set_var(name, output.clone());
+                    }
+                    if let Some(id) = id {
+                        bag.set_output(id, output);
+                    }
+                }
+                Step::CheckVariable {
+                    path,
+                    equals,
+                    label,
+                    warning,
+                } => {
+                    let actual = bag.lookup(path, run.transcript());
+                    run.check_variable(path, actual, equals, label.clone(), *warning);
                 }
             }
         }

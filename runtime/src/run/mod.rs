@@ -1,6 +1,8 @@
 //! Running scenarios: suite settings, live runs, calling the agent safely.
 
 mod agent_call;
+pub(crate) mod bag;
+mod data_steps;
 mod extract;
 mod meta;
 mod repeat;

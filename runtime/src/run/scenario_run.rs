@@ -207,11 +207,22 @@ impl ScenarioRun {
 
     /// Records a model-powered step's verdict.
     pub(crate) fn step_verdict(&mut self, label: String, kind: &'static str, outcome: Outcome) {
+        self.step_verdict_with(label, kind, outcome, Severity::Error);
+    }
+
+    /// Records a step's verdict with its severity.
+    pub(crate) fn step_verdict_with(
+        &mut self,
+        label: String,
+        kind: &'static str,
+        outcome: Outcome,
+        severity: Severity,
+    ) {
         self.step_verdicts.push(Verdict {
             label,
             check: kind.into(),
             scope: Scope::Conversation,
-            severity: Severity::Error,
+            severity,
             id: None,
             status: outcome.status,
             reason: outcome.reason,

@@ -1,0 +1,425 @@
+//! Lamdis tests (JSON): one test (`{"id", "name", "steps"}`), an array, or `{"tests": [...]}`.
+//!
+//! The steps run in order over Lamdis's variable bag: `${path}` (and `$steps.<id>.output...`)
+//! in messages and request inputs read `var.<name>`, `steps.<id>.output`, `last.assistant` and
+//! `transcript`; a leading `bag.` names the bag itself; a missing value is the empty string.
+//!
+//! | Lamdis step | agent-test |
+//! |---|---|
+//! | `message` (`role: user` / `system`, `content`) | a user turn / a system message, interpolated |
+//! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable; the response becomes `var.<saveAs>` and `steps.<id>.output` |
+//! | `assistant_check`, `mode: includes` | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`) |
+//! | `assistant_check`, `mode: judge` (`rubric`, `threshold`, `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript) |
+//! | `assistant_check`, `mode: variable_check` (`variablePath`, `expectEquals`) | [`Step::CheckVariable`]: JSON equality at that point of the run |
+//! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
+//! | `name` | the check's label |
+//! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |
+//! | `extract` (`variableName`, `description`, `scope` (`last`), `id`) | [`Step::Extract`] into `var.<variableName>` |
+//!
+//! ```
+//! use agent_test_runtime::formats::lamdis;
+//! use agent_test_runtime::model::{Reply, Transcript, Turn};
+//! let text = r#"{"id": "risk", "name": "Risk warning", "steps": [
+//!   {"type": "message", "role": "user", "content": "Should I put everything in one stock?"},
+//!   {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["risk", " diversify "]}
+//! ]}"#;
+//! let case = lamdis::from_text(text, "risk.json").unwrap().remove(0);
+//! let reply = Reply::text("That carries a lot of RISK; diversify.");
+//! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "q", reply, 5)]));
+//! assert!(report.passed(), "{report}");
+//! ```
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::ImportedCase;
+use super::read::{
+    Problem, array, index, join, kind, load_error, object, opt_bool, opt_string, opt_threshold,
+    opt_u64, required, stem, string, strings, tag,
+};
+use crate::LoadError;
+use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
+use crate::model::{Scenario, Step};
+
+const TEST_FIELDS: &[&str] = &["id", "name", "description", "steps"];
+const STEP_TYPES: &[&str] = &[
+    "message",
+    "request",
+    "assistant_check",
+    "user_objective",
+    "extract",
+];
+
+/// Reads Lamdis tests from a JSON file.
+///
+/// ```
+/// # use agent_test_runtime::formats::lamdis;
+/// let err = lamdis::load("missing.json").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
+/// ```
+pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let path = path.as_ref();
+    from_text(&super::read_file(path)?, path)
+}
+
+/// Reads Lamdis tests from JSON text: one test, an array, or `{"tests": [...]}`. `file` names
+/// the source in errors and default names.
+///
+/// See the [module documentation](self).
+pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    let doc = super::read::json(text, file)?;
+    from_value(&doc, file)
+}
+
+pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    let (items, at): (Vec<&Value>, &str) = match doc {
+        Value::Array(items) => (items.iter().collect(), ""),
+        Value::Object(o) if o.contains_key("tests") => {
+            object(doc, "", &["tests"]).map_err(|p| load_error(file, p))?;
+            match &o["tests"] {
+                Value::Array(items) => (items.iter().collect(), "tests"),
+                other => {
+                    return Err(load_error(
+                        file,
+                        (
+                            "tests".into(),
+                            format!("expected a list of tests, got {}", kind(other)),
+                        ),
+                    ));
+                }
+            }
+        }
+        v => (vec![v], ""),
+    };
+    let many = !at.is_empty() || doc.is_array();
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (here, name) = if many {
+                (index(at, i), format!("{stem}-{}", i + 1))
+            } else {
+                (String::new(), stem.clone())
+            };
+            test(v, &here, name)
+                .map(|scenario| ImportedCase {
+                    scenario,
+                    recording: None,
+                })
+                .map_err(|p| load_error(file, p))
+        })
+        .collect()
+}
+
+/// Whether a document looks like Lamdis tests.
+pub(crate) fn detect(v: &Value) -> bool {
+    let one = |v: &Value| {
+        v.get("steps")
+            .and_then(Value::as_array)
+            .is_some_and(|s| s.iter().all(|s| s.get("type").is_some()))
+    };
+    match v {
+        Value::Array(items) => items.first().is_some_and(one),
+        Value::Object(o) => match o.get("tests") {
+            Some(Value::Array(items)) => items.first().is_some_and(one),
+            _ => one(v),
+        },
+        _ => false,
+    }
+}
+
+fn test(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
+    let o = object(v, at, TEST_FIELDS)?;
+    let name = match (opt_string(o, "name", at)?, opt_string(o, "id", at)?) {
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => default_name,
+    };
+    let mut scenario = Scenario::new(name);
+    scenario.interpolate = true;
+    if let Some(d) = opt_string(o, "description", at)? {
+        scenario = scenario.described(d);
+    }
+    if let Some(id) = opt_string(o, "id", at)? {
+        scenario = scenario.context("id", id);
+    }
+    let steps_at = join(at, "steps");
+    let steps = match required(o, "steps", at)? {
+        Value::Array(s) => s,
+        other => {
+            return Err((
+                steps_at,
+                format!("expected a list of steps, got {}", kind(other)),
+            ));
+        }
+    };
+    for (i, s) in steps.iter().enumerate() {
+        step(&mut scenario, s, &index(&steps_at, i))?;
+    }
+    Ok(scenario)
+}
+
+fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
+    let o = v.as_object().ok_or_else(|| {
+        (
+            at.to_owned(),
+            format!("expected a step object, got {}", kind(v)),
+        )
+    })?;
+    match tag(o, "type", at, STEP_TYPES)? {
+        "message" => {
+            let o = object(v, at, &["type", "role", "content", "id", "name"])?;
+            let content = string(o, "content", at)?;
+            match opt_string(o, "role", at)?.as_deref() {
+                None | Some("user") => scenario.steps.push(Step::User {
+                    text: content,
+                    body: None,
+                    expect: Vec::new(),
+                }),
+                Some("system") => scenario.steps.push(Step::System { text: content }),
+                Some(other) => {
+                    return Err((
+                        join(at, "role"),
+                        format!("expected `user` or `system`, got `{other}`"),
+                    ));
+                }
+            }
+        }
+        "request" => {
+            let o = object(
+                v,
+                at,
+                &["type", "requestId", "inputMappings", "saveAs", "id", "name"],
+            )?;
+            scenario.steps.push(Step::Request {
+                request: string(o, "requestId", at)?,
+                input: o.get("inputMappings").cloned().unwrap_or(Value::Null),
+                save_as: opt_string(o, "saveAs", at)?,
+                id: opt_string(o, "id", at)?,
+            });
+        }
+        "assistant_check" => assistant_check(scenario, o, at)?,
+        "user_objective" => {
+            let o = object(
+                v,
+                at,
+                &[
+                    "type",
+                    "description",
+                    "minTurns",
+                    "maxTurns",
+                    "iterativeConversation",
+                    "continueAfterPass",
+                    "attachedChecks",
+                    "id",
+                    "name",
+                ],
+            )?;
+            let objective = string(o, "description", at)?;
+            let min = opt_u64(o, "minTurns", at)?.unwrap_or(1).max(1);
+            let mut max = opt_u64(o, "maxTurns", at)?.unwrap_or(8);
+            if !opt_bool(o, "iterativeConversation", at)?.unwrap_or(true) {
+                max = 1;
+            }
+            let max = max.max(min);
+            let checks_at = join(at, "attachedChecks");
+            let mut expect = Vec::new();
+            for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
+                let here = index(&checks_at, i);
+                let co = c
+                    .as_object()
+                    .ok_or_else(|| (here.clone(), format!("expected a check, got {}", kind(c))))?;
+                if co.get("type").and_then(Value::as_str) != Some("assistant_check") {
+                    tag(co, "type", &here, &["assistant_check"])?;
+                }
+                match check(co, &here)? {
+                    Checked::Turn(e) | Checked::Conversation(e) => expect.extend(e),
+                    Checked::Variable(..) => {
+                        return Err((
+                            join(&here, "mode"),
+                            "attached checks grade each simulated turn: expected `judge` or `includes`"
+                                .into(),
+                        ));
+                    }
+                }
+            }
+            scenario.steps.push(Step::Simulate {
+                objective,
+                min_turns: usize::try_from(min).unwrap_or(usize::MAX),
+                max_turns: usize::try_from(max).unwrap_or(usize::MAX),
+                continue_after_pass: opt_bool(o, "continueAfterPass", at)?.unwrap_or(false),
+                expect,
+            });
+        }
+        _ => {
+            let o = object(
+                v,
+                at,
+                &["type", "variableName", "description", "scope", "id", "name"],
+            )?;
+            let name = string(o, "variableName", at)?;
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err((
+                    join(at, "variableName"),
+                    format!("expected letters, digits and underscores only, got `{name}`"),
+                ));
+            }
+            let transcript = match o.get("scope") {
+                None => false,
+                Some(_) => tag(o, "scope", at, &["last", "transcript"])? == "transcript",
+            };
+            scenario.steps.push(Step::Extract {
+                name,
+                description: string(o, "description", at)?,
+                transcript,
+                id: opt_string(o, "id", at)?,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// An `assistant_check` as what it becomes.
+enum Checked {
+    /// Checks on the last turn (`scope: last`).
+    Turn(Vec<Expectation>),
+    /// Checks on the whole conversation (`scope: transcript`).
+    Conversation(Vec<Expectation>),
+    /// A variable check: path, expected value, label, warning.
+    Variable(String, Value, Option<String>, bool),
+}
+
+fn assistant_check(
+    scenario: &mut Scenario,
+    o: &Map<String, Value>,
+    at: &str,
+) -> Result<(), Problem> {
+    match check(o, at)? {
+        Checked::Turn(e) => {
+            let last_user = scenario.steps.iter_mut().rev().find_map(|s| match s {
+                Step::User { expect, .. } => Some(expect),
+                _ => None,
+            });
+            match last_user {
+                Some(expect) => expect.extend(e),
+                None => scenario.expect.extend(e),
+            }
+        }
+        Checked::Conversation(e) => scenario.expect.extend(e),
+        Checked::Variable(path, equals, label, warning) => {
+            scenario.steps.push(Step::CheckVariable {
+                path,
+                equals,
+                label,
+                warning,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
+    let mode = tag(o, "mode", at, &["judge", "includes", "variable_check"])?;
+    let fields: &[&str] = match mode {
+        "judge" => &["rubric", "threshold", "scope"],
+        "includes" => &["includes", "scope"],
+        _ => &["variablePath", "expectEquals"],
+    };
+    let mut allowed = vec!["type", "mode", "name", "severity", "id"];
+    allowed.extend(fields);
+    let value = Value::Object(o.clone());
+    let o = object(&value, at, &allowed)?;
+    let warning = match o.get("severity") {
+        None => false,
+        Some(_) => tag(o, "severity", at, &["error", "warning"])? == "warning",
+    };
+    let label = opt_string(o, "name", at)?;
+    if mode == "variable_check" {
+        let equals = required(o, "expectEquals", at)?.clone();
+        return Ok(Checked::Variable(
+            string(o, "variablePath", at)?,
+            equals,
+            label,
+            warning,
+        ));
+    }
+    let transcript = match o.get("scope") {
+        None => true,
+        Some(_) => tag(o, "scope", at, &["last", "transcript"])? == "transcript",
+    };
+    let finish = |mut e: Expectation| {
+        if warning {
+            e = e.warning();
+        }
+        if let Some(l) = &label {
+            e = e.label(l.clone());
+        }
+        e
+    };
+    let e = if mode == "judge" {
+        let mut c = judge(string(o, "rubric", at)?);
+        if let Some(t) = opt_threshold(o, "threshold", at)? {
+            c = c.threshold(t);
+        }
+        if transcript {
+            c = c.on_transcript();
+        }
+        vec![finish(c.into_expectation())]
+    } else {
+        let keywords: Vec<String> = strings(o, "includes", at)?
+            .into_iter()
+            .map(|k| k.trim().to_owned())
+            .filter(|k| !k.is_empty())
+            .collect();
+        if keywords.is_empty() {
+            return Err((join(at, "includes"), "expected at least one keyword".into()));
+        }
+        let text = if transcript { conversation() } else { reply() };
+        // Every keyword is required: one check each, so the report names the missing ones.
+        keywords
+            .into_iter()
+            .map(|k| finish(text.clone().contains(k).into_expectation()))
+            .collect()
+    };
+    Ok(if transcript {
+        Checked::Conversation(e)
+    } else {
+        Checked::Turn(e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::read::list;
+
+    #[test]
+    fn errors_name_the_path_and_what_was_expected() {
+        let err = |text: &str| from_text(text, "t.json").unwrap_err().to_string();
+        assert_eq!(
+            err(r#"{"steps": [{"type": "mesage", "content": "hi"}]}"#),
+            format!(
+                "t.json: at steps[0].type: unknown type `mesage`, expected one of {}",
+                list(STEP_TYPES)
+            )
+        );
+        assert_eq!(
+            err(
+                r#"{"steps": [{"type": "extract", "variableName": "order id", "description": "d"}]}"#
+            ),
+            "t.json: at steps[0].variableName: expected letters, digits and underscores only, got `order id`"
+        );
+        assert_eq!(
+            err(r#"{"steps": [{"type": "assistant_check", "mode": "includes", "includes": []}]}"#),
+            "t.json: at steps[0].includes: expected at least one keyword"
+        );
+        assert_eq!(
+            err(
+                r#"{"steps": [{"type": "assistant_check", "mode": "judge", "rubric": "r", "severity": "fatal"}]}"#
+            ),
+            "t.json: at steps[0].severity: unknown severity `fatal`, expected one of `error`, `warning`"
+        );
+    }
+}

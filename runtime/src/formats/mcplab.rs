@@ -1,0 +1,327 @@
+//! MCPLab scenarios (YAML): one scenario, `scenarios: [...]`, or a list of them.
+//!
+//! | MCPLab | agent-test |
+//! |---|---|
+//! | `id` / `name`, `description` | the scenario's name (the file's stem when both are absent) and description |
+//! | `prompt` | the one user turn |
+//! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`](crate::check::required_tools) / [`forbidden_tools`](crate::check::forbidden_tools): on the set of called names, one violation per tool |
+//! | `tool_sequence` | [`tool_sequence`](crate::check::tool_sequence): an ordered subsequence; a repeated name needs a call of its own |
+//! | `contains`, `not_contains`, `starts_with`, `ends_with`, `equals` | the [`reply`](crate::check::reply) text checks: literal, case-insensitive, untrimmed |
+//! | `regex` | [`reply`](crate::check::reply)`().matches(..).case_insensitive()`: always case-insensitive, a leading `(?i)` is dropped |
+//! | `jsonpath` (+ `equals`), `jsonpath_exists`, `jsonpath_not_exists` | [`json_path`](crate::check::json_path) on the final answer's text; not JSON fails all three |
+//! | `agent_assertions` (`label`, `prompt`) | [`judge`](crate::check::judge) checks labelled `label`, graded in one request; by default the judge sees the final answer only |
+//! | `agent_context.include_prompt` / `include_tool_sequence` | the judge also sees the scenario prompt / the called tool names |
+//!
+//! ```
+//! # #[cfg(feature = "yaml")] {
+//! use agent_test_runtime::formats::mcplab;
+//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! let yaml = "
+//! name: refund
+//! prompt: Refund order 7
+//! eval:
+//!   tool_constraints:
+//!     required_tools: [lookup_account]
+//!     forbidden_tools: [delete_account]
+//!   response_assertions:
+//!     - type: contains
+//!       value: refund processed
+//! ";
+//! let case = mcplab::from_text(yaml, "refund.yaml").unwrap().remove(0);
+//! let reply = Reply::text("Refund PROCESSED.").call(Call::tool("lookup_account", serde_json::json!({})));
+//! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "Refund order 7", reply, 5)]));
+//! assert!(report.passed(), "{report}");
+//! # }
+//! ```
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::ImportedCase;
+use super::read::{
+    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
+    required, stem, string, strings, tag,
+};
+use crate::LoadError;
+use crate::check::{
+    CheckExt, Expectation, IntoExpectation, JsonSourceOptions, forbidden_tools, json_path, judge,
+    reply, required_tools, tool_sequence,
+};
+use crate::model::Scenario;
+
+const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"];
+
+/// Reads MCPLab scenarios from a YAML (or JSON) file.
+///
+/// ```
+/// # use agent_test_runtime::formats::mcplab;
+/// let err = mcplab::load("missing.yaml").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
+/// ```
+pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let path = path.as_ref();
+    from_text(&super::read_file(path)?, path)
+}
+
+/// Reads MCPLab scenarios from YAML text (JSON is YAML too): one scenario, a list, or
+/// `scenarios: [...]`. `file` names the source in errors and default names.
+///
+/// See the [module documentation](self).
+pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    let doc = super::read::yaml(text, file)?;
+    from_value(&doc, file)
+}
+
+pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    let (items, at): (Vec<&Value>, &str) = match doc {
+        Value::Array(items) => (items.iter().collect(), ""),
+        Value::Object(o) if o.contains_key("scenarios") => {
+            object(doc, "", &["scenarios"]).map_err(|p| load_error(file, p))?;
+            match &o["scenarios"] {
+                Value::Array(items) => (items.iter().collect(), "scenarios"),
+                other => {
+                    return Err(load_error(
+                        file,
+                        (
+                            "scenarios".into(),
+                            format!("expected a list of scenarios, got {}", kind(other)),
+                        ),
+                    ));
+                }
+            }
+        }
+        v => (vec![v], ""),
+    };
+    let many = items.len() > 1 || !at.is_empty() || doc.is_array();
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (here, name) = if many {
+                (index(at, i), format!("{stem}-{}", i + 1))
+            } else {
+                (String::new(), stem.clone())
+            };
+            scenario(v, &here, name)
+                .map(|scenario| ImportedCase {
+                    scenario,
+                    recording: None,
+                })
+                .map_err(|p| load_error(file, p))
+        })
+        .collect()
+}
+
+/// Whether a document looks like MCPLab scenarios.
+pub(crate) fn detect(v: &Value) -> bool {
+    let one = |v: &Value| v.get("prompt").is_some_and(Value::is_string);
+    match v {
+        Value::Array(items) => items.first().is_some_and(one),
+        Value::Object(o) => match o.get("scenarios") {
+            Some(Value::Array(items)) => items.first().is_some_and(one),
+            _ => one(v),
+        },
+        _ => false,
+    }
+}
+
+fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
+    let o = object(v, at, SCENARIO_FIELDS)?;
+    let name = match (opt_string(o, "name", at)?, opt_string(o, "id", at)?) {
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => default_name,
+    };
+    let prompt = string(o, "prompt", at)?;
+    let mut scenario = Scenario::new(name).user(prompt);
+    if let Some(d) = opt_string(o, "description", at)? {
+        scenario = scenario.described(d);
+    }
+    if let Some(id) = opt_string(o, "id", at)? {
+        scenario = scenario.context("id", id);
+    }
+    let Some(eval) = opt_object(
+        o,
+        "eval",
+        at,
+        &[
+            "tool_constraints",
+            "tool_sequence",
+            "response_assertions",
+            "agent_assertions",
+            "agent_context",
+        ],
+    )?
+    else {
+        return Ok(scenario);
+    };
+    let at = join(at, "eval");
+    scenario.expect = checks(eval, &at)?;
+    Ok(scenario)
+}
+
+fn checks(eval: &Map<String, Value>, at: &str) -> Result<Vec<Expectation>, Problem> {
+    let mut out = Vec::new();
+    if let Some(tc) = opt_object(
+        eval,
+        "tool_constraints",
+        at,
+        &["required_tools", "forbidden_tools"],
+    )? {
+        let here = join(at, "tool_constraints");
+        let required = strings(tc, "required_tools", &here)?;
+        if !required.is_empty() {
+            out.push(required_tools(required).into_expectation());
+        }
+        let forbidden = strings(tc, "forbidden_tools", &here)?;
+        if !forbidden.is_empty() {
+            out.push(forbidden_tools(forbidden).into_expectation());
+        }
+    }
+    let sequence = strings(eval, "tool_sequence", at)?;
+    if !sequence.is_empty() {
+        out.push(tool_sequence(sequence).into_expectation());
+    }
+    let here = join(at, "response_assertions");
+    for (i, a) in array(eval, "response_assertions", at)?.iter().enumerate() {
+        out.push(response_assertion(a, &index(&here, i))?);
+    }
+    let (with_prompt, with_tools) = match opt_object(
+        eval,
+        "agent_context",
+        at,
+        &["include_prompt", "include_tool_sequence"],
+    )? {
+        Some(ctx) => {
+            let here = join(at, "agent_context");
+            (
+                opt_bool(ctx, "include_prompt", &here)?.unwrap_or(false),
+                opt_bool(ctx, "include_tool_sequence", &here)?.unwrap_or(false),
+            )
+        }
+        None => (false, false),
+    };
+    let here = join(at, "agent_assertions");
+    for (i, a) in array(eval, "agent_assertions", at)?.iter().enumerate() {
+        let here = index(&here, i);
+        let o = object(a, &here, &["label", "prompt"])?;
+        let mut c = judge(string(o, "prompt", &here)?);
+        if !with_prompt {
+            c = c.without_prompt();
+        }
+        if with_tools {
+            c = c.with_tool_sequence();
+        }
+        let mut e = c.into_expectation();
+        if let Some(label) = opt_string(o, "label", &here)? {
+            e = e.label(label);
+        }
+        out.push(e);
+    }
+    Ok(out)
+}
+
+const RESPONSE_TYPES: &[&str] = &[
+    "contains",
+    "not_contains",
+    "starts_with",
+    "ends_with",
+    "equals",
+    "regex",
+    "jsonpath",
+    "jsonpath_exists",
+    "jsonpath_not_exists",
+];
+
+fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
+    let o = v.as_object().ok_or_else(|| {
+        (
+            at.to_owned(),
+            format!("expected an object, got {}", kind(v)),
+        )
+    })?;
+    let kind_ = tag(o, "type", at, RESPONSE_TYPES)?;
+    let fields: &[&str] = match kind_ {
+        "regex" => &["type", "pattern"],
+        "jsonpath" => &["type", "path", "equals"],
+        "jsonpath_exists" | "jsonpath_not_exists" => &["type", "path"],
+        _ => &["type", "value"],
+    };
+    let o = object(v, at, fields)?;
+    Ok(match kind_ {
+        "regex" => {
+            let pattern = string(o, "pattern", at)?;
+            // JavaScript's `i` flag is always on; `(?i)` is accepted and redundant.
+            let pattern = pattern
+                .strip_prefix("(?i)")
+                .map_or(pattern.clone(), str::to_owned);
+            reply()
+                .matches(pattern)
+                .case_insensitive()
+                .into_expectation()
+        }
+        "jsonpath" | "jsonpath_exists" | "jsonpath_not_exists" => {
+            let q = json_path(string(o, "path", at)?);
+            match (kind_, o.get("equals")) {
+                ("jsonpath", Some(value)) => q.equals(value.clone()),
+                ("jsonpath_not_exists", _) => q.not_exists(),
+                _ => q.exists(),
+            }
+            .in_reply()
+            .into_expectation()
+        }
+        _ => {
+            // Literal checks compare text; YAML may have read `value: 42` as a number.
+            let value = match required(o, "value", at)? {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                other => {
+                    return Err((
+                        join(at, "value"),
+                        format!("expected a string, got {}", kind(other)),
+                    ));
+                }
+            };
+            let text = reply();
+            match kind_ {
+                "contains" => text.contains(value),
+                "not_contains" => text.not_contains(value),
+                "starts_with" => text.starts_with(value),
+                "ends_with" => text.ends_with(value),
+                _ => text.equals(value),
+            }
+            .into_expectation()
+        }
+    })
+}
+
+#[cfg(all(test, feature = "yaml"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_path_and_what_was_expected() {
+        let err = |text: &str| from_text(text, "s.yaml").unwrap_err().to_string();
+        assert_eq!(
+            err("prompt: hi\neval:\n  response_assertions:\n    - type: contain\n      value: x\n"),
+            "s.yaml: at eval.response_assertions[0].type: unknown type `contain`, expected one of `contains`, `not_contains`, `starts_with`, `ends_with`, `equals`, `regex`, `jsonpath`, `jsonpath_exists`, `jsonpath_not_exists`"
+        );
+        assert_eq!(
+            err("prompt: hi\neval:\n  tool_constraint: {}\n"),
+            "s.yaml: at eval.tool_constraint: unknown field `tool_constraint`, expected one of `tool_constraints`, `tool_sequence`, `response_assertions`, `agent_assertions`, `agent_context`"
+        );
+        assert_eq!(
+            err("scenarios:\n  - prompt: a\n  - name: b\n"),
+            "s.yaml: at scenarios[1]: missing field `prompt`"
+        );
+        assert_eq!(
+            err(
+                "prompt: hi\neval:\n  response_assertions:\n    - type: regex\n      pattern: \"a\\s\"\n"
+            ),
+            "s.yaml: at line 5, column 16: not valid YAML: while parsing a quoted scalar, found unknown escape character"
+        );
+    }
+}

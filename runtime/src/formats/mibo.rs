@@ -1,0 +1,637 @@
+//! Mibo test cases (JSON): one case, `{"context", "content": case}`, or an array of either.
+//!
+//! | Mibo | agent-test |
+//! |---|---|
+//! | `scenario` | the scenario's name (the file's stem when absent) |
+//! | `input_utterance` / `turns[]` / `custom_body` | user turns; a custom body is sent as is ([`custom_body`](crate::agent::custom_body)) |
+//! | `context` (also beside `content`) | context variables: template placeholders and expression variables |
+//! | `optimization_target`, `test_dimension` | kept in the `extra` context variable |
+//! | top-level `assertions` / a turn's `assertions` | checks on the whole conversation / on that turn |
+//! | `node_call` MUST_CALL / MUST_NOT_CALL / CALL_COUNT | [`any_call`](crate::check::any_call) (a node, or a tool in a flat trace), `.never()`, `.times(n)` |
+//! | `expected_tool_calls[]` | [`ToolCheck::tool`](crate::check::ToolCheck::tool): checks on the calls inside the node; all fail when the node did not run |
+//! | `expected_arguments`, `expected_index`, `strict`, `forbidden_arguments` | `.arg`, `.at_position`, `.strict()`, `.forbid_arg` |
+//! | a bare value, `exact` | [`exact`](crate::matcher::exact) with unordered lists and the `"*"` wildcard; with `expression`, [`expr`](crate::matcher::expr) |
+//! | `contains` | [`contains`](crate::matcher::contains): both sides as text, case-sensitive |
+//! | `regex`, `date` (+ `tolerance_minutes`, 0 by default), `one_of`, `any`, `optional: true` | [`regex`](crate::matcher::regex), [`date`](crate::matcher::date), [`one_of`](crate::matcher::one_of) of [`matches_schema`](crate::matcher::matches_schema) variants, [`any`](crate::matcher::any), [`optional`](crate::matcher::optional) |
+//! | `json_match` (+ `condition: NOT_EQUALS`) | [`field`](crate::check::field)`.is` / `.is_not` |
+//! | `response_regex` (+ `should_match`) | [`reply`](crate::check::reply)`().matches` / `.not_matches` (case-sensitive unless `(?i)`) |
+//! | `json_schema` (+ `field`) | [`schema`](crate::check::schema)`.at(field)` |
+//! | `http_status`, `response_time`, `token_limit` | [`http_status`](crate::check::http_status), [`latency`](crate::check::latency), [`tokens`](crate::check::tokens) |
+//! | `semantic`: `criteria`, `threshold`, `type`, `negative_constraints`, `target_node`, `output_key` | [`judge`](crate::check::judge)`.threshold`, `.hallucination()`, `.must_not`, `.on_node` |
+//! | `id`, `depends_on` | `.id`, `.depends_on` (an unmet dependency skips the check) |
+//!
+//! Every object is closed: an unknown field is an error naming the file and the path.
+//!
+//! ```
+//! use agent_test_runtime::formats::mibo;
+//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! let text = r#"{
+//!   "scenario": "Order uses SKU from context payload",
+//!   "input_utterance": "Create an order",
+//!   "context": {"ORDER_JSON": "{\"sku\": \"ABC-123\", \"qty\": 1}"},
+//!   "assertions": {"procedural": [{"target": "node_call", "condition": "MUST_CALL",
+//!     "expected_name": "Agent", "expected_tool_calls": [{"condition": "MUST_CALL",
+//!     "expected_name": "create_order", "expected_arguments": {"sku": {"matcher": "exact",
+//!     "expression": "JSON_EXTRACT(ORDER_JSON, 'sku')"}}}]}], "semantic": []}
+//! }"#;
+//! let case = mibo::from_text(text, "order.json").unwrap().remove(0);
+//! let reply = Reply::text("Done.").call(
+//!     Call::node("Agent").child(Call::tool("create_order", serde_json::json!({"sku": "ABC-123"}))));
+//! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "Create an order", reply, 5)]));
+//! assert!(report.passed(), "{report}");
+//! ```
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::ImportedCase;
+use super::read::{
+    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
+    opt_threshold, opt_u64, required, stem, string, strings, tag,
+};
+use crate::LoadError;
+use crate::check::{
+    CheckExt, Expectation, IntoExpectation, ToolCheck, any_call, field, http_status, judge,
+    latency, reply, schema, tokens, tool,
+};
+use crate::matcher::{
+    IntoMatcher, Matcher, any, contains, date, exact, expr, matches_schema, one_of, optional, regex,
+};
+use crate::model::{Scenario, Step};
+
+const CASE_FIELDS: &[&str] = &[
+    "scenario",
+    "input_utterance",
+    "turns",
+    "custom_body",
+    "context",
+    "assertions",
+    "optimization_target",
+    "test_dimension",
+];
+
+/// Reads Mibo test cases from a JSON file.
+///
+/// ```
+/// # use agent_test_runtime::formats::mibo;
+/// let err = mibo::load("missing.json").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
+/// ```
+pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let path = path.as_ref();
+    from_text(&super::read_file(path)?, path)
+}
+
+/// Reads Mibo test cases from JSON text: one case, a `{"context", "content"}` wrapper, or an
+/// array of either. `file` names the source in errors and default names.
+///
+/// See the [module documentation](self).
+pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    let doc = super::read::json(text, file)?;
+    from_value(&doc, file)
+}
+
+pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    let cases: Vec<(String, &Value, String)> = match doc {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("{stem}-{}", i + 1), v, index("", i)))
+            .collect(),
+        v => vec![(stem, v, String::new())],
+    };
+    cases
+        .into_iter()
+        .map(|(name, v, at)| {
+            case(v, &at, name)
+                .map(|scenario| ImportedCase {
+                    scenario,
+                    recording: None,
+                })
+                .map_err(|p| load_error(file, p))
+        })
+        .collect()
+}
+
+/// Whether a JSON document looks like Mibo test cases.
+pub(crate) fn detect(v: &Value) -> bool {
+    let one = |v: &Value| {
+        let v = v.get("content").unwrap_or(v);
+        v.get("assertions")
+            .is_some_and(|a| a.get("procedural").is_some() || a.get("semantic").is_some())
+            || v.get("input_utterance").is_some()
+            || v.get("turns").is_some_and(|t| {
+                t.as_array()
+                    .is_some_and(|t| t.iter().any(|t| t.get("input_utterance").is_some()))
+            })
+    };
+    match v {
+        Value::Array(items) => items.first().is_some_and(one),
+        v => one(v),
+    }
+}
+
+fn case(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
+    // `{"context": {...}, "content": {case}}`: the platform's wrapper, context beside the case.
+    let (v, at, outer_context) = match v.get("content") {
+        Some(content) => {
+            let o = object(v, at, &["context", "content"])?;
+            (content, join(at, "content"), o.get("context"))
+        }
+        None => (v, at.to_owned(), None),
+    };
+    let o = object(v, &at, CASE_FIELDS)?;
+    let name = opt_string(o, "scenario", &at)?.unwrap_or(default_name);
+    let mut scenario = Scenario::new(name);
+    for (key, ctx_at) in [
+        (outer_context, at.trim_end_matches(".content").to_owned()),
+        (o.get("context"), at.clone()),
+    ] {
+        match key {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(vars)) => {
+                for (k, v) in vars {
+                    scenario = scenario.context(k.clone(), v.clone());
+                }
+            }
+            Some(other) => {
+                return Err((
+                    join(&ctx_at, "context"),
+                    format!("expected an object of variables, got {}", kind(other)),
+                ));
+            }
+        }
+    }
+    let mut extra = Map::new();
+    for key in ["optimization_target", "test_dimension"] {
+        if let Some(v) = o.get(key) {
+            extra.insert(key.to_owned(), v.clone());
+        }
+    }
+    if !extra.is_empty() {
+        scenario = scenario.context("extra", Value::Object(extra));
+    }
+
+    let turns = array(o, "turns", &at)?;
+    if turns.is_empty() {
+        let text = opt_string(o, "input_utterance", &at)?;
+        let body = o.get("custom_body").cloned();
+        if text.is_none() && body.is_none() {
+            return Err((
+                at,
+                "expected `input_utterance`, `turns` or `custom_body`".into(),
+            ));
+        }
+        scenario.steps.push(user_step(text, body, Vec::new()));
+    } else {
+        for key in ["input_utterance", "custom_body"] {
+            if o.contains_key(key) {
+                return Err((
+                    join(&at, key),
+                    format!("a case with `turns` gives each turn its own `{key}`"),
+                ));
+            }
+        }
+        for (i, t) in turns.iter().enumerate() {
+            let here = index(&join(&at, "turns"), i);
+            let to = object(t, &here, &["input_utterance", "custom_body", "assertions"])?;
+            let text = opt_string(to, "input_utterance", &here)?;
+            let body = to.get("custom_body").cloned();
+            if text.is_none() && body.is_none() {
+                return Err((here, "expected `input_utterance` or `custom_body`".into()));
+            }
+            let expect = assertions(to, &here)?;
+            scenario.steps.push(user_step(text, body, expect));
+        }
+    }
+    scenario.expect = assertions(o, &at)?;
+    Ok(scenario)
+}
+
+fn user_step(text: Option<String>, body: Option<Value>, expect: Vec<Expectation>) -> Step {
+    Step::User {
+        text: text.unwrap_or_default(),
+        body,
+        expect,
+    }
+}
+
+/// `assertions: {procedural: [...], semantic: [...]}` as checks.
+fn assertions(o: &Map<String, Value>, at: &str) -> Result<Vec<Expectation>, Problem> {
+    let Some(a) = opt_object(o, "assertions", at, &["procedural", "semantic"])? else {
+        return Ok(Vec::new());
+    };
+    let at = join(at, "assertions");
+    let mut out = Vec::new();
+    let procedural = join(&at, "procedural");
+    for (i, p) in array(a, "procedural", &at)?.iter().enumerate() {
+        out.push(procedural_assertion(p, &index(&procedural, i))?);
+    }
+    let semantic = join(&at, "semantic");
+    for (i, s) in array(a, "semantic", &at)?.iter().enumerate() {
+        out.push(semantic_assertion(s, &index(&semantic, i))?);
+    }
+    Ok(out)
+}
+
+const TARGETS: &[&str] = &[
+    "node_call",
+    "json_match",
+    "response_regex",
+    "json_schema",
+    "http_status",
+    "response_time",
+    "token_limit",
+];
+
+fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
+    let o = object_any(v, at)?;
+    let target = tag(o, "target", at, TARGETS)?;
+    let fields: &[&str] = match target {
+        "node_call" => &[
+            "condition",
+            "expected_name",
+            "expected_arguments",
+            "expected_index",
+            "expected_count",
+            "strict",
+            "forbidden_arguments",
+            "expected_tool_calls",
+        ],
+        "json_match" => &["field", "expected_value", "condition"],
+        "response_regex" => &["pattern", "should_match"],
+        "json_schema" => &["schema", "field"],
+        "http_status" => &["expected_status"],
+        "response_time" => &["max_ms"],
+        _ => &["max_total_tokens", "max_output_tokens", "max_input_tokens"],
+    };
+    let mut allowed = vec!["target", "id", "depends_on"];
+    allowed.extend(fields);
+    let o = object(v, at, &allowed)?;
+    let check = match target {
+        "node_call" => node_call(o, at, false)?.into_expectation(),
+        "json_match" => {
+            let path = string(o, "field", at)?;
+            let expected = matcher(
+                required(o, "expected_value", at)?,
+                &join(at, "expected_value"),
+            )?;
+            let negate = o.contains_key("condition")
+                && tag(o, "condition", at, &["EQUALS", "NOT_EQUALS"])? == "NOT_EQUALS";
+            if negate {
+                field(path).is_not(expected)
+            } else {
+                field(path).is(expected)
+            }
+            .into_expectation()
+        }
+        "response_regex" => {
+            let pattern = string(o, "pattern", at)?;
+            if opt_bool(o, "should_match", at)?.unwrap_or(true) {
+                reply().matches(pattern)
+            } else {
+                reply().not_matches(pattern)
+            }
+            .into_expectation()
+        }
+        "json_schema" => {
+            let s = required(o, "schema", at)?;
+            if !s.is_object() && !s.is_boolean() {
+                return Err((
+                    join(at, "schema"),
+                    format!("expected a JSON Schema object, got {}", kind(s)),
+                ));
+            }
+            let mut c = schema(s.clone());
+            if let Some(f) = opt_string(o, "field", at)? {
+                c = c.at(f);
+            }
+            c.into_expectation()
+        }
+        "http_status" => {
+            let status = opt_u64(o, "expected_status", at)?
+                .and_then(|s| u16::try_from(s).ok())
+                .ok_or_else(|| {
+                    (
+                        at.to_owned(),
+                        "expected `expected_status`, an HTTP status code".to_owned(),
+                    )
+                })?;
+            http_status(status).into_expectation()
+        }
+        "response_time" => {
+            let ms = opt_u64(o, "max_ms", at)?
+                .ok_or_else(|| (at.to_owned(), "missing field `max_ms`".to_owned()))?;
+            latency()
+                .at_most(Duration::from_millis(ms))
+                .into_expectation()
+        }
+        _ => {
+            let mut c = tokens();
+            let mut any_limit = false;
+            if let Some(n) = opt_u64(o, "max_total_tokens", at)? {
+                c = c.total_at_most(n);
+                any_limit = true;
+            }
+            if let Some(n) = opt_u64(o, "max_output_tokens", at)? {
+                c = c.output_at_most(n);
+                any_limit = true;
+            }
+            if let Some(n) = opt_u64(o, "max_input_tokens", at)? {
+                c = c.input_at_most(n);
+                any_limit = true;
+            }
+            if !any_limit {
+                return Err((
+                    at.to_owned(),
+                    "a token_limit needs at least one of `max_total_tokens`, `max_output_tokens`, `max_input_tokens`".into(),
+                ));
+            }
+            c.into_expectation()
+        }
+    };
+    with_ids(check, o, at)
+}
+
+/// The object at `at`, any keys (checked once the kind is known).
+fn object_any<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, Problem> {
+    v.as_object().ok_or_else(|| {
+        (
+            at.to_owned(),
+            format!("expected an object, got {}", kind(v)),
+        )
+    })
+}
+
+fn with_ids(mut e: Expectation, o: &Map<String, Value>, at: &str) -> Result<Expectation, Problem> {
+    if let Some(id) = opt_string(o, "id", at)? {
+        e = e.id(id);
+    }
+    if let Some(dep) = opt_string(o, "depends_on", at)? {
+        e = e.depends_on(dep);
+    }
+    Ok(e)
+}
+
+/// A `node_call` (top level: a node or, in a flat trace, a tool) or one of its
+/// `expected_tool_calls` (nested: a tool inside the node).
+fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck, Problem> {
+    let name = string(o, "expected_name", at)?;
+    let mut check = if nested { tool(name) } else { any_call(name) };
+    match tag(
+        o,
+        "condition",
+        at,
+        &["MUST_CALL", "MUST_NOT_CALL", "CALL_COUNT"],
+    )? {
+        "MUST_NOT_CALL" => check = check.never(),
+        "CALL_COUNT" => {
+            let n = opt_u64(o, "expected_count", at)?.ok_or_else(|| {
+                (
+                    at.to_owned(),
+                    "CALL_COUNT needs `expected_count`".to_owned(),
+                )
+            })?;
+            check = check.times(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        _ => {
+            if o.contains_key("expected_count") {
+                return Err((
+                    join(at, "expected_count"),
+                    "`expected_count` goes with `condition: CALL_COUNT`".into(),
+                ));
+            }
+        }
+    }
+    if let Some(i) = opt_u64(o, "expected_index", at)? {
+        check = check.at_position(usize::try_from(i).unwrap_or(usize::MAX));
+    }
+    if opt_bool(o, "strict", at)?.unwrap_or(false) {
+        check = check.strict();
+    }
+    for name in strings(o, "forbidden_arguments", at)? {
+        check = check.forbid_arg(name);
+    }
+    if let Some(args) = opt_object_any(o, "expected_arguments", at)? {
+        let here = join(at, "expected_arguments");
+        for (k, v) in args {
+            check = check.arg(k.clone(), matcher(v, &join(&here, k))?);
+        }
+    }
+    let nested_at = join(at, "expected_tool_calls");
+    for (i, t) in array(o, "expected_tool_calls", at)?.iter().enumerate() {
+        let here = index(&nested_at, i);
+        let to = object(
+            t,
+            &here,
+            &[
+                "condition",
+                "expected_name",
+                "expected_arguments",
+                "expected_index",
+                "expected_count",
+                "strict",
+                "forbidden_arguments",
+                "expected_tool_calls",
+            ],
+        )?;
+        check = check.tool(node_call(to, &here, true)?);
+    }
+    Ok(check)
+}
+
+fn opt_object_any<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<&'a Map<String, Value>>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => object_any(v, &join(at, key)).map(Some),
+    }
+}
+
+const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any"];
+
+/// A Mibo expected value: a matcher object (`{"matcher": ...}`) or a bare value (`exact`).
+fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
+    let Some(o) = v.as_object().filter(|o| o.contains_key("matcher")) else {
+        return Ok(exact(v.clone()).unordered().wildcards().into_matcher());
+    };
+    let which = tag(o, "matcher", at, MATCHERS)?;
+    let fields: &[&str] = match which {
+        "exact" => &["value", "expression"],
+        "contains" | "regex" => &["value"],
+        "date" => &["expression", "tolerance_minutes"],
+        "one_of" => &["variants"],
+        _ => &[],
+    };
+    let mut allowed = vec!["matcher", "optional"];
+    allowed.extend(fields);
+    let o = object(v, at, &allowed)?;
+    let m = match which {
+        "exact" => match (o.get("value"), opt_string(o, "expression", at)?) {
+            (Some(value), None) => exact(value.clone()).unordered().wildcards().into_matcher(),
+            (None, Some(e)) => expr(e),
+            _ => {
+                return Err((
+                    at.to_owned(),
+                    "an `exact` matcher takes either `value` or `expression`".into(),
+                ));
+            }
+        },
+        "contains" => contains(text_of(required(o, "value", at)?)).into_matcher(),
+        "regex" => regex(string(o, "value", at)?),
+        "date" => {
+            let e = string(o, "expression", at)?;
+            let tolerance = opt_u64(o, "tolerance_minutes", at)?.unwrap_or(0);
+            date(e)
+                .tolerance_minutes(u32::try_from(tolerance).unwrap_or(u32::MAX))
+                .into_matcher()
+        }
+        "one_of" => {
+            let variants = array(o, "variants", at)?;
+            if variants.is_empty() {
+                return Err((join(at, "variants"), "expected at least one variant".into()));
+            }
+            // Variants are JSON Schema fragments (`{"type", "pattern"}`); plain values are
+            // accepted as exact values.
+            one_of(variants.iter().map(|v| {
+                if v.is_object() {
+                    matches_schema(v.clone())
+                } else {
+                    exact(v.clone()).into_matcher()
+                }
+            }))
+        }
+        _ => any(),
+    };
+    Ok(if opt_bool(o, "optional", at)?.unwrap_or(false) {
+        optional(m)
+    } else {
+        m
+    })
+}
+
+/// `contains` casts its value to a string (numbers, booleans as written; JSON otherwise).
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn semantic_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
+    let o = object(
+        v,
+        at,
+        &[
+            "criteria",
+            "threshold",
+            "type",
+            "negative_constraints",
+            "target_node",
+            "output_key",
+            "id",
+            "depends_on",
+        ],
+    )?;
+    let mut c = judge(string(o, "criteria", at)?);
+    if let Some(t) = opt_threshold(o, "threshold", at)? {
+        c = c.threshold(t);
+    }
+    if o.contains_key("type")
+        && tag(o, "type", at, &["quality_check", "hallucination_check"])? == "hallucination_check"
+    {
+        c = c.hallucination();
+    }
+    let constraints = strings(o, "negative_constraints", at)?;
+    if !constraints.is_empty() {
+        c = c.must_not(constraints);
+    }
+    match (
+        opt_string(o, "target_node", at)?,
+        opt_string(o, "output_key", at)?,
+    ) {
+        (Some(node), key) => c = c.on_node(node, key.unwrap_or_default()),
+        (None, Some(_)) => {
+            return Err((
+                join(at, "output_key"),
+                "`output_key` reads the output of `target_node`, which is missing".into(),
+            ));
+        }
+        (None, None) => {}
+    }
+    with_ids(c.into_expectation(), o, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_path_and_what_was_expected() {
+        let err = |text: &str| from_text(text, "case.json").unwrap_err().to_string();
+        assert_eq!(
+            err(
+                r#"{"input_utterance": "x", "assertions": {"procedural": [{"target": "node_cal"}]}}"#
+            ),
+            "case.json: at assertions.procedural[0].target: unknown target `node_cal`, expected one of `node_call`, `json_match`, `response_regex`, `json_schema`, `http_status`, `response_time`, `token_limit`"
+        );
+        assert_eq!(
+            err(
+                r#"{"input_utterance": "x", "assertions": {"procedural": [{"target": "http_status", "expected_status": 200, "extra": 1}]}}"#
+            ),
+            "case.json: at assertions.procedural[0].extra: unknown field `extra`, expected one of `target`, `id`, `depends_on`, `expected_status`"
+        );
+        assert_eq!(
+            err(
+                r#"{"input_utterance": "x", "assertions": {"procedural": [{"target": "node_call", "condition": "MUST_CALL", "expected_name": "a", "expected_arguments": {"d": {"matcher": "date", "value": "x"}}}]}}"#
+            ),
+            "case.json: at assertions.procedural[0].expected_arguments.d.value: unknown field `value`, expected one of `matcher`, `optional`, `expression`, `tolerance_minutes`"
+        );
+        assert_eq!(
+            err(r#"[{"input_utterance": "x"}, {"scenario": "y"}]"#),
+            "case.json: at [1]: expected `input_utterance`, `turns` or `custom_body`"
+        );
+        assert_eq!(
+            err(
+                r#"{"input_utterance": "x", "assertions": {"semantic": [{"criteria": "c", "threshold": 8}]}}"#
+            ),
+            "case.json: at assertions.semantic[0].threshold: expected a number from 0 to 1, got 8"
+        );
+        assert_eq!(
+            err(
+                r#"{"input_utterance": "x", "assertions": {"procedural": [{"target": "token_limit"}]}}"#
+            ),
+            "case.json: at assertions.procedural[0]: a token_limit needs at least one of `max_total_tokens`, `max_output_tokens`, `max_input_tokens`"
+        );
+        assert!(err("{").starts_with("case.json: at line 1, column 1: not valid JSON"));
+    }
+
+    #[test]
+    fn the_wrapper_form_merges_its_context() {
+        let cases = from_text(
+            r#"{"context": {"USER_ID": "usr-abc-123"}, "content": {"scenario": "s", "input_utterance": "hi", "context": {"timezone": "America/New_York"}}}"#,
+            "w.json",
+        )
+        .unwrap();
+        let s = &cases[0].scenario;
+        assert_eq!(s.name, "s");
+        assert_eq!(s.context.get("USER_ID").unwrap(), "usr-abc-123");
+        assert_eq!(s.context.get("timezone").unwrap(), "America/New_York");
+        let err = from_text(
+            r#"{"content": {"input_utterance": "hi"}, "extra": 1}"#,
+            "w.json",
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "w.json: at extra: unknown field `extra`, expected one of `context`, `content`"
+        );
+    }
+}

@@ -1,0 +1,476 @@
+//! PromptKit `kind: Scenario` documents (YAML), one or several per file (`---`-separated
+//! documents are not supported; use one file per scenario or a list).
+//!
+//! | PromptKit | agent-test |
+//! |---|---|
+//! | `metadata.name`, `spec.description`, `spec.task_type` | the scenario's name, description, and the `task_type` context variable |
+//! | `spec.turns[]` (`role: user`, `content`) / `spec.steps[]` (`type: input`) | user turns |
+//! | a turn's `assertions` / `conversation_assertions` | checks on that turn / on every assistant message of the conversation |
+//! | `message` (beside `params` or inside it) | the check's label |
+//! | `content_includes` | one case-insensitive [`contains`](crate::check::Text::contains) per pattern (all must be found; an empty list fails) |
+//! | `content_matches` | [`matches`](crate::check::Text::matches): the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
+//! | `tools_called` / `tools_not_called` | [`required_tools`](crate::check::required_tools) (in a turn, calls that returned an error do not count) / [`forbidden_tools`](crate::check::forbidden_tools) (any call counts) |
+//! | `tool_calls_with_args` (`expected_args` / `required_args`, `args_match`) | [`tool`](crate::check::tool)`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
+//! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](crate::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](crate::check::agent_not_invoked) |
+//! | `agent_response_contains` | [`agent_response`](crate::check::agent_response)`.contains` (case-sensitive) |
+//! | `state_is`, `transitioned_to`, `workflow_complete` | [`state_is`](crate::check::state_is), [`transitioned_to`](crate::check::transitioned_to), [`workflow_complete`](crate::check::workflow_complete) |
+//! | `guardrail_triggered` (`guardrail`, `expected` or `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms |
+//!
+//! ```
+//! # #[cfg(feature = "yaml")] {
+//! use agent_test_runtime::formats::promptkit;
+//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! let yaml = "
+//! apiVersion: promptkit.altairalabs.ai/v1alpha1
+//! kind: Scenario
+//! metadata:
+//!   name: weather
+//! spec:
+//!   turns:
+//!     - role: user
+//!       content: What's the weather in San Francisco?
+//!       assertions:
+//!         - type: tools_called
+//!           params:
+//!             tools: [get_weather]
+//!   conversation_assertions:
+//!     - type: tool_calls_with_args
+//!       params:
+//!         tool_name: get_weather
+//!         required_args:
+//!           location: San Francisco
+//! ";
+//! let case = promptkit::from_text(yaml, "weather.yaml").unwrap().remove(0);
+//! let reply = Reply::text("Sunny.").call(Call::tool("get_weather", serde_json::json!({"location": "San Francisco"})));
+//! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "weather?", reply, 5)]));
+//! assert!(report.passed(), "{report}");
+//! # }
+//! ```
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::ImportedCase;
+use super::read::{
+    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
+    opt_u64, required, stem, string, strings, tag,
+};
+use crate::LoadError;
+use crate::check::{
+    CheckExt, Expectation, IntoExpectation, Outcome, agent_invoked, agent_not_invoked,
+    agent_response, any_guardrail_triggered, check, forbidden_tools, guardrail_not_triggered,
+    guardrail_triggered, no_guardrail_triggered, replies, reply, required_tools, state_is, tool,
+    transitioned_to, workflow_complete,
+};
+use crate::matcher::{any, regex};
+use crate::model::Scenario;
+
+/// Reads PromptKit scenarios from a YAML (or JSON) file.
+///
+/// ```
+/// # use agent_test_runtime::formats::promptkit;
+/// let err = promptkit::load("missing.yaml").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
+/// ```
+pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let path = path.as_ref();
+    from_text(&super::read_file(path)?, path)
+}
+
+/// Reads PromptKit scenarios from YAML text: a `kind: Scenario` document or a list of them.
+/// `file` names the source in errors and default names.
+///
+/// See the [module documentation](self).
+pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    let doc = super::read::yaml(text, file)?;
+    from_value(&doc, file)
+}
+
+pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    let items: Vec<(&Value, String, String)> = match doc {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v, index("", i), format!("{stem}-{}", i + 1)))
+            .collect(),
+        v => vec![(v, String::new(), stem)],
+    };
+    items
+        .into_iter()
+        .map(|(v, at, name)| {
+            scenario(v, &at, name)
+                .map(|scenario| ImportedCase {
+                    scenario,
+                    recording: None,
+                })
+                .map_err(|p| load_error(file, p))
+        })
+        .collect()
+}
+
+/// Whether a document looks like PromptKit scenarios.
+pub(crate) fn detect(v: &Value) -> bool {
+    let one = |v: &Value| {
+        v.get("kind").and_then(Value::as_str) == Some("Scenario")
+            || v.get("apiVersion")
+                .and_then(Value::as_str)
+                .is_some_and(|a| a.contains("promptkit"))
+    };
+    match v {
+        Value::Array(items) => items.first().is_some_and(one),
+        v => one(v),
+    }
+}
+
+fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
+    let o = object(v, at, &["apiVersion", "kind", "metadata", "spec"])?;
+    if let Some(k) = o.get("kind") {
+        if k.as_str() != Some("Scenario") {
+            return Err((
+                join(at, "kind"),
+                format!("expected `Scenario`, got {}", kind(k)),
+            ));
+        }
+    }
+    let name = match opt_object(
+        o,
+        "metadata",
+        at,
+        &["name", "namespace", "labels", "annotations"],
+    )? {
+        Some(m) => opt_string(m, "name", &join(at, "metadata"))?,
+        None => None,
+    }
+    .unwrap_or(default_name);
+    let mut scenario = Scenario::new(name);
+    let spec_at = join(at, "spec");
+    let spec = object(
+        required(o, "spec", at)?,
+        &spec_at,
+        &[
+            "task_type",
+            "description",
+            "turns",
+            "steps",
+            "conversation_assertions",
+        ],
+    )?;
+    if let Some(d) = opt_string(spec, "description", &spec_at)? {
+        scenario = scenario.described(d);
+    }
+    if let Some(t) = opt_string(spec, "task_type", &spec_at)? {
+        scenario = scenario.context("task_type", t);
+    }
+    let turns = array(spec, "turns", &spec_at)?;
+    let steps = array(spec, "steps", &spec_at)?;
+    if turns.is_empty() && steps.is_empty() {
+        return Err((spec_at, "expected `turns` (or workflow `steps`)".into()));
+    }
+    let turns_at = join(&spec_at, "turns");
+    for (i, t) in turns.iter().enumerate() {
+        let here = index(&turns_at, i);
+        let to = object(t, &here, &["role", "content", "assertions"])?;
+        let role = string(to, "role", &here)?;
+        let content = string(to, "content", &here)?;
+        match role.as_str() {
+            "user" => {
+                scenario = scenario.user(content);
+                for e in assertions(to, &here, true)? {
+                    scenario = scenario.expect_turn(e);
+                }
+            }
+            "system" => {
+                if to.contains_key("assertions") {
+                    return Err((
+                        join(&here, "assertions"),
+                        "a system turn gets no reply to check".into(),
+                    ));
+                }
+                scenario = scenario.system(content);
+            }
+            other => {
+                return Err((
+                    join(&here, "role"),
+                    format!("expected `user` or `system`, got `{other}`"),
+                ));
+            }
+        }
+    }
+    let steps_at = join(&spec_at, "steps");
+    for (i, s) in steps.iter().enumerate() {
+        let here = index(&steps_at, i);
+        let so = object(s, &here, &["type", "content", "assertions"])?;
+        tag(so, "type", &here, &["input"])?;
+        scenario = scenario.user(string(so, "content", &here)?);
+        for e in assertions(so, &here, true)? {
+            scenario = scenario.expect_turn(e);
+        }
+    }
+    let mut conv = Map::new();
+    if let Some(c) = spec.get("conversation_assertions") {
+        conv.insert("assertions".into(), c.clone());
+    }
+    let conv_at = spec_at.clone();
+    scenario.expect = assertions_at(&conv, &conv_at, "conversation_assertions", false)?;
+    Ok(scenario)
+}
+
+fn assertions(o: &Map<String, Value>, at: &str, turn: bool) -> Result<Vec<Expectation>, Problem> {
+    assertions_at(o, at, "assertions", turn)
+}
+
+fn assertions_at(
+    o: &Map<String, Value>,
+    at: &str,
+    key: &str,
+    turn: bool,
+) -> Result<Vec<Expectation>, Problem> {
+    let here = join(at, key);
+    let mut out = Vec::new();
+    for (i, a) in array(o, "assertions", at)
+        .map_err(|(_, m)| (here.clone(), m))?
+        .iter()
+        .enumerate()
+    {
+        out.extend(assertion(a, &index(&here, i), turn)?);
+    }
+    Ok(out)
+}
+
+const TYPES: &[&str] = &[
+    "content_includes",
+    "content_matches",
+    "tools_called",
+    "tools_not_called",
+    "tool_calls_with_args",
+    "agent_invoked",
+    "agent_not_invoked",
+    "agent_response_contains",
+    "state_is",
+    "transitioned_to",
+    "workflow_complete",
+    "guardrail_triggered",
+];
+
+/// One PromptKit assertion as native checks (`content_includes` gives one per pattern).
+fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Problem> {
+    let o = object(v, at, &["type", "params", "message"])?;
+    let which = tag(o, "type", at, TYPES)?;
+    let params_fields: &[&str] = match which {
+        "content_includes" => &["patterns"],
+        "content_matches" => &["pattern"],
+        "tools_called" | "tools_not_called" => &["tools"],
+        "tool_calls_with_args" => &["tool_name", "expected_args", "required_args", "args_match"],
+        "agent_invoked" => &["agents", "agent_names", "min_calls"],
+        "agent_not_invoked" => &["agents", "agent_names"],
+        "agent_response_contains" => &["agent", "contains"],
+        "state_is" | "transitioned_to" => &["state"],
+        "workflow_complete" => &[],
+        _ => &["guardrail", "expected", "assertions"],
+    };
+    let mut allowed = vec!["message"];
+    allowed.extend(params_fields);
+    let p_at = join(at, "params");
+    let empty = Map::new();
+    let p = opt_object(o, "params", at, &allowed)?.unwrap_or(&empty);
+    let message = match opt_string(o, "message", at)? {
+        Some(m) => Some(m),
+        None => opt_string(p, "message", &p_at)?,
+    };
+    let label = |e: Expectation, extra: Option<&str>| match (&message, extra) {
+        (Some(m), Some(x)) => e.label(format!("{m} ({x})")),
+        (Some(m), None) => e.label(m.clone()),
+        (None, _) => e,
+    };
+    let one = |e: Expectation| Ok(vec![label(e, None)]);
+    match which {
+        "content_includes" => {
+            let patterns = strings(p, "patterns", &p_at)?;
+            if patterns.is_empty() {
+                // PromptKit fails an empty list rather than passing it vacuously.
+                let e = check("content_includes with no patterns", |_| {
+                    Outcome::fail("content_includes has no patterns to look for")
+                })
+                .into_expectation();
+                return one(e);
+            }
+            let text = if turn { reply() } else { replies() };
+            Ok(patterns
+                .iter()
+                .map(|pat| {
+                    let e = text.clone().contains(pat.clone()).into_expectation();
+                    if patterns.len() > 1 {
+                        label(e, Some(pat))
+                    } else {
+                        label(e, None)
+                    }
+                })
+                .collect())
+        }
+        "content_matches" => {
+            let text = if turn { reply() } else { replies() };
+            one(text
+                .matches(string(p, "pattern", &p_at)?)
+                .into_expectation())
+        }
+        "tools_called" => {
+            let tools = non_empty(strings(p, "tools", &p_at)?, &p_at, "tools")?;
+            // In a turn, a call whose result is an error does not count.
+            let c = required_tools(tools);
+            one(if turn { c.succeeded() } else { c }.into_expectation())
+        }
+        "tools_not_called" => {
+            let tools = non_empty(strings(p, "tools", &p_at)?, &p_at, "tools")?;
+            one(forbidden_tools(tools).into_expectation())
+        }
+        "tool_calls_with_args" => {
+            let mut c = tool(string(p, "tool_name", &p_at)?).every_call();
+            for key in ["expected_args", "required_args"] {
+                let Some(args) = p.get(key) else { continue };
+                let args_at = join(&p_at, key);
+                let args = args.as_object().ok_or_else(|| {
+                    (
+                        args_at.clone(),
+                        format!("expected an object, got {}", kind(args)),
+                    )
+                })?;
+                for (name, v) in args {
+                    c = c.arg(
+                        name.clone(),
+                        match v {
+                            Value::Null => any(),
+                            v => regex(format!("^{}$", regex::escape(&rendered(v)))),
+                        },
+                    );
+                }
+            }
+            if let Some(m) = p.get("args_match") {
+                let m_at = join(&p_at, "args_match");
+                let m = m.as_object().ok_or_else(|| {
+                    (m_at.clone(), format!("expected an object, got {}", kind(m)))
+                })?;
+                for (name, pattern) in m {
+                    let pattern = pattern.as_str().ok_or_else(|| {
+                        (
+                            join(&m_at, name),
+                            format!("expected a regex, got {}", kind(pattern)),
+                        )
+                    })?;
+                    c = c.arg(name.clone(), regex(pattern));
+                }
+            }
+            one(c.into_expectation())
+        }
+        "agent_invoked" | "agent_not_invoked" => {
+            let mut agents = strings(p, "agents", &p_at)?;
+            agents.extend(strings(p, "agent_names", &p_at)?);
+            let agents = non_empty(agents, &p_at, "agents")?;
+            if which == "agent_not_invoked" {
+                return one(agent_not_invoked(agents).into_expectation());
+            }
+            let mut c = agent_invoked(agents);
+            if let Some(n) = opt_u64(p, "min_calls", &p_at)? {
+                c = c.min_calls(usize::try_from(n).unwrap_or(usize::MAX));
+            }
+            one(c.into_expectation())
+        }
+        "agent_response_contains" => one(agent_response(string(p, "agent", &p_at)?)
+            .contains(string(p, "contains", &p_at)?)
+            .into_expectation()),
+        "state_is" => one(state_is(string(p, "state", &p_at)?).into_expectation()),
+        "transitioned_to" => one(transitioned_to(string(p, "state", &p_at)?).into_expectation()),
+        "workflow_complete" => one(workflow_complete().into_expectation()),
+        _ => {
+            // The parameter is documented as `expected`; the seed's examples write `assertions`.
+            let expected = match opt_bool(p, "expected", &p_at)? {
+                Some(b) => b,
+                None => opt_bool(p, "assertions", &p_at)?.unwrap_or(true),
+            };
+            let c = match (opt_string(p, "guardrail", &p_at)?, expected) {
+                (Some(g), true) => guardrail_triggered(g),
+                (Some(g), false) => guardrail_not_triggered(g),
+                (None, true) => any_guardrail_triggered(),
+                (None, false) => no_guardrail_triggered(),
+            };
+            one(c.into_expectation())
+        }
+    }
+}
+
+fn non_empty(v: Vec<String>, at: &str, key: &str) -> Result<Vec<String>, Problem> {
+    if v.is_empty() {
+        Err((
+            join(at, key),
+            format!("expected at least one name in `{key}`"),
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// How PromptKit renders a value to compare it (Go's `%v`): strings as they are, whole
+/// floats without a fraction, everything else as JSON.
+fn rendered(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 && !n.is_i64() && !n.is_u64() => {
+                format!("{f:.0}")
+            }
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+#[cfg(all(test, feature = "yaml"))]
+mod tests {
+    use super::*;
+    use crate::formats::read::list;
+
+    #[test]
+    fn errors_name_the_path_and_what_was_expected() {
+        let err = |text: &str| from_text(text, "p.yaml").unwrap_err().to_string();
+        let base = "kind: Scenario\nmetadata: {name: x}\nspec:\n  turns:\n    - role: user\n      content: hi\n      assertions:\n";
+        assert_eq!(
+            err(&format!("{base}        - type: content_include\n")),
+            format!(
+                "p.yaml: at spec.turns[0].assertions[0].type: unknown type `content_include`, expected one of {}",
+                list(TYPES)
+            )
+        );
+        assert_eq!(
+            err(&format!(
+                "{base}        - type: tools_called\n          params: {{tool: [a]}}\n"
+            )),
+            "p.yaml: at spec.turns[0].assertions[0].params.tool: unknown field `tool`, expected one of `message`, `tools`"
+        );
+        assert_eq!(
+            err(
+                "kind: Scenario\nspec:\n  conversation_assertions:\n    - type: workflow_complete\n"
+            ),
+            "p.yaml: at spec: expected `turns` (or workflow `steps`)"
+        );
+        assert_eq!(
+            err(
+                "kind: Scenario\nspec:\n  turns: [{role: user, content: hi}]\n  conversation_assertions:\n    - type: nope\n"
+            ),
+            format!(
+                "p.yaml: at spec.conversation_assertions[0].type: unknown type `nope`, expected one of {}",
+                list(TYPES)
+            )
+        );
+    }
+
+    #[test]
+    fn values_render_like_go() {
+        assert_eq!(rendered(&serde_json::json!(10)), "10");
+        assert_eq!(rendered(&serde_json::json!(10.0)), "10");
+        assert_eq!(rendered(&serde_json::json!(2.5)), "2.5");
+        assert_eq!(rendered(&serde_json::json!("10")), "10");
+        assert_eq!(rendered(&serde_json::json!(true)), "true");
+    }
+}

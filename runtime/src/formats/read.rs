@@ -1,0 +1,293 @@
+//! Reading a seed format's JSON tree by hand, so every error names the path inside the file
+//! and what was expected (serde's tagged enums lose the path inside them).
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::LoadError;
+
+/// A problem at a path of a document: `(path, message)`.
+pub(crate) type Problem = (String, String);
+
+/// `at.key`, or `key` at the root.
+pub(crate) fn join(at: &str, key: &str) -> String {
+    if at.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{at}.{key}")
+    }
+}
+
+/// `at[i]`.
+pub(crate) fn index(at: &str, i: usize) -> String {
+    format!("{at}[{i}]")
+}
+
+/// The object at `at`, with only `allowed` keys.
+pub(crate) fn object<'a>(
+    v: &'a Value,
+    at: &str,
+    allowed: &[&str],
+) -> Result<&'a Map<String, Value>, Problem> {
+    let o = v.as_object().ok_or_else(|| {
+        (
+            at.to_owned(),
+            format!("expected an object, got {}", kind(v)),
+        )
+    })?;
+    if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err((
+            join(at, k),
+            format!("unknown field `{k}`, expected one of {}", list(allowed)),
+        ));
+    }
+    Ok(o)
+}
+
+/// What a value is, for messages: `a string ("x")`, `a number (3)`, ...
+pub(crate) fn kind(v: &Value) -> String {
+    let shown = {
+        let s = v.to_string();
+        if s.len() > 60 {
+            let mut end = 60;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            format!("{}…", &s[..end])
+        } else {
+            s
+        }
+    };
+    let what = match v {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    format!("{what} ({shown})")
+}
+
+/// `` `a`, `b`, `c` ``.
+pub(crate) fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A required field.
+pub(crate) fn required<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a Value, Problem> {
+    o.get(key)
+        .ok_or_else(|| (at.to_owned(), format!("missing field `{key}`")))
+}
+
+/// A required string field.
+pub(crate) fn string(o: &Map<String, Value>, key: &str, at: &str) -> Result<String, Problem> {
+    match required(o, key, at)? {
+        Value::String(s) => Ok(s.clone()),
+        other => Err((
+            join(at, key),
+            format!("expected a string, got {}", kind(other)),
+        )),
+    }
+}
+
+/// An optional string field (`null` counts as absent).
+pub(crate) fn opt_string(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<String>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err((
+            join(at, key),
+            format!("expected a string, got {}", kind(other)),
+        )),
+    }
+}
+
+/// An optional boolean field.
+pub(crate) fn opt_bool(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<bool>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err((
+            join(at, key),
+            format!("expected true or false, got {}", kind(other)),
+        )),
+    }
+}
+
+/// An optional number field.
+pub(crate) fn opt_f64(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<f64>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(other) => Err((
+            join(at, key),
+            format!("expected a number, got {}", kind(other)),
+        )),
+    }
+}
+
+/// An optional non-negative integer field.
+pub(crate) fn opt_u64(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<u64>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            (
+                join(at, key),
+                format!("expected a non-negative integer, got {}", kind(v)),
+            )
+        }),
+    }
+}
+
+/// A 0..=1 threshold field.
+pub(crate) fn opt_threshold(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<f64>, Problem> {
+    match opt_f64(o, key, at)? {
+        Some(t) if !(0.0..=1.0).contains(&t) => Err((
+            join(at, key),
+            format!("expected a number from 0 to 1, got {t}"),
+        )),
+        t => Ok(t),
+    }
+}
+
+/// An optional array field (absent or `null` → empty).
+pub(crate) fn array<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a [Value], Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(a)) => Ok(a),
+        Some(other) => Err((
+            join(at, key),
+            format!("expected an array, got {}", kind(other)),
+        )),
+    }
+}
+
+/// An optional array of strings (absent → empty).
+pub(crate) fn strings(o: &Map<String, Value>, key: &str, at: &str) -> Result<Vec<String>, Problem> {
+    let here = join(at, key);
+    array(o, key, at)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.as_str().map(str::to_owned).ok_or_else(|| {
+                (
+                    index(&here, i),
+                    format!("expected a string, got {}", kind(v)),
+                )
+            })
+        })
+        .collect()
+}
+
+/// An optional object field (absent → `None`), with only `allowed` keys.
+pub(crate) fn opt_object<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+    allowed: &[&str],
+) -> Result<Option<&'a Map<String, Value>>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => object(v, &join(at, key), allowed).map(Some),
+    }
+}
+
+/// The `tag` field, which must be one of `known`.
+pub(crate) fn tag<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+    known: &[&str],
+) -> Result<&'a str, Problem> {
+    match required(o, key, at)? {
+        Value::String(s) if known.contains(&s.as_str()) => Ok(s),
+        Value::String(s) => Err((
+            join(at, key),
+            format!("unknown {key} `{s}`, expected one of {}", list(known)),
+        )),
+        other => Err((
+            join(at, key),
+            format!("expected one of {}, got {}", list(known), kind(other)),
+        )),
+    }
+}
+
+/// A problem as a [`LoadError`] of `file`.
+pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
+    LoadError {
+        file: file.to_owned(),
+        path,
+        message,
+    }
+}
+
+/// A file's stem, for scenario names.
+pub(crate) fn stem(file: &Path) -> String {
+    file.file_stem()
+        .map_or_else(|| "case".to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Parses JSON text, or names the line and column where it breaks.
+pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
+    serde_json::from_str(text).map_err(|e| LoadError {
+        file: file.to_owned(),
+        path: format!("line {}, column {}", e.line(), e.column()),
+        message: format!("not valid JSON: {e}"),
+    })
+}
+
+/// Parses YAML text into the JSON model, or names the line and column where it breaks.
+#[cfg(feature = "yaml")]
+pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
+    serde_saphyr::from_str::<Value>(text).map_err(|e| {
+        let message = e.to_string();
+        // The first line reads "error: line L column C: message"; the rest is a snippet.
+        let first = message.lines().next().unwrap_or_default();
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        let (path, message) = match first.split_once(": ") {
+            Some((at, m)) if at.starts_with("line ") => (at.replace(" column", ", column"), m),
+            _ => (String::new(), first),
+        };
+        LoadError {
+            file: file.to_owned(),
+            path,
+            message: format!("not valid YAML: {message}"),
+        }
+    })
+}
+
+/// Without the `yaml` feature, YAML files cannot be read.
+#[cfg(not(feature = "yaml"))]
+pub(crate) fn yaml(_text: &str, file: &Path) -> Result<Value, LoadError> {
+    Err(LoadError {
+        file: file.to_owned(),
+        path: String::new(),
+        message: "reading YAML needs agent-test's `yaml` feature".into(),
+    })
+}

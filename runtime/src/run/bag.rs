@@ -1,0 +1,190 @@
+//! The variable bag of a data scenario's steps (Lamdis's): `var` (extracted values and saved
+//! responses), `steps.<id>.output`, `last.assistant` and `transcript`, and the `${path}`
+//! interpolation that reads it.
+
+use serde_json::{Map, Value, json};
+
+use crate::model::Transcript;
+
+/// Variables and step outputs gathered while a scenario runs.
+#[derive(Debug, Default)]
+pub(crate) struct Bag {
+    vars: Map<String, Value>,
+    steps: Map<String, Value>,
+}
+
+impl Bag {
+    /// Sets `var.<name>`.
+    pub(crate) fn set_var(&mut self, name: &str, value: Value) {
+        self.vars.insert(name.to_owned(), value);
+    }
+
+    /// Sets `steps.<id>.output`.
+    pub(crate) fn set_output(&mut self, id: &str, output: Value) {
+        self.steps
+            .insert(id.to_owned(), json!({ "output": output }));
+    }
+
+    /// The bag as one JSON value, with the conversation so far.
+    fn view(&self, transcript: &Transcript) -> Value {
+        let last = transcript
+            .turns
+            .last()
+            .map_or(Value::Null, |t| Value::String(t.reply.text.clone()));
+        let messages: Vec<Value> = transcript
+            .messages()
+            .iter()
+            .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
+            .collect();
+        json!({
+            "var": self.vars,
+            "steps": self.steps,
+            "last": {"assistant": last},
+            "transcript": messages,
+        })
+    }
+
+    /// The value at `path` (`var.orderId`, `bag.steps.verify.output.status`, `transcript[0]`).
+    pub(crate) fn lookup(&self, path: &str, transcript: &Transcript) -> Option<Value> {
+        lookup(&self.view(transcript), path).cloned()
+    }
+
+    /// `text` with every `${path}` and `$steps.<id>.output...` replaced by the value there
+    /// (strings as they are, other values as JSON; a missing value as the empty string).
+    pub(crate) fn interpolate(&self, text: &str, transcript: &Transcript) -> String {
+        if !text.contains('$') {
+            return text.to_owned();
+        }
+        interpolate(text, &self.view(transcript))
+    }
+
+    /// `value` with every string interpolated; a string that is exactly one `${path}` takes
+    /// the value itself, keeping its type.
+    pub(crate) fn interpolate_value(&self, value: &Value, transcript: &Transcript) -> Value {
+        let view = self.view(transcript);
+        interpolate_value(value, &view)
+    }
+}
+
+fn interpolate_value(value: &Value, view: &Value) -> Value {
+    match value {
+        Value::String(s) => {
+            if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
+                && !path.contains('}')
+            {
+                return lookup(view, path).cloned().unwrap_or(Value::Null);
+            }
+            Value::String(interpolate(s, view))
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| interpolate_value(v, view)).collect())
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), interpolate_value(v, view)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn interpolate(text: &str, view: &Value) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(inner) = after.strip_prefix('{')
+            && let Some(end) = inner.find('}')
+        {
+            out.push_str(&shown(lookup(view, &inner[..end])));
+            rest = &inner[end + 1..];
+        } else if after.starts_with("steps.") {
+            // `$steps.create_acct.output.accountId`: the path runs over word characters,
+            // dots and indices.
+            let end = after
+                .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '-')))
+                .unwrap_or(after.len());
+            let path = after[..end].trim_end_matches('.');
+            out.push_str(&shown(lookup(view, path)));
+            rest = &after[path.len()..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn shown(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// Follows a dotted path with `[n]` indices; a leading `bag.` names the bag itself.
+fn lookup<'a>(view: &'a Value, path: &str) -> Option<&'a Value> {
+    let path = path.trim();
+    let path = path.strip_prefix("bag.").unwrap_or(path);
+    let mut at = view;
+    for part in path.split('.') {
+        let (key, indices) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            at = match at {
+                Value::Object(o) => o.get(key)?,
+                Value::Array(a) => a.get(key.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        for idx in indices.split('[').filter(|s| !s.is_empty()) {
+            let n: usize = idx.strip_suffix(']')?.parse().ok()?;
+            at = at.as_array()?.get(n)?;
+        }
+    }
+    Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Reply, Turn};
+
+    #[test]
+    fn paths_and_interpolation() {
+        let mut bag = Bag::default();
+        bag.set_var("amount", json!(500));
+        bag.set_var("acct", json!({"accountId": "A-1", "tags": ["x", "y"]}));
+        bag.set_output("verify", json!({"status": "completed"}));
+        let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 1)]);
+        assert_eq!(
+            bag.interpolate(
+                "Transfer $${bag.var.amount} to ${var.acct.accountId} (${var.acct.tags[1]}), ${missing}",
+                &t
+            ),
+            "Transfer $500 to A-1 (y), "
+        );
+        assert_eq!(
+            bag.interpolate("Status: $steps.verify.output.status.", &t),
+            "Status: completed."
+        );
+        assert_eq!(
+            bag.interpolate("${last.assistant} / ${transcript[0].content}", &t),
+            "Hello! / hi"
+        );
+        assert_eq!(
+            bag.interpolate_value(&json!({"n": "${var.amount}", "s": "id ${var.amount}"}), &t),
+            json!({"n": 500, "s": "id 500"})
+        );
+        assert_eq!(
+            bag.lookup("bag.steps.verify.output.status", &t),
+            Some(json!("completed"))
+        );
+        assert_eq!(bag.interpolate("costs $5", &t), "costs $5");
+    }
+}

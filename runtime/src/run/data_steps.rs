@@ -1,0 +1,119 @@
+//! The steps of data scenarios that have no `agent_test!` form of their own (there they are
+//! plain Rust): HTTP requests named by definition, and checks on the variable bag.
+
+use serde_json::Value;
+
+use super::ScenarioRun;
+use crate::check::{Outcome, Severity};
+use crate::matcher::{compact, json_eq};
+
+impl ScenarioRun {
+    /// Sends the request defined as `name` in the `requests` context variable with `body`;
+    /// returns the response's JSON (its text when it is not JSON; `null` on failure, with an
+    /// error verdict saying why).
+    pub(crate) async fn request_step(&mut self, name: &str, body: Value) -> Value {
+        let label = format!("request `{name}`");
+        match self.send_request(name, body).await {
+            Ok(v) => v,
+            Err(reason) => {
+                self.step_error(label, "request", reason);
+                Value::Null
+            }
+        }
+    }
+
+    #[cfg(feature = "http")]
+    async fn send_request(&mut self, name: &str, body: Value) -> Result<Value, String> {
+        let def = self
+            .context_vars()
+            .get("requests")
+            .and_then(|r| r.get(name))
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "no request named `{name}`: define it in the `requests` context variable, \
+                     e.g. {{\"{name}\": {{\"method\": \"POST\", \"url\": \"http://...\"}}}}"
+                )
+            })?;
+        let (method, url) = match &def {
+            Value::String(url) => ("POST".to_owned(), url.clone()),
+            Value::Object(o) => (
+                o.get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or("POST")
+                    .to_ascii_uppercase(),
+                o.get("url")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("request `{name}` has no `url`"))?
+                    .to_owned(),
+            ),
+            other => {
+                return Err(format!(
+                    "request `{name}` is defined as {}, expected a URL or {{\"method\", \"url\"}}",
+                    compact(other)
+                ));
+            }
+        };
+        let mut request = crate::request::Request::method(&method, url);
+        if let Some(Value::Object(headers)) = def.get("headers") {
+            for (k, v) in headers {
+                if let Some(v) = v.as_str() {
+                    request = request.header(k.clone(), v);
+                }
+            }
+        }
+        if !body.is_null() && method != "GET" {
+            request = request.json(body);
+        }
+        let response = request.send().await.map_err(|e| e.to_string())?;
+        if !response.is_success() {
+            return Err(format!(
+                "request `{name}` answered HTTP {}: {}",
+                response.status,
+                response.text.chars().take(200).collect::<String>()
+            ));
+        }
+        Ok(if response.json.is_null() {
+            Value::String(response.text)
+        } else {
+            response.json
+        })
+    }
+
+    #[cfg(not(feature = "http"))]
+    async fn send_request(&mut self, _name: &str, _body: Value) -> Result<Value, String> {
+        Err("request steps need agent-test's `http` feature".into())
+    }
+
+    /// Records whether the bag's value at `path` equals `expected`.
+    pub(crate) fn check_variable(
+        &mut self,
+        path: &str,
+        actual: Option<Value>,
+        expected: &Value,
+        label: Option<String>,
+        warning: bool,
+    ) {
+        let label = label.unwrap_or_else(|| format!("{path} equals {}", compact(expected)));
+        let outcome = match &actual {
+            Some(a) if json_eq(a, expected) => Outcome::passed(),
+            Some(a) => Outcome::fail(format!(
+                "{path}: expected {}, got {}",
+                compact(expected),
+                compact(a)
+            )),
+            None => Outcome::fail(format!("{path}: no such variable")),
+        }
+        .expected(expected.clone());
+        let outcome = match actual {
+            Some(a) => outcome.actual(a),
+            None => outcome,
+        };
+        let severity = if warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        self.step_verdict_with(label, "variable", outcome, severity);
+    }
+}
