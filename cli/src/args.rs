@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use agent_test_runtime::formats::SeedFormat;
 use agent_test_runtime::trace::Format;
 use lexopt::prelude::*;
 
@@ -14,10 +15,12 @@ USAGE:
     agent-test run  --scenarios <PATH>... (--http <URL> | --openai <MODEL>) [OPTIONS]
 
 Scenarios are JSON files in agent-test's scenario form (one scenario, or an array of them),
-or MorganaBench examples (.json, or .jsonl with one per line), detected from the content;
+or the seed systems' own formats, detected from the content: Mibo test cases (.json), MCPLab
+and PromptKit scenarios (.yaml), Lamdis tests (.json), MorganaBench examples (.json, .jsonl);
 recorded runs are the JSON reports every run writes (target/agent-test/...), recorded-run
 files, or traces agents emit (OpenAI, Anthropic, Gemini, LangChain, Mibo, MorganaBench, n8n).
-A PATH may be a directory: its *.json files are read, recursively.
+A PATH may be a directory: its *.json, *.jsonl, *.yaml and *.yml files are read, recursively
+(runs: *.json only).
 
 eval: evaluate scenarios on recorded runs, calling nothing. A run is matched to the scenario
       of the same name (with a single scenario, every run is matched to it).
@@ -49,6 +52,8 @@ run: drive a live agent through each scenario.
     --record-dir <DIR>         where each run's JSON report (a recording) goes
 
 COMMON:
+    --input-format <F>         read scenario files as this format (default: detect):
+                               mibo, mcplab, promptkit, lamdis or morganabench
     --format <text|json|junit> output format (default text)
     --output <FILE>            write the output to a file instead of standard output
     --quiet                    text: only failures and the summary
@@ -76,6 +81,7 @@ pub(crate) enum OutputFormat {
 #[derive(Debug)]
 pub(crate) struct Common {
     pub(crate) scenarios: Vec<PathBuf>,
+    pub(crate) input_format: Option<SeedFormat>,
     pub(crate) format: OutputFormat,
     pub(crate) output: Option<PathBuf>,
     pub(crate) quiet: bool,
@@ -158,6 +164,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
     let mut format = OutputFormat::Text;
     let (mut output, mut quiet, mut stats) = (None, false, false);
     let mut trace_format = None;
+    let mut input_format = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, usize::from);
     let (mut http, mut openai) = (None, None);
     let (mut method, mut template, mut session_from, mut reply_at, mut calls_at, mut bearer_env) =
@@ -199,6 +206,13 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
                     )
                 })?);
             }
+            Long("input-format") => {
+                let f = value(&mut p, "input-format")?;
+                input_format = Some(
+                    f.parse::<SeedFormat>()
+                        .map_err(|e| format!("--input-format: {e}"))?,
+                );
+            }
             Long("jobs") => jobs = number(&value(&mut p, "jobs")?, "jobs")?.max(1),
             Long("http") if sub == "run" => http = Some(value(&mut p, "http")?),
             Long("method") => method = Some(value(&mut p, "method")?),
@@ -237,6 +251,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
     }
     let common = Common {
         scenarios,
+        input_format,
         format,
         output,
         quiet,

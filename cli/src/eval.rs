@@ -10,7 +10,7 @@ use agent_test_runtime::judge::Judge;
 use agent_test_runtime::model::{Scenario, ScenarioEvaluator};
 
 use crate::args::EvalArgs;
-use crate::inputs::{Loaded, json_files, load_run};
+use crate::inputs::{self, Loaded, RUN_EXTENSIONS, load_run};
 use crate::output::{Kept, RunResult};
 
 /// Evaluates every run with its scenario.
@@ -30,7 +30,7 @@ pub(crate) fn eval(args: &EvalArgs, loaded: &Loaded) -> Result<Vec<RunResult>, S
             .map(|(label, run)| Input::Carried(label, run))
             .collect()
     } else {
-        files = json_files(&args.runs)?;
+        files = inputs::files(&args.runs, RUN_EXTENSIONS)?;
         if files.is_empty() {
             return Err("--runs: no .json files found".into());
         }

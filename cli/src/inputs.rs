@@ -2,18 +2,25 @@
 
 use std::path::{Path, PathBuf};
 
-use agent_test_runtime::formats::morganabench;
+use agent_test_runtime::formats::{self, SeedFormat};
 use agent_test_runtime::model::Scenario;
 use agent_test_runtime::trace::{self, Format};
 use agent_test_runtime::{LoadError, RecordedRun, ScenarioInfo, load_json};
 use serde_json::Value;
 
-/// The `.json` files named, directories searched recursively, in a stable order.
-pub(crate) fn json_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// Scenario files: JSON, JSONL and YAML.
+pub(crate) const SCENARIO_EXTENSIONS: &[&str] = &["json", "jsonl", "yaml", "yml"];
+
+/// Recorded runs and traces: JSON.
+pub(crate) const RUN_EXTENSIONS: &[&str] = &["json"];
+
+/// The files named, and the files with one of `extensions` in the directories named, searched
+/// recursively, in a stable order.
+pub(crate) fn files(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut out)
+            walk(p, extensions, &mut out)
                 .map_err(|e| format!("{}: cannot read the directory: {e}", p.display()))?;
         } else if p.exists() {
             out.push(p.clone());
@@ -24,15 +31,18 @@ pub(crate) fn json_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "json" || e == "jsonl") {
+            walk(&p, extensions, out)?;
+        } else if p
+            .extension()
+            .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
+        {
             out.push(p);
         }
     }
@@ -47,25 +57,17 @@ fn read(path: &Path) -> Result<String, LoadError> {
     })
 }
 
-/// Scenarios from a file, and the recordings it carries: MorganaBench examples (JSONL, or JSON
-/// objects with `inputs` and `expectations`), else the native form — one scenario, an array of
-/// them, or `{"scenarios": [...]}`.
-pub(crate) fn load_scenarios(path: &Path) -> Result<Loaded, LoadError> {
+/// Scenarios from a file, and the recordings it carries: the seed format named, else the one
+/// detected from the content (see [`formats::detect`]), else the native form — one scenario,
+/// an array of them, or `{"scenarios": [...]}`.
+pub(crate) fn load_scenarios(path: &Path, format: Option<SeedFormat>) -> Result<Loaded, LoadError> {
     let text = read(path)?;
-    let is_jsonl = path.extension().is_some_and(|e| e == "jsonl");
-    let value: Option<Value> = if is_jsonl {
-        None
-    } else {
-        Some(load_json(path, &text)?)
-    };
-    let first = match &value {
-        Some(Value::Array(items)) => items.first(),
-        other => other.as_ref(),
-    };
-    if is_jsonl
-        || first.is_some_and(|v| v.get("inputs").is_some() && v.get("expectations").is_some())
-    {
-        let cases = morganabench::from_text(&text, path)?;
+    let format = format.or_else(|| formats::detect(&text, path));
+    let is_yaml = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    if format.is_some() || is_yaml {
+        let cases = formats::from_text(&text, path, format)?;
         let mut loaded = Loaded::default();
         for c in cases {
             if let Some(r) = c.recording {
@@ -77,7 +79,8 @@ pub(crate) fn load_scenarios(path: &Path) -> Result<Loaded, LoadError> {
         }
         return Ok(loaded);
     }
-    native_scenarios(path, &text, value.unwrap_or_default()).map(|scenarios| Loaded {
+    let value: Value = load_json(path, &text)?;
+    native_scenarios(path, &text, value).map(|scenarios| Loaded {
         scenarios,
         recordings: Vec::new(),
     })

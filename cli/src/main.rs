@@ -90,14 +90,17 @@ fn execute(
 /// Every scenario of every file, with the recordings the files carry; every unreadable file
 /// is reported.
 fn load_all(common: &Common) -> Result<inputs::Loaded, Vec<String>> {
-    let files = inputs::json_files(&common.scenarios).map_err(|e| vec![e])?;
+    let files =
+        inputs::files(&common.scenarios, inputs::SCENARIO_EXTENSIONS).map_err(|e| vec![e])?;
     if files.is_empty() {
-        return Err(vec!["--scenarios: no .json or .jsonl files found".into()]);
+        return Err(vec![
+            "--scenarios: no .json, .jsonl, .yaml or .yml files found".into(),
+        ]);
     }
     let mut loaded = inputs::Loaded::default();
     let mut errors = Vec::new();
     for f in &files {
-        match inputs::load_scenarios(f) {
+        match inputs::load_scenarios(f, common.input_format) {
             Ok(l) => {
                 loaded.scenarios.extend(l.scenarios);
                 loaded.recordings.extend(l.recordings);

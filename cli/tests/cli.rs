@@ -503,3 +503,134 @@ fn eval_runs_a_morganabench_suite_on_its_own_outputs() {
         stderr(&out)
     );
 }
+
+/// One suite in four seed formats, run against a live HTTP agent in one command.
+#[tokio::test]
+async fn run_accepts_every_seed_format_detected_or_named() {
+    let dir = temp("seeds");
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(&suite).expect("dir");
+    std::fs::write(
+        suite.join("mibo.json"),
+        r#"{"scenario": "mibo refund", "input_utterance": "ORD-9921", "assertions": {"procedural": [
+            {"target": "node_call", "condition": "MUST_CALL", "expected_name": "process_refund",
+             "expected_arguments": {"order_id": {"matcher": "regex", "value": "^ORD-\\d{4}$"}}},
+            {"target": "response_regex", "pattern": "refund", "should_match": true}], "semantic": []}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        suite.join("mcplab.yaml"),
+        "name: mcplab refund\nprompt: ORD-9921\neval:\n  tool_constraints:\n    required_tools: [process_refund]\n  response_assertions:\n    - type: contains\n      value: REFUND\n",
+    )
+    .expect("write");
+    std::fs::write(
+        suite.join("promptkit.yml"),
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nmetadata:\n  name: promptkit refund\nspec:\n  turns:\n    - role: user\n      content: ORD-9921\n      assertions:\n        - type: tools_called\n          params:\n            tools: [process_refund]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        suite.join("lamdis.json"),
+        r#"{"id": "lamdis-refund", "name": "lamdis refund", "steps": [
+            {"type": "message", "role": "user", "content": "Hi"},
+            {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["which order"]},
+            {"type": "message", "role": "user", "content": "ORD-${bag.var.missing}9921"},
+            {"type": "assistant_check", "mode": "includes", "includes": ["on its way"], "severity": "warning"}]}"#,
+    )
+    .expect("write");
+    let url = http_agent().await;
+    let run = |args: Vec<String>| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            bin()
+                .arg("run")
+                .args(args)
+                .args(["--http", &url, "--calls-at", "tool_calls"])
+                .output()
+                .expect("runs")
+        })
+    };
+    let out = run(vec!["--scenarios".into(), suite.display().to_string()])
+        .await
+        .expect("joined");
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    for name in [
+        "mibo refund",
+        "mcplab refund",
+        "promptkit refund",
+        "lamdis refund",
+    ] {
+        assert!(
+            text.contains(&format!("scenario `{name}` passed")),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("4 passed, 0 failed"), "{text}");
+
+    // Naming the format reads the file as that format, and its errors name the field.
+    let out = run(vec![
+        "--scenarios".into(),
+        suite.join("mibo.json").display().to_string(),
+        "--input-format".into(),
+        "lamdis".into(),
+    ])
+    .await
+    .expect("joined");
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("mibo.json: at assertions: unknown field `assertions`, expected one of `id`, `name`, `description`, `steps`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(vec![
+        "--scenarios".into(),
+        suite.display().to_string(),
+        "--input-format".into(),
+        "mibbo".into(),
+    ])
+    .await
+    .expect("joined");
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("--input-format: unknown format `mibbo`, expected one of mibo, mcplab, promptkit, lamdis, morganabench"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A Mibo case evaluated on a Mibo trace, passively.
+#[test]
+fn eval_reads_mibo_cases_with_mibo_traces() {
+    let dir = temp("mibo-eval");
+    std::fs::write(
+        dir.join("case.json"),
+        r#"{"scenario": "hotel", "input_utterance": "Find me a hotel in Madrid", "assertions": {"procedural": [
+            {"target": "node_call", "condition": "MUST_CALL", "expected_name": "Agent", "id": "search_called",
+             "expected_tool_calls": [{"condition": "MUST_CALL", "expected_name": "search_hotels", "expected_arguments": {"city": "Madrid"}}]},
+            {"target": "http_status", "expected_status": 200},
+            {"target": "response_time", "max_ms": 3000}], "semantic": []}}"#,
+    )
+    .expect("write");
+    let trace = |city: &str, ms: u64| {
+        json!({"data": {"output": "Hotel Sol, 90 EUR", "nodes": [{"name": "Agent", "output": "ok",
+                "tool_calls": [{"name": "search_hotels", "arguments": {"city": city}}]}]},
+               "metadata": {"http_status": 200, "duration_ms": ms}})
+    };
+    write(&dir.join("runs/good.json"), &trace("Madrid", 1500));
+    write(&dir.join("runs/bad.json"), &trace("Barcelona", 4000));
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("case.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(text.contains("1 passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("inside: tool `search_hotels` was called 1 time, but no call matched"),
+        "{text}"
+    );
+    assert!(text.contains("4000"), "{text}");
+}
