@@ -43,7 +43,7 @@
 //! # fn main() {}
 //! ```
 
-pub use agent_test_macros::agent_test;
+pub use agent_test_macros::{agent_test, agent_test_files};
 #[cfg(feature = "http")]
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
@@ -62,7 +62,7 @@ pub use agent_test_runtime::{Extraction, SimulatedUser, simulated_user};
 /// # let _ = c;
 /// ```
 pub mod prelude {
-    pub use agent_test_macros::agent_test;
+    pub use agent_test_macros::{agent_test, agent_test_files};
     pub use agent_test_runtime::prelude::*;
 }
 

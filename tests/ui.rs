@@ -11,3 +11,12 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
 }
+
+/// `files "..."`: a malformed test file is a compile error naming the file and the field.
+#[cfg(feature = "files")]
+#[rustversion::attr(not(stable(1.95)), ignore = "UI snapshots are written for rustc 1.95")]
+#[test]
+fn ui_files() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui_files/*.rs");
+}

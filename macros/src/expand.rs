@@ -10,12 +10,13 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::syntax::{ContextEntry, ScenarioAst, Stmt, SuiteAst, UserExpr};
 
-pub(crate) fn expand(suite: &SuiteAst) -> TokenStream {
+pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> TokenStream {
     let suite_fn = suite_fn_name(suite);
     let mut out = suite_item(suite, &suite_fn);
     for s in &suite.scenarios {
         out.extend(scenario_item(s, &suite_fn));
     }
+    out.extend(crate::files::expand(suite, &suite_fn, diag));
     out
 }
 
@@ -23,8 +24,10 @@ pub(crate) fn expand(suite: &SuiteAst) -> TokenStream {
 /// inside scenario bodies.
 fn suite_fn_name(suite: &SuiteAst) -> Ident {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for s in &suite.scenarios {
-        for b in s.name.to_string().bytes().chain([0]) {
+    let names = suite.scenarios.iter().map(|s| s.name.to_string());
+    let patterns = suite.files.iter().map(|f| f.pattern.clone());
+    for name in names.chain(patterns) {
+        for b in name.bytes().chain([0]) {
             hash ^= u64::from(b);
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }

@@ -6,7 +6,7 @@ pub(crate) const SCENARIO_WORDS: &[&str] = &[
 ];
 
 /// Words that start an item at the top of `agent_test!`.
-pub(crate) const SUITE_WORDS: &[&str] = &["scenario", "context"];
+pub(crate) const SUITE_WORDS: &[&str] = &["scenario", "context", "files"];
 
 /// Suite settings written `name = <expr>;`.
 pub(crate) const SETTINGS: &[&str] = &[

@@ -17,6 +17,7 @@
 
 mod diag;
 mod expand;
+mod files;
 mod json_lit;
 mod keywords;
 mod source_text;
@@ -44,12 +45,28 @@ pub fn agent_test(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     }
 }
 
+/// `agent_test!` for seed-format test files: `agent_test_files!("tests/cases/**/*.json")` is
+/// `agent_test! { files "tests/cases/**/*.json"; }`; any other input is read as `agent_test!`'s.
+#[proc_macro]
+pub fn agent_test_files(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input: TokenStream = input.into();
+    let mut tokens = input.clone().into_iter();
+    let input = match (tokens.next(), tokens.next()) {
+        (Some(lit @ proc_macro2::TokenTree::Literal(_)), None) => {
+            let files = proc_macro2::Ident::new("files", lit.span());
+            quote::quote! { #files #lit; }
+        }
+        _ => input,
+    };
+    agent_test(input.into())
+}
+
 /// Parse, validate and expand; diagnostics follow the expansion.
 pub(crate) fn expand_suite(input: TokenStream) -> TokenStream {
     let mut diag = diag::Diagnostics::default();
     let suite = syntax::parse_suite(input, &mut diag);
     validate::validate(&suite, &mut diag);
-    let mut out = expand::expand(&suite);
+    let mut out = expand::expand(&suite, &mut diag);
     out.extend(diag.to_tokens());
     out
 }

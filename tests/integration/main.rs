@@ -8,3 +8,5 @@ mod llm_steps;
 mod macro_features;
 mod reports;
 mod robustness;
+#[cfg(feature = "files")]
+mod seed_files;

@@ -9,5 +9,6 @@
 mod booking;
 mod judged;
 mod over_http;
+mod seed_files;
 mod support;
 mod workflows;

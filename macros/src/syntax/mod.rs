@@ -23,8 +23,16 @@ pub(crate) struct SuiteAst {
     pub(crate) settings: Vec<Setting>,
     pub(crate) context: Vec<ContextEntry>,
     pub(crate) scenarios: Vec<ScenarioAst>,
+    /// `files "<glob>";` entries: seed-format test files, a test per case.
+    pub(crate) files: Vec<FilesAst>,
     /// Expressions of misspelt settings: still emitted, so the editor keeps helping inside them.
     pub(crate) orphans: Vec<UserExpr>,
+}
+
+/// `files "<glob>";`: the pattern, relative to the crate's directory.
+pub(crate) struct FilesAst {
+    pub(crate) pattern: String,
+    pub(crate) span: Span,
 }
 
 /// `name = <expr>;` at suite level.

@@ -6,7 +6,7 @@ use super::attrs::parse_outer_attrs;
 use super::context::parse_context;
 use super::cursor::{Cursor, ident_str, is_group, is_ident, is_lone_eq, is_punct};
 use super::scenario::{Block, parse_body};
-use super::{ScenarioAst, Setting, SuiteAst, UserExpr};
+use super::{FilesAst, ScenarioAst, Setting, SuiteAst, UserExpr};
 use crate::diag::Diagnostics;
 use crate::keywords::{SETTINGS, SUITE_WORDS, suggestion};
 
@@ -16,6 +16,7 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         settings: Vec::new(),
         context: Vec::new(),
         scenarios: Vec::new(),
+        files: Vec::new(),
         orphans: Vec::new(),
     };
     let mut top_words: Vec<&str> = SUITE_WORDS.to_vec();
@@ -46,6 +47,33 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
                 .next()
                 .map_or(first.span(), |t| t.span());
             diag.error(span, "attributes and doc comments go on scenarios");
+        }
+        if word == "files"
+            && !c
+                .peek_n(1)
+                .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)))
+        {
+            c.bump();
+            match c.peek().cloned() {
+                Some(TokenTree::Literal(lit)) => {
+                    c.bump();
+                    match syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()) {
+                        Ok(s) => suite.files.push(FilesAst {
+                            pattern: s.value(),
+                            span: lit.span(),
+                        }),
+                        Err(_) => diag.error(
+                            lit.span(),
+                            "expected a glob pattern in a string, like `files \"tests/cases/*.json\";`",
+                        ),
+                    }
+                }
+                _ => diag.error(
+                    first.span(),
+                    "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
+                ),
+            }
+            continue;
         }
         if word == "context" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
             c.bump();
@@ -84,7 +112,10 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         );
         skip_item(&mut c);
     }
-    if !suite.settings.iter().any(|s| s.name == "agent") {
+    // A suite of test files alone may need no agent (their cases may carry recorded runs).
+    if !suite.settings.iter().any(|s| s.name == "agent")
+        && (!suite.scenarios.is_empty() || suite.files.is_empty())
+    {
         diag.error(
             Span::call_site(),
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",

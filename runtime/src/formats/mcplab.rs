@@ -311,7 +311,7 @@ mod tests {
         );
         assert_eq!(
             err("prompt: hi\neval:\n  tool_constraint: {}\n"),
-            "s.yaml: at eval.tool_constraint: unknown field `tool_constraint`, expected one of `tool_constraints`, `tool_sequence`, `response_assertions`, `agent_assertions`, `agent_context`"
+            "s.yaml: at eval.tool_constraint: unknown field `tool_constraint` (did you mean `tool_constraints`?), expected one of `tool_constraints`, `tool_sequence`, `response_assertions`, `agent_assertions`, `agent_context`"
         );
         assert_eq!(
             err("scenarios:\n  - prompt: a\n  - name: b\n"),

@@ -446,7 +446,7 @@ mod tests {
             err(&format!(
                 "{base}        - type: tools_called\n          params: {{tool: [a]}}\n"
             )),
-            "p.yaml: at spec.turns[0].assertions[0].params.tool: unknown field `tool`, expected one of `message`, `tools`"
+            "p.yaml: at spec.turns[0].assertions[0].params.tool: unknown field `tool` (did you mean `tools`?), expected one of `message`, `tools`"
         );
         assert_eq!(
             err(

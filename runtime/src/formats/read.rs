@@ -37,9 +37,19 @@ pub(crate) fn object<'a>(
         )
     })?;
     if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
+        let hint = allowed
+            .iter()
+            .filter(|a| !o.contains_key(**a))
+            .map(|a| (strsim::damerau_levenshtein(k, a), a))
+            .filter(|(d, a)| *d <= 2.max(a.len() / 4))
+            .min_by_key(|(d, _)| *d)
+            .map_or_else(String::new, |(_, a)| format!(" (did you mean `{a}`?)"));
         return Err((
             join(at, k),
-            format!("unknown field `{k}`, expected one of {}", list(allowed)),
+            format!(
+                "unknown field `{k}`{hint}, expected one of {}",
+                list(allowed)
+            ),
         ));
     }
     Ok(o)

@@ -425,7 +425,8 @@ impl Matcher {
                 wildcard,
             } => {
                 let mut s = compact(value);
-                if *unordered {
+                // Only a value with a list in it has an order to ignore.
+                if *unordered && has_array(value) {
                     s.push_str(" (any order)");
                 }
                 if *wildcard && s.contains("\"*\"") {
@@ -512,6 +513,15 @@ fn instant_of(v: &ExprValue, env: &Env<'_>) -> Option<jiff::Zoned> {
         ExprValue::DateTime(z) => Some(z.clone()),
         ExprValue::Json(Value::String(s)) => crate::clock::parse_instant(s, env.now.time_zone()),
         ExprValue::Json(_) => None,
+    }
+}
+
+/// Whether a value is or contains an array.
+fn has_array(v: &Value) -> bool {
+    match v {
+        Value::Array(_) => true,
+        Value::Object(o) => o.values().any(has_array),
+        _ => false,
     }
 }
 

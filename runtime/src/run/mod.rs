@@ -4,6 +4,7 @@ mod agent_call;
 pub(crate) mod bag;
 mod data_steps;
 mod extract;
+mod file_case;
 mod meta;
 mod repeat;
 mod scenario_run;
@@ -11,6 +12,7 @@ mod simulate;
 mod suite;
 
 pub use extract::Extraction;
+pub use file_case::{assert_file_case, run_file_case};
 pub use meta::ScenarioInfo;
 pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;

@@ -459,7 +459,7 @@ impl ScenarioRun {
 }
 
 /// The judge the environment names, when the suite has none.
-fn env_judge() -> Option<Judge> {
+pub(crate) fn env_judge() -> Option<Judge> {
     #[cfg(feature = "http")]
     {
         Judge::from_env_if_configured()

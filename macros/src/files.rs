@@ -1,0 +1,174 @@
+//! `files "<glob>";`: every seed-format test file the pattern matches (relative to the crate's
+//! directory) is read at compile time with the runtime's own loaders; each case becomes a
+//! `#[tokio::test]` named after the file and the case, and a malformed file is a compile error
+//! naming the file, the path inside it and what was expected. The expansion `include_str!`s
+//! each file, so editing one recompiles the tests.
+
+use proc_macro2::{Ident, TokenStream};
+
+use crate::diag::Diagnostics;
+use crate::syntax::SuiteAst;
+
+#[cfg(not(feature = "files"))]
+pub(crate) fn expand(suite: &SuiteAst, _suite_fn: &Ident, diag: &mut Diagnostics) -> TokenStream {
+    for f in &suite.files {
+        diag.error(
+            f.span,
+            "`files` reads test files at compile time: enable agent-test's `files` feature \
+             (`agent-test = { version = \"0.1\", features = [\"files\"] }`)",
+        );
+    }
+    TokenStream::new()
+}
+
+#[cfg(feature = "files")]
+pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics) -> TokenStream {
+    use std::collections::HashSet;
+    use std::path::{Path, PathBuf};
+
+    use proc_macro2::{Literal, Span};
+    use quote::quote;
+
+    if suite.files.is_empty() {
+        return TokenStream::new();
+    }
+    let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
+        for f in &suite.files {
+            diag.error(f.span, "`files` needs CARGO_MANIFEST_DIR: build with cargo");
+        }
+        return TokenStream::new();
+    };
+    let mut taken: HashSet<String> = suite.scenarios.iter().map(|s| s.name.to_string()).collect();
+    let mut out = TokenStream::new();
+    for entry in &suite.files {
+        let pattern = root.join(&entry.pattern);
+        let paths = match glob::glob(&pattern.to_string_lossy()) {
+            Ok(paths) => paths,
+            Err(e) => {
+                diag.error(entry.span, format!("invalid glob pattern: {e}"));
+                continue;
+            }
+        };
+        let mut paths: Vec<PathBuf> = paths
+            .filter_map(Result::ok)
+            .filter(|p| p.is_file())
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            diag.error(
+                entry.span,
+                format!("no file matches `{}` in {}", entry.pattern, root.display()),
+            );
+            continue;
+        }
+        for path in paths {
+            let rel = path.strip_prefix(&root).unwrap_or(&path);
+            let rel_str = rel.to_string_lossy().replace('\\', "/");
+            let mut abs = Literal::string(&path.to_string_lossy());
+            abs.set_span(entry.span);
+            // Tracks the file even when it is malformed: fixing it recompiles.
+            out.extend(quote! { const _: &str = ::core::include_str!(#abs); });
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    diag.error(entry.span, format!("{rel_str}: cannot read the file: {e}"));
+                    continue;
+                }
+            };
+            let cases =
+                match agent_test_runtime::formats::from_text(&text, Path::new(&rel_str), None) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        diag.error(entry.span, e.to_string());
+                        continue;
+                    }
+                };
+            let stem = ident_text(
+                &rel.file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+            );
+            let many = cases.len() > 1;
+            for (i, case) in cases.iter().enumerate() {
+                let case_part = ident_text(&case.scenario.name);
+                let base = if !many && (case_part == stem || case_part.is_empty()) {
+                    stem.clone()
+                } else {
+                    format!("{stem}__{case_part}")
+                };
+                let mut name = base.clone();
+                let mut n = 2;
+                while !taken.insert(name.clone()) {
+                    name = format!("{base}_{n}");
+                    n += 1;
+                }
+                let name = Ident::new(&name, Span::call_site());
+                let doc = format!(
+                    " `{}` in `{rel_str}`{}",
+                    case.scenario.name,
+                    case.scenario
+                        .description
+                        .as_deref()
+                        .map_or_else(String::new, |d| format!(": {d}"))
+                );
+                let file = Literal::string(&rel_str);
+                let index = Literal::usize_unsuffixed(i);
+                out.extend(quote! {
+                    #[doc = #doc]
+                    #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
+                    async fn #name() {
+                        ::agent_test::__private::assert_file_case(
+                            #suite_fn(),
+                            ::core::include_str!(#abs),
+                            #file,
+                            #index,
+                        )
+                        .await;
+                    }
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A name as a Rust identifier: lowercase words joined by `_`, never starting with a digit.
+#[cfg(feature = "files")]
+fn ident_text(name: &str) -> String {
+    let mut out = String::new();
+    for ch in name.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out = out.trim_end_matches('_').to_owned();
+    match out.chars().next() {
+        None => "case".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("_{out}"),
+        Some(_) if is_keyword(&out) => format!("{out}_"),
+        Some(_) => out,
+    }
+}
+
+#[cfg(feature = "files")]
+fn is_keyword(s: &str) -> bool {
+    syn::parse_str::<Ident>(s).is_err()
+}
+
+#[cfg(all(test, feature = "files"))]
+mod tests {
+    use super::ident_text;
+
+    #[test]
+    fn names_become_identifiers() {
+        assert_eq!(
+            ident_text("Tool returns tags in any order"),
+            "tool_returns_tags_in_any_order"
+        );
+        assert_eq!(ident_text("account-transfer-test"), "account_transfer_test");
+        assert_eq!(ident_text("3 widgets!"), "_3_widgets");
+        assert_eq!(ident_text("¿?"), "case");
+        assert_eq!(ident_text("match"), "match_");
+    }
+}
