@@ -127,13 +127,13 @@ pub(crate) fn detect(v: &Value) -> bool {
 
 fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
     let o = object(v, at, &["apiVersion", "kind", "metadata", "spec"])?;
-    if let Some(k) = o.get("kind") {
-        if k.as_str() != Some("Scenario") {
-            return Err((
-                join(at, "kind"),
-                format!("expected `Scenario`, got {}", kind(k)),
-            ));
-        }
+    if let Some(k) = o.get("kind")
+        && k.as_str() != Some("Scenario")
+    {
+        return Err((
+            join(at, "kind"),
+            format!("expected `Scenario`, got {}", kind(k)),
+        ));
     }
     let name = match opt_object(
         o,
