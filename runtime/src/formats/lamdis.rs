@@ -117,9 +117,12 @@ pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, 
 /// Whether a document looks like Lamdis tests.
 pub(crate) fn detect(v: &Value) -> bool {
     let one = |v: &Value| {
-        v.get("steps")
-            .and_then(Value::as_array)
-            .is_some_and(|s| s.iter().all(|s| s.get("type").is_some()))
+        // Non-empty, and every step typed: agent-test's own scenarios tag steps with `step`.
+        v.get("steps").and_then(Value::as_array).is_some_and(|s| {
+            !s.is_empty()
+                && s.iter()
+                    .all(|s| s.get("type").is_some() && s.get("step").is_none())
+        })
     };
     match v {
         Value::Array(items) => items.first().is_some_and(one),

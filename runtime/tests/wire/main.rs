@@ -6,3 +6,4 @@ mod http_agent;
 mod judge;
 mod judge_server;
 mod servers;
+mod data_steps;
