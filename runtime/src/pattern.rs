@@ -1,12 +1,14 @@
-//! A regular expression compiled once, when the check is built.
+//! A regular expression compiled once, on first use.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A regular expression in Rust `regex` syntax (RE2 family: linear time, no look-around or
-/// back-references), compiled once when the check is built.
+/// back-references), compiled once, when first used: loading a suite of thousands of checks
+/// compiles nothing, and a prepared evaluator compiles each pattern once for all transcripts.
 ///
 /// An invalid pattern is not a panic: it is kept with its error, and the check that uses it
 /// reports an *error* verdict naming the problem. Literal patterns inside `agent_test!` are
@@ -24,7 +26,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Pattern {
     source: String,
     case_insensitive: bool,
-    compiled: Result<Regex, String>,
+    compiled: OnceLock<Result<Regex, String>>,
 }
 
 impl Pattern {
@@ -58,14 +60,10 @@ impl Pattern {
     }
 
     fn build(source: String, case_insensitive: bool) -> Self {
-        let compiled = RegexBuilder::new(&source)
-            .case_insensitive(case_insensitive)
-            .build()
-            .map_err(|e| format!("invalid regex `{source}`: {}", one_line(&e.to_string())));
         Pattern {
             source,
             case_insensitive,
-            compiled,
+            compiled: OnceLock::new(),
         }
     }
 
@@ -93,7 +91,21 @@ impl Pattern {
     ///
     /// See the type's example.
     pub fn regex(&self) -> Result<&Regex, &str> {
-        self.compiled.as_ref().map_err(String::as_str)
+        self.compiled
+            .get_or_init(|| {
+                RegexBuilder::new(&self.source)
+                    .case_insensitive(self.case_insensitive)
+                    .build()
+                    .map_err(|e| {
+                        format!(
+                            "invalid regex `{}`: {}",
+                            self.source,
+                            one_line(&e.to_string())
+                        )
+                    })
+            })
+            .as_ref()
+            .map_err(String::as_str)
     }
 
     /// The same pattern compiled with the given case sensitivity.
