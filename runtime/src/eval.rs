@@ -171,7 +171,7 @@ impl Evaluator<'_> {
                 }
             }
         }
-        if let Scope::Turn(t) = e.scope {
+        if let Scope::Turn(t) | Scope::UpTo(t) = e.scope {
             match self.transcript.turns.get(t) {
                 None => return Outcome::error(format!("turn {} did not run", t + 1)),
                 Some(turn) => {

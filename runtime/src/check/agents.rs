@@ -93,12 +93,13 @@ impl AgentCheck {
             if violations.is_empty() {
                 return Outcome::passed();
             }
-            let mut called: Vec<&str> = calls
-                .iter()
-                .filter(|c| self.agents.contains(&c.name))
-                .map(|c| c.name.as_str())
-                .collect();
-            called.dedup();
+            // Each forbidden agent once, in the order first invoked.
+            let mut called: Vec<&str> = Vec::new();
+            for c in calls.iter().filter(|c| self.agents.contains(&c.name)) {
+                if !called.contains(&c.name.as_str()) {
+                    called.push(&c.name);
+                }
+            }
             return Outcome::fail(format!(
                 "forbidden agents were invoked: {}",
                 called.join(", ")

@@ -85,6 +85,14 @@ impl<'t> CallLists<'t> {
         }
     }
 
+    /// The calls of turns `0..=i`.
+    fn up_to(&self, i: usize) -> &[&'t Call] {
+        match self.starts.get(i + 1) {
+            Some(&end) => self.calls.get(..end).unwrap_or(&[]),
+            None => &[],
+        }
+    }
+
     /// The turn of the call at conversation position `pos`.
     fn turn_of(&self, pos: usize) -> usize {
         self.starts.partition_point(|&s| s <= pos).saturating_sub(1)
@@ -201,11 +209,13 @@ impl<'a> EvalContext<'a> {
         }
     }
 
-    /// The turns in scope: one turn, or all of them. Empty when the scoped turn does not exist.
+    /// The turns in scope: one turn, those up to one, or all of them. Empty when the scoped
+    /// turn does not exist.
     pub fn turns(&self) -> &'a [Turn] {
         let turns = &self.index.transcript.turns;
         match self.scope {
             Scope::Turn(i) => turns.get(i..=i).unwrap_or(&[]),
+            Scope::UpTo(i) => turns.get(..=i).unwrap_or(&[]),
             Scope::Conversation => turns,
         }
     }
@@ -236,6 +246,7 @@ impl<'a> EvalContext<'a> {
     pub fn replies(&self) -> Cow<'a, str> {
         match self.scope {
             Scope::Turn(_) => Cow::Borrowed(self.reply()),
+            Scope::UpTo(_) => Cow::Owned(join(self.turns().iter().map(|t| t.reply.text.as_str()))),
             Scope::Conversation => Cow::Borrowed(self.index.replies.get_or_init(|| {
                 join(
                     self.index
@@ -261,6 +272,22 @@ impl<'a> EvalContext<'a> {
                 )),
                 None => Cow::Borrowed(""),
             },
+            Scope::UpTo(_) => {
+                let history = self
+                    .index
+                    .transcript
+                    .history
+                    .iter()
+                    .map(|m| m.content.as_str());
+                let turns = self.turns().iter().flat_map(|t| {
+                    t.before
+                        .iter()
+                        .map(|m| m.content.as_str())
+                        .chain([t.input.as_str()])
+                        .chain(t.error.is_none().then_some(t.reply.text.as_str()))
+                });
+                Cow::Owned(join(history.chain(turns)))
+            }
             Scope::Conversation => Cow::Borrowed(self.index.conversation_text.get_or_init(|| {
                 let messages = self.index.transcript.messages();
                 join(messages.iter().map(|m| m.content.as_str()))
@@ -279,6 +306,7 @@ impl<'a> EvalContext<'a> {
         let lists = self.index.lists(target);
         match self.scope {
             Scope::Turn(i) => lists.turn(i),
+            Scope::UpTo(i) => lists.up_to(i),
             Scope::Conversation => &lists.calls,
         }
     }
@@ -288,7 +316,7 @@ impl<'a> EvalContext<'a> {
     pub fn position_name(&self, i: usize) -> String {
         match self.scope {
             Scope::Turn(_) => format!("position {i}"),
-            Scope::Conversation => format!("conversation position {i}"),
+            Scope::UpTo(_) | Scope::Conversation => format!("conversation position {i}"),
         }
     }
 
@@ -301,7 +329,7 @@ impl<'a> EvalContext<'a> {
     pub fn turn_of(&self, target: Target, i: usize) -> usize {
         match self.scope {
             Scope::Turn(t) => t,
-            Scope::Conversation => self.index.lists(target).turn_of(i),
+            Scope::UpTo(_) | Scope::Conversation => self.index.lists(target).turn_of(i),
         }
     }
 

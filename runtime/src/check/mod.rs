@@ -209,8 +209,9 @@ pub struct Expectation {
     /// The check.
     pub check: Check,
     /// The part of the run it sees. Set by the runtime from where the check was written; in
-    /// data files, implied by whether it sits in a turn or after the turns.
-    #[serde(default, skip_serializing)]
+    /// data files, implied by whether it sits in a turn or after the turns, and written only
+    /// for a [`so_far`](CheckExt::so_far) check in a turn (`"scope": {"up_to": 0}`).
+    #[serde(default, skip_serializing_if = "is_placed")]
     pub scope: Scope,
     /// An id other checks can depend on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -224,6 +225,11 @@ pub struct Expectation {
     /// What reports call the check (the source text in `agent_test!`), else its description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// A scope the check's place decides (everything but "so far").
+fn is_placed(s: &Scope) -> bool {
+    !matches!(s, Scope::UpTo(_))
 }
 
 fn is_error(s: &Severity) -> bool {
@@ -367,6 +373,32 @@ pub trait CheckExt: IntoExpectation + Sized {
     fn label(self, label: impl Into<String>) -> Expectation {
         let mut e = self.into_expectation();
         e.label = Some(label.into());
+        e
+    }
+
+    /// In a turn, see the conversation so far — every turn up to and including this one —
+    /// instead of this turn only (PromptKit's accumulated workflow history, a Lamdis
+    /// transcript check between messages). After the turns it changes nothing.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// let t = Transcript::new(vec![
+    ///     Turn::new(0, "hi", Reply::text("Which order?"), 1),
+    ///     Turn::new(1, "ORD-1", Reply::text("Refunded."), 1),
+    ///     Turn::new(2, "thanks", Reply::text("Bye!"), 1),
+    /// ]);
+    /// let mut so_far = replies().contains("which order").so_far();
+    /// so_far.scope = Scope::UpTo(1);
+    /// let mut later = replies().contains("bye").so_far();
+    /// later.scope = Scope::UpTo(1);
+    /// let v = evaluate(&t, &[so_far, later]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].status, Status::Fail); // turn 3 is not yet part of it
+    /// ```
+    fn so_far(self) -> Expectation {
+        let mut e = self.into_expectation();
+        e.scope = Scope::UpTo(0);
         e
     }
 }

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::count::{Count, times};
 use super::tool::{CallFilter, ToolCheck};
-use super::{EvalContext, Outcome, Violation};
+use super::{EvalContext, Outcome, Status, Violation};
 use crate::expression::Env;
 use crate::matcher::Mismatch;
 use crate::model::{Call, CallKind};
@@ -210,10 +210,27 @@ impl ToolCheck {
             };
             for n in self.nested.iter().filter(|n| !n.passes(&inner, env)) {
                 let o = n.explain(&calls, env);
-                out.push(Problem::Mismatch(
-                    "nested_check",
-                    format!("inside: {}", o.reason),
-                ));
+                if o.status == Status::Error {
+                    // An inner check that cannot be evaluated makes the whole check an error,
+                    // as it would at the top level.
+                    out.push(Problem::Error(format!("inside: {}", o.reason)));
+                    continue;
+                }
+                // Say why the inner calls did not match (which argument, which value), not
+                // only that they did not.
+                let why: Vec<&str> = o
+                    .details
+                    .violations
+                    .iter()
+                    .filter(|v| v.kind != "unexpected_call")
+                    .map(|v| v.message.as_str())
+                    .collect();
+                let message = if why.is_empty() {
+                    format!("inside: {}", o.reason)
+                } else {
+                    format!("inside: {} ({})", o.reason, why.join("; "))
+                };
+                out.push(Problem::Mismatch("nested_check", message));
             }
         }
         out
@@ -228,8 +245,12 @@ impl ToolCheck {
             .filter(|(_, c)| self.is_candidate(c))
             .map(|(i, c)| (i, *c, self.problems(c, env)))
             .collect();
+        // A call whose only problems are evaluation errors (a judged matcher without a judge)
+        // may or may not match: the check cannot be decided. A call that also has a certain
+        // mismatch does not match whatever the errors would say, so it decides nothing.
         if let Some(e) = candidates
             .iter()
+            .filter(|(_, _, p)| !p.iter().any(|p| matches!(p, Problem::Mismatch(..))))
             .flat_map(|(_, _, p)| p)
             .find_map(|p| match p {
                 Problem::Error(e) => Some(e.clone()),

@@ -238,7 +238,8 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                     tag(co, "type", &here, &["assistant_check"])?;
                 }
                 match check(co, &here)? {
-                    Checked::Turn(e) | Checked::Conversation(e) => expect.extend(e),
+                    Checked::Turn(e) => expect.extend(e),
+                    Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
                     Checked::Variable(..) => {
                         return Err((
                             join(&here, "mode"),
@@ -299,18 +300,9 @@ fn assistant_check(
     o: &Map<String, Value>,
     at: &str,
 ) -> Result<(), Problem> {
-    match check(o, at)? {
-        Checked::Turn(e) => {
-            let last_user = scenario.steps.iter_mut().rev().find_map(|s| match s {
-                Step::User { expect, .. } => Some(expect),
-                _ => None,
-            });
-            match last_user {
-                Some(expect) => expect.extend(e),
-                None => scenario.expect.extend(e),
-            }
-        }
-        Checked::Conversation(e) => scenario.expect.extend(e),
+    let (checks, so_far) = match check(o, at)? {
+        Checked::Turn(e) => (e, false),
+        Checked::Conversation(e) => (e, true),
         Checked::Variable(path, equals, label, warning) => {
             scenario.steps.push(Step::CheckVariable {
                 path,
@@ -318,7 +310,21 @@ fn assistant_check(
                 label,
                 warning,
             });
+            return Ok(());
         }
+    };
+    // A check sees the conversation as it stands at its place: the last turn (`last`) or every
+    // turn so far (`transcript`). After a simulated conversation, the turns are the
+    // simulation's, so the check goes after the turns (the final reply, every message).
+    let last_turn = scenario.steps.iter_mut().rev().find_map(|s| match s {
+        Step::User { expect, .. } => Some(Some(expect)),
+        Step::Simulate { .. } => Some(None),
+        _ => None,
+    });
+    match last_turn.flatten() {
+        Some(expect) if so_far => expect.extend(checks.into_iter().map(CheckExt::so_far)),
+        Some(expect) => expect.extend(checks),
+        None => scenario.expect.extend(checks),
     }
     Ok(())
 }

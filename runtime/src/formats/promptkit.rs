@@ -63,7 +63,7 @@ use crate::check::{
     guardrail_triggered, no_guardrail_triggered, replies, reply, required_tools, state_is, tool,
     transitioned_to, workflow_complete,
 };
-use crate::matcher::{any, regex};
+use crate::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
 use crate::model::Scenario;
 
 /// Reads PromptKit scenarios from a YAML (or JSON) file.
@@ -338,13 +338,7 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
                     )
                 })?;
                 for (name, v) in args {
-                    c = c.arg(
-                        name.clone(),
-                        match v {
-                            Value::Null => any(),
-                            v => regex(format!("^{}$", regex::escape(&rendered(v)))),
-                        },
-                    );
+                    c = c.arg(name.clone(), expected_arg(v));
                 }
             }
             if let Some(m) = p.get("args_match") {
@@ -381,7 +375,15 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
             .contains(string(p, "contains", &p_at)?)
             .into_expectation()),
         "state_is" => one(state_is(string(p, "state", &p_at)?).into_expectation()),
-        "transitioned_to" => one(transitioned_to(string(p, "state", &p_at)?).into_expectation()),
+        "transitioned_to" => {
+            // The accumulated transition history: in a turn, every turn so far.
+            let c = transitioned_to(string(p, "state", &p_at)?);
+            one(if turn {
+                c.so_far()
+            } else {
+                c.into_expectation()
+            })
+        }
         "workflow_complete" => one(workflow_complete().into_expectation()),
         _ => {
             // The parameter is documented as `expected`; the seed's examples write `assertions`.
@@ -408,6 +410,22 @@ fn non_empty(v: Vec<String>, at: &str, key: &str) -> Result<Vec<String>, Problem
         ))
     } else {
         Ok(v)
+    }
+}
+
+/// An `expected_args` value: `null` = present; otherwise the actual value must render as the
+/// expected one does. Go decodes JSON numbers as `float64`, so an actual `10.0` renders `10`
+/// like `10`: a whole-number expectation also accepts a number equal to it.
+fn expected_arg(v: &Value) -> Matcher {
+    if v.is_null() {
+        return any();
+    }
+    let text = rendered(v);
+    let same_text = regex(format!("^{}$", regex::escape(&text)));
+    match text.parse::<i64>() {
+        // Only the canonical text of a number ("007" is not how Go renders 7).
+        Ok(n) if n.to_string() == text => any_of([same_text, exact(n).into_matcher()]),
+        _ => same_text,
     }
 }
 

@@ -273,9 +273,15 @@ pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
 }
 
 /// Parses YAML text into the JSON model, or names the line and column where it breaks.
+///
+/// YAML 1.2 booleans only (`true`, `false`), as the seed systems' parsers read them (Go's
+/// yaml.v3, JavaScript's YAML libraries): `yes`, `no`, `on`, `off`, `y`, `n` are text, so a
+/// `value: no` or a tool named `n` means what it says.
 #[cfg(feature = "yaml")]
 pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_saphyr::from_str::<Value>(text).map_err(|e| {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let message = e.to_string();
         // The first line reads "error: line L column C: message"; the rest is a snippet.
         let first = message.lines().next().unwrap_or_default();

@@ -1,7 +1,8 @@
 //! A scenario prepared for evaluating many recorded transcripts.
 
-use super::{Scenario, Transcript};
-use crate::check::Expectation;
+use super::{Scenario, Step, Transcript};
+use crate::Verdict;
+use crate::check::{Details, Expectation, Scope, Severity, Status};
 use crate::judge::Judge;
 use crate::report::Report;
 use crate::run::ScenarioInfo;
@@ -27,6 +28,9 @@ use crate::run::ScenarioInfo;
 pub struct ScenarioEvaluator {
     info: ScenarioInfo,
     expectations: Vec<Expectation>,
+    /// What only a live run can judge (variable checks, simulated users), reported as errors
+    /// so that nothing the scenario asks for is silently dropped.
+    live_only: Vec<Verdict>,
 }
 
 impl ScenarioEvaluator {
@@ -37,6 +41,7 @@ impl ScenarioEvaluator {
         ScenarioEvaluator {
             info,
             expectations: scenario.expectations(),
+            live_only: live_only(scenario),
         }
     }
 
@@ -69,6 +74,7 @@ impl ScenarioEvaluator {
     pub fn evaluate(&self, transcript: Transcript) -> Report {
         let mut verdicts = crate::turn_failures(&transcript);
         verdicts.extend(crate::evaluate(&transcript, &self.expectations));
+        verdicts.extend(self.live_only.iter().cloned());
         Report::new(self.info.clone(), verdicts, transcript, 0)
     }
 }
@@ -96,10 +102,56 @@ impl ScenarioEvaluator {
             &self.expectations,
             Some(&judgements),
         ));
+        verdicts.extend(self.live_only.iter().cloned());
         let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
         report.judge = usage;
         report
     }
+}
+
+/// Error verdicts for the steps whose checks need a live run: a recorded transcript has no
+/// variable bag, and a simulated user's checks belong to the turns it plays.
+fn live_only(scenario: &Scenario) -> Vec<Verdict> {
+    let error = |label: String, check: &'static str, severity: Severity, reason: &str| Verdict {
+        label,
+        check: check.into(),
+        scope: Scope::Conversation,
+        severity,
+        id: None,
+        status: Status::Error,
+        reason: format!("not evaluated: {reason}"),
+        details: Details::default(),
+    };
+    let mut out = Vec::new();
+    for step in &scenario.steps {
+        match step {
+            Step::CheckVariable {
+                path,
+                equals,
+                label,
+                warning,
+            } => out.push(error(
+                label
+                    .clone()
+                    .unwrap_or_else(|| format!("{path} equals {}", crate::matcher::compact(equals))),
+                "variable",
+                if *warning { Severity::Warning } else { Severity::Error },
+                "a variable check reads the variables of a live run; a recorded transcript has none",
+            )),
+            Step::Simulate { objective, expect, .. } => {
+                let reason = "a simulated user's checks are evaluated on the turns it plays, in a live run";
+                out.push(error(
+                    format!("simulated user reached the objective {objective:?}"),
+                    "simulate",
+                    Severity::Error,
+                    reason,
+                ));
+                out.extend(expect.iter().map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 impl Scenario {

@@ -275,7 +275,7 @@ impl Scenario {
         for step in &self.steps {
             if let Step::User { expect, .. } = step {
                 out.extend(expect.iter().cloned().map(|mut e| {
-                    e.scope = crate::check::Scope::Turn(turn);
+                    e.scope = e.scope.placed(crate::check::Scope::Turn(turn));
                     e
                 }));
                 turn += 1;

@@ -364,6 +364,7 @@ impl ScenarioRun {
     }
 
     fn last_turn_scope(&self) -> Scope {
+        // (A check marked `.so_far()` widens this to every turn up to it; see `push`.)
         // Before any turn this names a turn that does not exist, which evaluates to an error
         // verdict ("turn 1 did not run") rather than silently widening the scope.
         Scope::Turn(self.transcript.turns.len().saturating_sub(1))
@@ -375,7 +376,7 @@ impl ScenarioRun {
         scope: Scope,
         source: Option<&'static str>,
     ) -> &mut Self {
-        e.scope = scope;
+        e.scope = e.scope.placed(scope);
         if e.label.is_none() {
             e.label = source.map(str::to_owned);
         }

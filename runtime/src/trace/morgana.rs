@@ -42,7 +42,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
             let role = match m.get("role").and_then(Value::as_str) {
                 Some("user") => Role::User,
                 Some("assistant") => Role::Assistant,
-                Some("system") => Role::System,
+                Some("system" | "developer") => Role::System,
                 _ => {
                     return Err(TraceError::at(
                         F,

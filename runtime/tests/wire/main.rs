@@ -2,8 +2,8 @@
 //! tests.
 
 mod chat_agent;
+mod data_steps;
 mod http_agent;
 mod judge;
 mod judge_server;
 mod servers;
-mod data_steps;
