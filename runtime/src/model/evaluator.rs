@@ -31,6 +31,8 @@ pub struct ScenarioEvaluator {
     /// What only a live run can judge (variable checks, simulated users), reported as errors
     /// so that nothing the scenario asks for is silently dropped.
     live_only: Vec<Verdict>,
+    /// The scenario's context variables, for recordings that do not carry them.
+    context: super::Context,
 }
 
 impl ScenarioEvaluator {
@@ -42,6 +44,7 @@ impl ScenarioEvaluator {
             info,
             expectations: scenario.expectations(),
             live_only: live_only(scenario),
+            context: scenario.context.clone(),
         }
     }
 
@@ -72,6 +75,7 @@ impl ScenarioEvaluator {
     ///
     /// See the type's example.
     pub fn evaluate(&self, transcript: Transcript) -> Report {
+        let transcript = self.with_context(transcript);
         let mut verdicts = crate::turn_failures(&transcript);
         verdicts.extend(crate::evaluate(&transcript, &self.expectations));
         verdicts.extend(self.live_only.iter().cloned());
@@ -80,6 +84,17 @@ impl ScenarioEvaluator {
 }
 
 impl ScenarioEvaluator {
+    /// The scenario's context variables the recording lacks (a recording's own values win:
+    /// they are what the run really used).
+    fn with_context(&self, mut transcript: Transcript) -> Transcript {
+        for (k, v) in self.context.iter() {
+            if transcript.context.get(k).is_none() {
+                transcript.context.insert(k.clone(), v.clone());
+            }
+        }
+        transcript
+    }
+
     /// Evaluates the checks on a recorded transcript, with `judge` grading the judge checks
     /// (all in one request, or from its cache). Without a judge, judge checks are errors.
     ///
@@ -94,6 +109,7 @@ impl ScenarioEvaluator {
     /// # });
     /// ```
     pub async fn evaluate_judged(&self, transcript: Transcript, judge: Option<&Judge>) -> Report {
+        let transcript = self.with_context(transcript);
         let (judgements, usage) =
             crate::judge::judge_phase(judge, &transcript, &self.expectations, 0).await;
         let mut verdicts = crate::turn_failures(&transcript);
