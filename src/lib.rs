@@ -47,10 +47,10 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 #[cfg(feature = "http")]
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
-    CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, LoadError,
-    Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun, Schema, Suite,
-    Verdict, agent, assign, check, evaluate, formats, judge, load_json, load_json_file, matcher,
-    model, report, run_file_case, serde_json, trace, turn_failures,
+    CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, FileCases,
+    LoadError, Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun,
+    Schema, Suite, Verdict, agent, assign, check, evaluate, formats, judge, load_json,
+    load_json_file, matcher, model, report, run_file_case, serde_json, trace, turn_failures,
 };
 pub use agent_test_runtime::{Extraction, SimulatedUser, simulated_user};
 

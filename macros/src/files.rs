@@ -38,10 +38,14 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
         }
         return TokenStream::new();
     };
+    let has_agent = suite.settings.iter().any(|s| s.name == "agent");
     let mut taken: HashSet<String> = suite.scenarios.iter().map(|s| s.name.to_string()).collect();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut out = TokenStream::new();
-    for entry in &suite.files {
-        let pattern = root.join(&entry.pattern);
+    for (file_no, entry) in suite.files.iter().enumerate() {
+        // The crate's path may hold glob characters (`[`): only the user's pattern is a glob.
+        let pattern =
+            PathBuf::from(glob::Pattern::escape(&root.to_string_lossy())).join(&entry.pattern);
         let paths = match glob::glob(&pattern.to_string_lossy()) {
             Ok(paths) => paths,
             Err(e) => {
@@ -61,13 +65,23 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
             );
             continue;
         }
-        for path in paths {
+        // A file matched by two patterns gets its tests once.
+        paths.retain(|p| seen.insert(p.clone()));
+        for (path_no, path) in paths.into_iter().enumerate() {
             let rel = path.strip_prefix(&root).unwrap_or(&path);
             let rel_str = rel.to_string_lossy().replace('\\', "/");
             let mut abs = Literal::string(&path.to_string_lossy());
             abs.set_span(entry.span);
-            // Tracks the file even when it is malformed: fixing it recompiles.
-            out.extend(quote! { const _: &str = ::core::include_str!(#abs); });
+            let file = Literal::string(&rel_str);
+            // The file's text, read into cases once for all its tests. `include_str!` also
+            // makes an edit of the file recompile them, even while the file is malformed.
+            let cases_static = quote::format_ident!("{}_file_{}_{}", suite_fn, file_no, path_no);
+            out.extend(quote! {
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals)]
+                static #cases_static: ::agent_test::__private::FileCases =
+                    ::agent_test::__private::FileCases::new(::core::include_str!(#abs), #file);
+            });
             let text = match std::fs::read_to_string(&path) {
                 Ok(t) => t,
                 Err(e) => {
@@ -87,6 +101,14 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                 &rel.file_stem()
                     .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
             );
+            if !has_agent && cases.iter().any(|c| c.recording.is_none()) {
+                diag.error(
+                    entry.span,
+                    format!(
+                        "{rel_str}: its cases carry no recorded run, so they need the agent under test: add `agent = my_agent();`"
+                    ),
+                );
+            }
             let many = cases.len() > 1;
             for (i, case) in cases.iter().enumerate() {
                 let case_part = ident_text(&case.scenario.name);
@@ -110,19 +132,13 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                         .as_deref()
                         .map_or_else(String::new, |d| format!(": {d}"))
                 );
-                let file = Literal::string(&rel_str);
                 let index = Literal::usize_unsuffixed(i);
                 out.extend(quote! {
                     #[doc = #doc]
                     #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
                     async fn #name() {
-                        ::agent_test::__private::assert_file_case(
-                            #suite_fn(),
-                            ::core::include_str!(#abs),
-                            #file,
-                            #index,
-                        )
-                        .await;
+                        ::agent_test::__private::assert_file_case(#suite_fn(), &#cases_static, #index)
+                            .await;
                     }
                 });
             }

@@ -172,7 +172,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agent = a(); scenaro s { user "hi"; }"#),
         [
-            "expected `scenario`, `context { ... }` or a setting like `agent = my_agent();`; did you mean `scenario`?"
+            "expected `scenario`, `context { ... }`, `files \"<glob>\";` or a setting like `agent = my_agent();`; did you mean `scenario`?"
         ]
     );
 }

@@ -1,7 +1,7 @@
 //! A regular expression compiled once, on first use.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -26,18 +26,20 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Pattern {
     source: String,
     case_insensitive: bool,
-    compiled: OnceLock<Result<Regex, String>>,
+    /// Shared by clones, so a pattern cloned before its first use still compiles once.
+    compiled: Arc<OnceLock<Result<Regex, String>>>,
 }
 
 impl Pattern {
-    /// Compiles `source`, case-sensitive unless it starts with `(?i)`.
+    /// The pattern `source`, case-sensitive unless it starts with `(?i)` (compiled on first
+    /// use).
     ///
     /// See the type's example.
     pub fn new(source: impl Into<String>) -> Self {
         Self::build(source.into(), false)
     }
 
-    /// Compiles `source` case-insensitively.
+    /// The pattern `source`, matched case-insensitively (compiled on first use).
     ///
     /// ```
     /// # use agent_test_runtime::Pattern;
@@ -63,7 +65,7 @@ impl Pattern {
         Pattern {
             source,
             case_insensitive,
-            compiled: OnceLock::new(),
+            compiled: Arc::default(),
         }
     }
 

@@ -172,3 +172,98 @@ fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
     let err = morganabench::from_text("{\"inputs\": 3", "y.jsonl").unwrap_err();
     assert_eq!(err.path, "line 1");
 }
+
+/// A format named explicitly is honoured, or refused when the file cannot be of it; a broken
+/// pretty-printed JSON example is reported where it breaks, not as a broken JSONL line.
+#[test]
+fn named_formats_and_broken_documents() {
+    use agent_test_runtime::formats::{self, SeedFormat};
+    let err = formats::from_text("{}", "suite.jsonl", Some(SeedFormat::Mibo)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "suite.jsonl: a .jsonl file holds MorganaBench examples, not mibo ones"
+    );
+    let err = formats::from_text("a: 1", "suite.yaml", Some(SeedFormat::MorganaBench)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "suite.yaml: MorganaBench examples are JSON or JSONL, not YAML"
+    );
+    let broken = "{\n  \"inputs\": {\"messages\": []},\n  \"expectations\": {},\n}\n";
+    let err = morganabench::from_text(broken, "one.json").unwrap_err();
+    assert!(err.path.starts_with("line 4"), "{err}");
+    assert!(
+        err.message.starts_with("not valid JSON: trailing comma"),
+        "{err}"
+    );
+}
+
+/// Lamdis checks see the conversation as it stands at their place, a simulated user's turns
+/// included; a check before any message is refused.
+#[test]
+fn lamdis_checks_are_placed_where_they_stand() {
+    use agent_test_runtime::formats::lamdis;
+    use agent_test_runtime::model::Step;
+    let text = r#"{"steps": [
+      {"type": "message", "content": "Book a table"},
+      {"type": "user_objective", "description": "Get the booking confirmed", "maxTurns": 3},
+      {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["booked"]}
+    ]}"#;
+    let case = lamdis::from_text(text, "t.json").unwrap().remove(0);
+    assert!(matches!(&case.scenario.steps[2], Step::Expect { expect } if expect.len() == 1));
+    // Passively, a check after a simulated user cannot be placed: reported, not dropped.
+    let t = agent_test_runtime::model::Transcript::new(vec![]);
+    let report = case.scenario.evaluate(&t);
+    let v = report
+        .verdicts
+        .iter()
+        .find(|v| v.label.contains("booked"))
+        .unwrap();
+    assert_eq!(v.status, Status::Error);
+    assert_eq!(
+        v.reason,
+        "not evaluated: it follows a simulated user, whose turns a recording cannot place"
+    );
+
+    let err = lamdis::from_text(
+        r#"{"steps": [{"type": "assistant_check", "mode": "includes", "includes": ["hi"]}]}"#,
+        "t.json",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "t.json: at steps[0]: an assistant_check before any message has no reply to check"
+    );
+    let err = lamdis::from_text(
+        r#"{"steps": [{"type": "user_objective", "description": "d", "maxTurns": 500}]}"#,
+        "t.json",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "t.json: at steps[0].maxTurns: at most 50 turns (each is a model call), got 500"
+    );
+}
+
+/// PromptKit documents that contradict themselves are refused rather than half-read.
+#[test]
+fn promptkit_contradictions_are_errors() {
+    use agent_test_runtime::formats::promptkit;
+    let err = promptkit::from_text(
+        "kind: Scenario\nspec:\n  turns: [{role: user, content: a}]\n  steps: [{type: input, content: b}]\n",
+        "p.yaml",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "p.yaml: at spec.steps: a scenario has `turns` or workflow `steps`, not both"
+    );
+    let err = promptkit::from_text(
+        "kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: a\n      assertions:\n        - type: guardrail_triggered\n          params: {expected: true, assertions: false}\n",
+        "p.yaml",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "p.yaml: at spec.turns[0].assertions[0].params.assertions: `expected` and `assertions` say opposite things: give one"
+    );
+}

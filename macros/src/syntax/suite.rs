@@ -68,10 +68,13 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
                         ),
                     }
                 }
-                _ => diag.error(
-                    first.span(),
-                    "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
-                ),
+                _ => {
+                    diag.error(
+                        first.span(),
+                        "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
+                    );
+                    skip_item(&mut c);
+                }
             }
             continue;
         }
@@ -102,7 +105,7 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         diag.error(
             first.span(),
             format!(
-                "expected `scenario`, `context {{ ... }}` or a setting like `agent = my_agent();`{}",
+                "expected `scenario`, `context {{ ... }}`, `files \"<glob>\";` or a setting like `agent = my_agent();`{}",
                 if word.is_empty() {
                     String::new()
                 } else {

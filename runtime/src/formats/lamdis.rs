@@ -15,6 +15,12 @@
 //! | `name` | the check's label |
 //! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |
 //! | `extract` (`variableName`, `description`, `scope` (`last`), `id`) | [`Step::Extract`] into `var.<variableName>` |
+//! | the test's `id` | the `extra` context variable (`{"id": ...}`), shown in reports |
+//!
+//! A check sees the conversation as it stands at its place. A check before any message is an
+//! error (there is no reply to check). The `name` of `message`, `request`, `extract` and
+//! `user_objective` steps, and the `id` of `message`, `assistant_check` and `user_objective`
+//! steps, only label steps in Lamdis's own interface and change nothing here.
 //!
 //! ```
 //! use agent_test_runtime::formats::lamdis;
@@ -41,6 +47,9 @@ use super::read::{
 use crate::LoadError;
 use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
 use crate::model::{Scenario, Step};
+
+/// A bound on a simulated conversation's length, so a file cannot order unbounded model calls.
+const MAX_SIMULATED_TURNS: u64 = 50;
 
 const TEST_FIELDS: &[&str] = &["id", "name", "description", "steps"];
 const STEP_TYPES: &[&str] = &[
@@ -146,7 +155,7 @@ fn test(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> 
         scenario = scenario.described(d);
     }
     if let Some(id) = opt_string(o, "id", at)? {
-        scenario = scenario.context("id", id);
+        scenario = scenario.context("extra", serde_json::json!({ "id": id }));
     }
     let steps_at = join(at, "steps");
     let steps = match required(o, "steps", at)? {
@@ -227,6 +236,14 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                 max = 1;
             }
             let max = max.max(min);
+            if max > MAX_SIMULATED_TURNS {
+                return Err((
+                    join(at, "maxTurns"),
+                    format!(
+                        "at most {MAX_SIMULATED_TURNS} turns (each is a model call), got {max}"
+                    ),
+                ));
+            }
             let checks_at = join(at, "attachedChecks");
             let mut expect = Vec::new();
             for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
@@ -314,17 +331,27 @@ fn assistant_check(
         }
     };
     // A check sees the conversation as it stands at its place: the last turn (`last`) or every
-    // turn so far (`transcript`). After a simulated conversation, the turns are the
-    // simulation's, so the check goes after the turns (the final reply, every message).
+    // turn so far (`transcript`).
+    let checks: Vec<Expectation> = if so_far {
+        checks.into_iter().map(CheckExt::so_far).collect()
+    } else {
+        checks
+    };
     let last_turn = scenario.steps.iter_mut().rev().find_map(|s| match s {
         Step::User { expect, .. } => Some(Some(expect)),
         Step::Simulate { .. } => Some(None),
         _ => None,
     });
-    match last_turn.flatten() {
-        Some(expect) if so_far => expect.extend(checks.into_iter().map(CheckExt::so_far)),
-        Some(expect) => expect.extend(checks),
-        None => scenario.expect.extend(checks),
+    match last_turn {
+        Some(Some(expect)) => expect.extend(checks),
+        // After a simulated user: the turns are the simulation's, known only as it runs.
+        Some(None) => scenario.steps.push(Step::Expect { expect: checks }),
+        None => {
+            return Err((
+                at.to_owned(),
+                "an assistant_check before any message has no reply to check".into(),
+            ));
+        }
     }
     Ok(())
 }

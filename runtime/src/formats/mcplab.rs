@@ -2,7 +2,7 @@
 //!
 //! | MCPLab | agent-test |
 //! |---|---|
-//! | `id` / `name`, `description` | the scenario's name (the file's stem when both are absent) and description |
+//! | `id` / `name`, `description` | the scenario's name (the file's stem when both are absent; `id` is also kept in the `extra` context variable) and description |
 //! | `prompt` | the one user turn |
 //! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`](crate::check::required_tools) / [`forbidden_tools`](crate::check::forbidden_tools): on the set of called names, one violation per tool |
 //! | `tool_sequence` | [`tool_sequence`](crate::check::tool_sequence): an ordered subsequence; a repeated name needs a call of its own |
@@ -140,7 +140,7 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
         scenario = scenario.described(d);
     }
     if let Some(id) = opt_string(o, "id", at)? {
-        scenario = scenario.context("id", id);
+        scenario = scenario.context("extra", serde_json::json!({ "id": id }));
     }
     let Some(eval) = opt_object(
         o,
@@ -276,7 +276,11 @@ fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
             // Literal checks compare text; YAML may have read `value: 42` as a number.
             let value = match required(o, "value", at)? {
                 Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
+                // As JavaScript's `String(..)` writes it: `1.0` is "1".
+                Value::Number(n) => match n.as_f64() {
+                    Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{f:.0}"),
+                    _ => n.to_string(),
+                },
                 Value::Bool(b) => b.to_string(),
                 other => {
                     return Err((

@@ -137,6 +137,7 @@ pub(crate) fn detect(v: &Value) -> bool {
 
 fn case(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
     // `{"context": {...}, "content": {case}}`: the platform's wrapper, context beside the case.
+    let outer_at = at;
     let (v, at, outer_context) = match v.get("content") {
         Some(content) => {
             let o = object(v, at, &["context", "content"])?;
@@ -148,7 +149,7 @@ fn case(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> 
     let name = opt_string(o, "scenario", &at)?.unwrap_or(default_name);
     let mut scenario = Scenario::new(name);
     for (key, ctx_at) in [
-        (outer_context, at.trim_end_matches(".content").to_owned()),
+        (outer_context, outer_at.to_owned()),
         (o.get("context"), at.clone()),
     ] {
         match key {

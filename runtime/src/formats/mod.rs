@@ -126,12 +126,12 @@ impl FromStr for SeedFormat {
     }
 }
 
-fn is_yaml(file: &Path) -> bool {
+pub(crate) fn is_yaml(file: &Path) -> bool {
     file.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
 }
 
-fn is_jsonl(file: &Path) -> bool {
+pub(crate) fn is_jsonl(file: &Path) -> bool {
     file.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
 }
@@ -195,8 +195,26 @@ pub fn from_text(
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    if is_jsonl(file) || format == Some(SeedFormat::MorganaBench) {
-        return morganabench::from_text(text, file);
+    match format {
+        Some(SeedFormat::MorganaBench) if is_yaml(file) => {
+            return Err(LoadError {
+                file: file.to_owned(),
+                path: String::new(),
+                message: "MorganaBench examples are JSON or JSONL, not YAML".into(),
+            });
+        }
+        Some(f) if f != SeedFormat::MorganaBench && is_jsonl(file) => {
+            return Err(LoadError {
+                file: file.to_owned(),
+                path: String::new(),
+                message: format!("a .jsonl file holds MorganaBench examples, not {f} ones"),
+            });
+        }
+        Some(SeedFormat::MorganaBench) | None if is_jsonl(file) => {
+            return morganabench::from_text(text, file);
+        }
+        Some(SeedFormat::MorganaBench) => return morganabench::from_text(text, file),
+        _ => {}
     }
     let doc = if is_yaml(file) {
         read::yaml(text, file)?

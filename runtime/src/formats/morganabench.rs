@@ -240,11 +240,24 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
         |s| s.to_string_lossy().into_owned(),
     );
     // A `.jsonl` file is read line by line even when it has a single line, so errors name it.
-    let jsonl = file.extension().is_some_and(|e| e == "jsonl");
-    let whole = if jsonl {
+    // Other text is one JSON document unless it reads as JSON lines: a broken pretty-printed
+    // example is reported where it breaks, not as a broken first line.
+    let whole = if super::is_jsonl(file) {
         Err(())
     } else {
-        serde_json::from_str::<Value>(text).map_err(|_| ())
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => Ok(v),
+            Err(_) if looks_like_jsonl(text) => Err(()),
+            Err(_) => {
+                return Err(super::read::json(text, file)
+                    .err()
+                    .unwrap_or_else(|| LoadError {
+                        file: file.to_owned(),
+                        path: String::new(),
+                        message: "not valid JSON".into(),
+                    }));
+            }
+        }
     };
     let docs: Vec<(String, Value, String)> = match whole {
         Ok(Value::Array(items)) => items
@@ -272,6 +285,13 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
     docs.into_iter()
         .map(|(name, value, at)| case(name, value, &at, file))
         .collect()
+}
+
+/// Several non-empty lines, the first of them a JSON document by itself.
+fn looks_like_jsonl(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next();
+    lines.next().is_some() && first.is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
 }
 
 fn case(name: String, value: Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {

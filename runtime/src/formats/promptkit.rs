@@ -3,7 +3,7 @@
 //!
 //! | PromptKit | agent-test |
 //! |---|---|
-//! | `metadata.name`, `spec.description`, `spec.task_type` | the scenario's name, description, and the `task_type` context variable |
+//! | `metadata.name`, `spec.description`, `spec.task_type` | the scenario's name, description, and the `task_type` context variable (other `metadata` in `extra`) |
 //! | `spec.turns[]` (`role: user`, `content`) / `spec.steps[]` (`type: input`) | user turns |
 //! | a turn's `assertions` / `conversation_assertions` | checks on that turn / on every assistant message of the conversation |
 //! | `message` (beside `params` or inside it) | the check's label |
@@ -135,17 +135,29 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
             format!("expected `Scenario`, got {}", kind(k)),
         ));
     }
-    let name = match opt_object(
+    let metadata = opt_object(
         o,
         "metadata",
         at,
         &["name", "namespace", "labels", "annotations"],
-    )? {
+    )?;
+    let name = match metadata {
         Some(m) => opt_string(m, "name", &join(at, "metadata"))?,
         None => None,
     }
     .unwrap_or(default_name);
     let mut scenario = Scenario::new(name);
+    // Kubernetes-style metadata besides the name: kept, shown in reports.
+    if let Some(m) = metadata {
+        let extra: serde_json::Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| k.as_str() != "name")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !extra.is_empty() {
+            scenario = scenario.context("extra", Value::Object(extra));
+        }
+    }
     let spec_at = join(at, "spec");
     let spec = object(
         required(o, "spec", at)?,
@@ -166,8 +178,15 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
     }
     let turns = array(spec, "turns", &spec_at)?;
     let steps = array(spec, "steps", &spec_at)?;
-    if turns.is_empty() && steps.is_empty() {
-        return Err((spec_at, "expected `turns` (or workflow `steps`)".into()));
+    match (turns.is_empty(), steps.is_empty()) {
+        (true, true) => return Err((spec_at, "expected `turns` (or workflow `steps`)".into())),
+        (false, false) => {
+            return Err((
+                join(&spec_at, "steps"),
+                "a scenario has `turns` or workflow `steps`, not both".into(),
+            ));
+        }
+        _ => {}
     }
     let turns_at = join(&spec_at, "turns");
     for (i, t) in turns.iter().enumerate() {
@@ -387,9 +406,18 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
         "workflow_complete" => one(workflow_complete().into_expectation()),
         _ => {
             // The parameter is documented as `expected`; the seed's examples write `assertions`.
-            let expected = match opt_bool(p, "expected", &p_at)? {
-                Some(b) => b,
-                None => opt_bool(p, "assertions", &p_at)?.unwrap_or(true),
+            let expected = match (
+                opt_bool(p, "expected", &p_at)?,
+                opt_bool(p, "assertions", &p_at)?,
+            ) {
+                (Some(a), Some(b)) if a != b => {
+                    return Err((
+                        join(&p_at, "assertions"),
+                        "`expected` and `assertions` say opposite things: give one".into(),
+                    ));
+                }
+                (Some(b), _) | (None, Some(b)) => b,
+                (None, None) => true,
             };
             let c = match (opt_string(p, "guardrail", &p_at)?, expected) {
                 (Some(g), true) => guardrail_triggered(g),

@@ -139,8 +139,15 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
         details: Details::default(),
     };
     let mut out = Vec::new();
+    let mut simulated = false;
+    let after_simulation = "it follows a simulated user, whose turns a recording cannot place";
     for step in &scenario.steps {
         match step {
+            Step::User { expect, .. } | Step::Expect { expect } if simulated => {
+                out.extend(expect.iter().map(|e| {
+                    error(e.display_label(), e.check.kind(), e.severity, after_simulation)
+                }));
+            }
             Step::CheckVariable {
                 path,
                 equals,
@@ -155,6 +162,7 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
                 "a variable check reads the variables of a live run; a recorded transcript has none",
             )),
             Step::Simulate { objective, expect, .. } => {
+                simulated = true;
                 let reason = "a simulated user's checks are evaluated on the turns it plays, in a live run";
                 out.push(error(
                     format!("simulated user reached the objective {objective:?}"),

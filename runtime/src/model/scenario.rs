@@ -138,6 +138,13 @@ pub enum Step {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
     },
+    /// Checks placed at this point of the run: each sees the last turn so far (marked
+    /// [`so_far`](crate::check::CheckExt::so_far): every turn so far); before any turn, the
+    /// whole conversation.
+    Expect {
+        /// The checks.
+        expect: Vec<Expectation>,
+    },
     /// The variable bag's value at `path` must equal `equals` (JSON equality, numbers by
     /// value), checked at this point of the run.
     CheckVariable {
@@ -260,7 +267,10 @@ impl Scenario {
     }
 
     /// The scenario's checks with their scopes: a user step's checks see that turn (user steps
-    /// are numbered from 0 in order), the others the whole conversation.
+    /// are numbered from 0 in order), an `expect` step's the turn before it, the others the
+    /// whole conversation. The checks of steps after a simulated user are left out: a
+    /// recording cannot tell which turns are the simulation's (passive evaluation reports them
+    /// as not evaluated).
     ///
     /// ```
     /// use agent_test_runtime::prelude::*;
@@ -270,15 +280,33 @@ impl Scenario {
     /// assert_eq!(scopes, [Scope::Turn(1), Scope::Conversation]);
     /// ```
     pub fn expectations(&self) -> Vec<Expectation> {
+        use crate::check::Scope;
+        fn placed(expect: &[Expectation], place: Scope) -> impl Iterator<Item = Expectation> + '_ {
+            expect.iter().cloned().map(move |mut e| {
+                e.scope = e.scope.placed(place);
+                e
+            })
+        }
         let mut out = Vec::new();
         let mut turn = 0;
+        let mut simulated = false;
         for step in &self.steps {
-            if let Step::User { expect, .. } = step {
-                out.extend(expect.iter().cloned().map(|mut e| {
-                    e.scope = e.scope.placed(crate::check::Scope::Turn(turn));
-                    e
-                }));
-                turn += 1;
+            match step {
+                Step::User { expect, .. } => {
+                    if !simulated {
+                        out.extend(placed(expect, Scope::Turn(turn)));
+                    }
+                    turn += 1;
+                }
+                Step::Expect { expect } if !simulated => {
+                    let place = match turn.checked_sub(1) {
+                        Some(last) => Scope::Turn(last),
+                        None => Scope::Conversation,
+                    };
+                    out.extend(placed(expect, place));
+                }
+                Step::Simulate { .. } => simulated = true,
+                _ => {}
             }
         }
         out.extend(self.expect.iter().cloned().map(|mut e| {
@@ -394,6 +422,15 @@ impl Scenario {
                     }
                     if let Some(id) = id {
                         bag.set_output(id, output);
+                    }
+                }
+                Step::Expect { expect } => {
+                    for e in expect {
+                        if run.transcript().turns.is_empty() {
+                            run.expect(e.clone());
+                        } else {
+                            run.expect_turn(e.clone());
+                        }
                     }
                 }
                 Step::CheckVariable {

@@ -72,7 +72,10 @@ fn interpolate_value(value: &Value, view: &Value) -> Value {
             if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
                 && !path.contains('}')
             {
-                return lookup(view, path).cloned().unwrap_or(Value::Null);
+                // A missing value is the empty string, as in text.
+                return lookup(view, path)
+                    .cloned()
+                    .unwrap_or_else(|| Value::String(String::new()));
             }
             Value::String(interpolate(s, view))
         }

@@ -54,15 +54,39 @@ impl ScenarioRun {
                 ));
             }
         };
+        if !matches!(method.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE") {
+            return Err(format!(
+                "request `{name}`: unknown method `{method}`, expected GET, POST, PUT, PATCH or DELETE"
+            ));
+        }
+        let has_body = !(body.is_null() || body.as_object().is_some_and(|o| o.is_empty()));
+        if method == "GET" && has_body {
+            return Err(format!(
+                "request `{name}` is a GET, which sends no body, but the step has inputs: define it with POST"
+            ));
+        }
         let mut request = crate::request::Request::method(&method, url);
-        if let Some(Value::Object(headers)) = def.get("headers") {
-            for (k, v) in headers {
-                if let Some(v) = v.as_str() {
+        match def.get("headers") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(headers)) => {
+                for (k, v) in headers {
+                    let v = v.as_str().ok_or_else(|| {
+                        format!(
+                            "request `{name}`: header `{k}` must be text, got {}",
+                            compact(v)
+                        )
+                    })?;
                     request = request.header(k.clone(), v);
                 }
             }
+            Some(other) => {
+                return Err(format!(
+                    "request `{name}`: `headers` must be an object, got {}",
+                    compact(other)
+                ));
+            }
         }
-        if !body.is_null() && method != "GET" {
+        if has_body {
             request = request.json(body);
         }
         let response = request.send().await.map_err(|e| e.to_string())?;

@@ -1,57 +1,94 @@
 //! One case of a seed-format test file, as a test: what `agent_test!`'s `files "..."` expands
 //! into.
 
+use std::sync::OnceLock;
+
 use super::Suite;
-use crate::formats;
+use crate::formats::{self, ImportedCase};
 use crate::report::Report;
 
-/// Runs case `index` of a seed-format file: evaluates the run it carries (MorganaBench
-/// `outputs`), grading judge checks with the suite's judge, or else runs the scenario against
-/// the suite's agent. `Err` says why the file could not be read.
+/// A seed-format file's text, read into cases once however many of its cases run: the static
+/// one `files "..."` entry of `agent_test!` generates per file.
 ///
 /// ```
-/// use agent_test_runtime::run_file_case;
+/// use agent_test_runtime::FileCases;
+/// static CASES: FileCases = FileCases::new(r#"{"scenario": "ping", "input_utterance": "ping"}"#, "cases/ping.json");
+/// assert_eq!(CASES.get(0).unwrap().scenario.name, "ping");
+/// assert_eq!(CASES.get(1).unwrap_err(), "cases/ping.json: has 1 case, no case 2");
+/// ```
+pub struct FileCases {
+    text: &'static str,
+    file: &'static str,
+    cases: OnceLock<Result<Vec<ImportedCase>, String>>,
+}
+
+impl FileCases {
+    /// The file `file` (for messages and default names), whose text is `text`.
+    pub const fn new(text: &'static str, file: &'static str) -> Self {
+        FileCases {
+            text,
+            file,
+            cases: OnceLock::new(),
+        }
+    }
+
+    /// Case `index`, or why the file cannot give it.
+    ///
+    /// See the type's example.
+    pub fn get(&self, index: usize) -> Result<&ImportedCase, String> {
+        let cases = self
+            .cases
+            .get_or_init(|| {
+                formats::from_text(self.text, self.file, None).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        cases.get(index).ok_or_else(|| {
+            format!(
+                "{}: has {} case{}, no case {}",
+                self.file,
+                cases.len(),
+                if cases.len() == 1 { "" } else { "s" },
+                index + 1
+            )
+        })
+    }
+}
+
+/// Runs a case of a seed-format file: evaluates the run it carries (MorganaBench `outputs`),
+/// grading judge checks with the suite's judge, or else runs the scenario against the suite's
+/// agent.
+///
+/// ```
+/// use agent_test_runtime::{run_file_case, FileCases};
 /// use agent_test_runtime::{agent::agent_fn, Suite};
+/// static GREETS: FileCases = FileCases::new(r#"{"scenario": "greets", "input_utterance": "hi",
+///   "assertions": {"procedural": [{"target": "response_regex", "pattern": "^Hello"}]}}"#, "cases/greets.json");
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let text = r#"{"scenario": "greets", "input_utterance": "hi",
-///   "assertions": {"procedural": [{"target": "response_regex", "pattern": "^Hello"}]}}"#;
 /// let suite = Suite::new().agent(agent_fn(|_r| async { "Hello!" }));
-/// let report = run_file_case(suite, text, "cases/greets.json", 0).await.unwrap();
+/// let report = run_file_case(suite, GREETS.get(0).unwrap()).await;
 /// assert!(report.passed(), "{report}");
 /// # });
 /// ```
-pub async fn run_file_case(
-    suite: Suite,
-    text: &str,
-    file: &str,
-    index: usize,
-) -> Result<Report, String> {
-    let mut cases = formats::from_text(text, file, None).map_err(|e| e.to_string())?;
-    if index >= cases.len() {
-        return Err(format!(
-            "{file}: has {} case(s), no case {}",
-            cases.len(),
-            index + 1
-        ));
-    }
-    let case = cases.swap_remove(index);
-    Ok(match case.recording {
+pub async fn run_file_case(suite: Suite, case: &ImportedCase) -> Report {
+    match &case.recording {
         Some(recording) => {
             let judge = suite.judge.clone().or_else(super::scenario_run::env_judge);
             case.scenario
                 .evaluator()
-                .evaluate_judged(recording.transcript, judge.as_ref())
+                .evaluate_judged(recording.transcript.clone(), judge.as_ref())
                 .await
         }
         None => case.scenario.run(suite).await,
-    })
+    }
 }
 
-/// [`run_file_case`], then fails the test with the report unless it passed.
+/// [`run_file_case`] on case `index` of `cases`, then fails the test with the report unless
+/// it passed.
 #[doc(hidden)]
-pub async fn assert_file_case(suite: Suite, text: &str, file: &str, index: usize) {
-    match run_file_case(suite, text, file, index).await {
-        Ok(report) => report.assert_passed(),
+pub async fn assert_file_case(suite: Suite, cases: &FileCases, index: usize) {
+    match cases.get(index) {
+        Ok(case) => run_file_case(suite, case).await.assert_passed(),
         Err(e) => panic!("{e}"),
     }
 }

@@ -12,7 +12,7 @@ mod simulate;
 mod suite;
 
 pub use extract::Extraction;
-pub use file_case::{assert_file_case, run_file_case};
+pub use file_case::{FileCases, assert_file_case, run_file_case};
 pub use meta::ScenarioInfo;
 pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;

@@ -321,7 +321,10 @@ fn the_complete_test_example() {
     let case = lamdis(COMPLETE);
     let s = &case.scenario;
     assert_eq!(s.name, "Account Transfer Flow");
-    assert_eq!(s.context.get("id"), Some(&json!("account-transfer-test")));
+    assert_eq!(
+        s.context.get("extra"),
+        Some(&json!({"id": "account-transfer-test"}))
+    );
     assert_eq!(
         s.steps,
         [

@@ -158,6 +158,28 @@ async fn a_wrong_variable_fails_and_a_missing_request_definition_is_an_error() {
         "{}",
         errors[0].reason
     );
+    // A misspelt method, and a GET with inputs, are errors naming the request.
+    let (report, _) = run(
+        "completed",
+        Some(json!({
+            "accounts.create_test": {"method": "PSOT", "url": "http://127.0.0.1:9/a"},
+            "transfers.get": {"method": "get", "url": "http://127.0.0.1:9/t"},
+        })),
+    )
+    .await;
+    let reasons: Vec<&str> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.check == "request")
+        .map(|v| v.reason.as_str())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "request `accounts.create_test`: unknown method `PSOT`, expected GET, POST, PUT, PATCH or DELETE",
+            "request `transfers.get` is a GET, which sends no body, but the step has inputs: define it with POST",
+        ]
+    );
     // Without its response, the variable is missing.
     assert_eq!(
         verdict(&report.verdicts, "variable").reason,
