@@ -41,8 +41,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, load_error, object, opt_bool, opt_string, opt_threshold,
-    opt_u64, required, stem, string, strings, tag,
+    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
+    opt_string, opt_threshold, opt_u64, required, stem, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
@@ -174,12 +174,7 @@ fn test(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> 
 }
 
 fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
-    let o = v.as_object().ok_or_else(|| {
-        (
-            at.to_owned(),
-            format!("expected a step object, got {}", kind(v)),
-        )
-    })?;
+    let o = open_object(v, at)?;
     match tag(o, "type", at, STEP_TYPES)? {
         "message" => {
             let o = object(v, at, &["type", "role", "content", "id", "name"])?;
@@ -248,9 +243,7 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
             let mut expect = Vec::new();
             for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
                 let here = index(&checks_at, i);
-                let co = c
-                    .as_object()
-                    .ok_or_else(|| (here.clone(), format!("expected a check, got {}", kind(c))))?;
+                let co = open_object(c, &here)?;
                 if co.get("type").and_then(Value::as_str) != Some("assistant_check") {
                     tag(co, "type", &here, &["assistant_check"])?;
                 }
@@ -365,8 +358,7 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     };
     let mut allowed = vec!["type", "mode", "name", "severity", "id"];
     allowed.extend(fields);
-    let value = Value::Object(o.clone());
-    let o = object(&value, at, &allowed)?;
+    let o = closed(o, at, &allowed)?;
     let warning = match o.get("severity") {
         None => false,
         Some(_) => tag(o, "severity", at, &["error", "warning"])? == "warning",

@@ -40,8 +40,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
-    required, stem, string, strings, tag,
+    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
+    opt_object, opt_string, required, stem, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -236,12 +236,7 @@ const RESPONSE_TYPES: &[&str] = &[
 ];
 
 fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
-    let o = v.as_object().ok_or_else(|| {
-        (
-            at.to_owned(),
-            format!("expected an object, got {}", kind(v)),
-        )
-    })?;
+    let o = open_object(v, at)?;
     let kind_ = tag(o, "type", at, RESPONSE_TYPES)?;
     let fields: &[&str] = match kind_ {
         "regex" => &["type", "pattern"],
@@ -249,7 +244,7 @@ fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
         "jsonpath_exists" | "jsonpath_not_exists" => &["type", "path"],
         _ => &["type", "value"],
     };
-    let o = object(v, at, fields)?;
+    let o = closed(o, at, fields)?;
     Ok(match kind_ {
         "regex" => {
             let pattern = string(o, "pattern", at)?;

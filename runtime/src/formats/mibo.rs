@@ -48,8 +48,9 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
-    opt_threshold, opt_u64, required, stem, string, strings, tag,
+    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
+    opt_object, opt_open_object, opt_string, opt_threshold, opt_u64, required, stem, string,
+    strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -250,7 +251,7 @@ const TARGETS: &[&str] = &[
 ];
 
 fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
-    let o = object_any(v, at)?;
+    let o = open_object(v, at)?;
     let target = tag(o, "target", at, TARGETS)?;
     let fields: &[&str] = match target {
         "node_call" => &[
@@ -272,7 +273,7 @@ fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
     };
     let mut allowed = vec!["target", "id", "depends_on"];
     allowed.extend(fields);
-    let o = object(v, at, &allowed)?;
+    let o = closed(o, at, &allowed)?;
     let check = match target {
         "node_call" => node_call(o, at, false)?.into_expectation(),
         "json_match" => {
@@ -358,16 +359,6 @@ fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
     with_ids(check, o, at)
 }
 
-/// The object at `at`, any keys (checked once the kind is known).
-fn object_any<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, Problem> {
-    v.as_object().ok_or_else(|| {
-        (
-            at.to_owned(),
-            format!("expected an object, got {}", kind(v)),
-        )
-    })
-}
-
 fn with_ids(mut e: Expectation, o: &Map<String, Value>, at: &str) -> Result<Expectation, Problem> {
     if let Some(id) = opt_string(o, "id", at)? {
         e = e.id(id);
@@ -417,7 +408,7 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
     for name in strings(o, "forbidden_arguments", at)? {
         check = check.forbid_arg(name);
     }
-    if let Some(args) = opt_object_any(o, "expected_arguments", at)? {
+    if let Some(args) = opt_open_object(o, "expected_arguments", at)? {
         let here = join(at, "expected_arguments");
         for (k, v) in args {
             check = check.arg(k.clone(), matcher(v, &join(&here, k))?);
@@ -445,17 +436,6 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
     Ok(check)
 }
 
-fn opt_object_any<'a>(
-    o: &'a Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<Option<&'a Map<String, Value>>, Problem> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => object_any(v, &join(at, key)).map(Some),
-    }
-}
-
 const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any"];
 
 /// A Mibo expected value: a matcher object (`{"matcher": ...}`) or a bare value (`exact`).
@@ -473,7 +453,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     };
     let mut allowed = vec!["matcher", "optional"];
     allowed.extend(fields);
-    let o = object(v, at, &allowed)?;
+    let o = closed(o, at, &allowed)?;
     let m = match which {
         "exact" => match (o.get("value"), opt_string(o, "expression", at)?) {
             (Some(value), None) => exact(value.clone()).unordered().wildcards().into_matcher(),

@@ -53,8 +53,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, load_error, object, opt_bool, opt_object, opt_string,
-    opt_u64, required, stem, string, strings, tag,
+    Problem, array, index, join, kind, load_error, object, open_object, opt_bool, opt_object,
+    opt_string, opt_u64, required, stem, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -228,12 +228,7 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
             scenario = scenario.expect_turn(e);
         }
     }
-    let mut conv = Map::new();
-    if let Some(c) = spec.get("conversation_assertions") {
-        conv.insert("assertions".into(), c.clone());
-    }
-    let conv_at = spec_at.clone();
-    scenario.expect = assertions_at(&conv, &conv_at, "conversation_assertions", false)?;
+    scenario.expect = assertions_at(spec, &spec_at, "conversation_assertions", false)?;
     Ok(scenario)
 }
 
@@ -241,6 +236,7 @@ fn assertions(o: &Map<String, Value>, at: &str, turn: bool) -> Result<Vec<Expect
     assertions_at(o, at, "assertions", turn)
 }
 
+/// The assertions listed at `o[key]`: a turn's (`turn`) or the conversation's.
 fn assertions_at(
     o: &Map<String, Value>,
     at: &str,
@@ -249,11 +245,7 @@ fn assertions_at(
 ) -> Result<Vec<Expectation>, Problem> {
     let here = join(at, key);
     let mut out = Vec::new();
-    for (i, a) in array(o, "assertions", at)
-        .map_err(|(_, m)| (here.clone(), m))?
-        .iter()
-        .enumerate()
-    {
+    for (i, a) in array(o, key, at)?.iter().enumerate() {
         out.extend(assertion(a, &index(&here, i), turn)?);
     }
     Ok(out)
@@ -350,21 +342,14 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
             for key in ["expected_args", "required_args"] {
                 let Some(args) = p.get(key) else { continue };
                 let args_at = join(&p_at, key);
-                let args = args.as_object().ok_or_else(|| {
-                    (
-                        args_at.clone(),
-                        format!("expected an object, got {}", kind(args)),
-                    )
-                })?;
+                let args = open_object(args, &args_at)?;
                 for (name, v) in args {
                     c = c.arg(name.clone(), expected_arg(v));
                 }
             }
             if let Some(m) = p.get("args_match") {
                 let m_at = join(&p_at, "args_match");
-                let m = m.as_object().ok_or_else(|| {
-                    (m_at.clone(), format!("expected an object, got {}", kind(m)))
-                })?;
+                let m = open_object(m, &m_at)?;
                 for (name, pattern) in m {
                     let pattern = pattern.as_str().ok_or_else(|| {
                         (

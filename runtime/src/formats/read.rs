@@ -30,12 +30,38 @@ pub(crate) fn object<'a>(
     at: &str,
     allowed: &[&str],
 ) -> Result<&'a Map<String, Value>, Problem> {
-    let o = v.as_object().ok_or_else(|| {
+    closed(open_object(v, at)?, at, allowed)
+}
+
+/// The object at `at`, any keys: for objects whose keys depend on a tag read first, then
+/// [`closed`].
+pub(crate) fn open_object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, Problem> {
+    v.as_object().ok_or_else(|| {
         (
             at.to_owned(),
             format!("expected an object, got {}", kind(v)),
         )
-    })?;
+    })
+}
+
+/// An optional object field with any keys (absent or `null` → `None`).
+pub(crate) fn opt_open_object<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<&'a Map<String, Value>>, Problem> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => open_object(v, &join(at, key)).map(Some),
+    }
+}
+
+/// `o` (at `at`), with only `allowed` keys; an unknown key gets a "did you mean".
+pub(crate) fn closed<'a>(
+    o: &'a Map<String, Value>,
+    at: &str,
+    allowed: &[&str],
+) -> Result<&'a Map<String, Value>, Problem> {
     if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
         let hint = allowed
             .iter()
