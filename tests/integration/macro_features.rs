@@ -184,3 +184,17 @@ agent_test! {
         user "what day is it?";
     }
 }
+
+agent_test! {
+    agent = scripted(vec![Reply::text("Which order?"), Reply::text("Refunded.")]);
+
+    /// `.so_far()` widens a turn's check to every turn up to it; without it, the turn alone.
+    scenario so_far_sees_the_earlier_turns {
+        user "I was charged twice";
+        user "ORD-1" {
+            expect replies().contains("which order").so_far();
+            expect replies().not_contains("which order");
+            expect conversation().contains("charged twice").so_far();
+        }
+    }
+}
