@@ -41,8 +41,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
-    opt_string, opt_threshold, opt_u64, required, stem, string, strings, tag,
+    Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_string,
+    opt_threshold, opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
@@ -83,44 +83,7 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
-    let stem = stem(file);
-    let (items, at): (Vec<&Value>, &str) = match doc {
-        Value::Array(items) => (items.iter().collect(), ""),
-        Value::Object(o) if o.contains_key("tests") => {
-            object(doc, "", &["tests"]).map_err(|p| load_error(file, p))?;
-            match &o["tests"] {
-                Value::Array(items) => (items.iter().collect(), "tests"),
-                other => {
-                    return Err(load_error(
-                        file,
-                        (
-                            "tests".into(),
-                            format!("expected a list of tests, got {}", kind(other)),
-                        ),
-                    ));
-                }
-            }
-        }
-        v => (vec![v], ""),
-    };
-    let many = !at.is_empty() || doc.is_array();
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let (here, name) = if many {
-                (index(at, i), format!("{stem}-{}", i + 1))
-            } else {
-                (String::new(), stem.clone())
-            };
-            test(v, &here, name)
-                .map(|scenario| ImportedCase {
-                    scenario,
-                    recording: None,
-                })
-                .map_err(|p| load_error(file, p))
-        })
-        .collect()
+    super::read::cases(doc, file, Some("tests"), test)
 }
 
 /// Whether a document looks like Lamdis tests.

@@ -40,8 +40,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
-    opt_object, opt_string, required, stem, string, strings, tag,
+    Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
+    opt_string, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -75,44 +75,7 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
-    let stem = stem(file);
-    let (items, at): (Vec<&Value>, &str) = match doc {
-        Value::Array(items) => (items.iter().collect(), ""),
-        Value::Object(o) if o.contains_key("scenarios") => {
-            object(doc, "", &["scenarios"]).map_err(|p| load_error(file, p))?;
-            match &o["scenarios"] {
-                Value::Array(items) => (items.iter().collect(), "scenarios"),
-                other => {
-                    return Err(load_error(
-                        file,
-                        (
-                            "scenarios".into(),
-                            format!("expected a list of scenarios, got {}", kind(other)),
-                        ),
-                    ));
-                }
-            }
-        }
-        v => (vec![v], ""),
-    };
-    let many = items.len() > 1 || !at.is_empty() || doc.is_array();
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let (here, name) = if many {
-                (index(at, i), format!("{stem}-{}", i + 1))
-            } else {
-                (String::new(), stem.clone())
-            };
-            scenario(v, &here, name)
-                .map(|scenario| ImportedCase {
-                    scenario,
-                    recording: None,
-                })
-                .map_err(|p| load_error(file, p))
-        })
-        .collect()
+    super::read::cases(doc, file, Some("scenarios"), scenario)
 }
 
 /// Whether a document looks like MCPLab scenarios.

@@ -48,9 +48,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, closed, index, join, kind, load_error, object, open_object, opt_bool,
-    opt_object, opt_open_object, opt_string, opt_threshold, opt_u64, required, stem, string,
-    strings, tag,
+    Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
+    opt_open_object, opt_string, opt_threshold, opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -96,26 +95,7 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
-    let stem = stem(file);
-    let cases: Vec<(String, &Value, String)> = match doc {
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (format!("{stem}-{}", i + 1), v, index("", i)))
-            .collect(),
-        v => vec![(stem, v, String::new())],
-    };
-    cases
-        .into_iter()
-        .map(|(name, v, at)| {
-            case(v, &at, name)
-                .map(|scenario| ImportedCase {
-                    scenario,
-                    recording: None,
-                })
-                .map_err(|p| load_error(file, p))
-        })
-        .collect()
+    super::read::cases(doc, file, None, case)
 }
 
 /// Whether a JSON document looks like Mibo test cases.

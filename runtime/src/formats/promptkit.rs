@@ -53,8 +53,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, load_error, object, open_object, opt_bool, opt_object,
-    opt_string, opt_u64, required, stem, string, strings, tag,
+    Problem, array, index, join, kind, object, open_object, opt_bool, opt_object, opt_string,
+    opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -89,26 +89,7 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
-    let stem = stem(file);
-    let items: Vec<(&Value, String, String)> = match doc {
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v, index("", i), format!("{stem}-{}", i + 1)))
-            .collect(),
-        v => vec![(v, String::new(), stem)],
-    };
-    items
-        .into_iter()
-        .map(|(v, at, name)| {
-            scenario(v, &at, name)
-                .map(|scenario| ImportedCase {
-                    scenario,
-                    recording: None,
-                })
-                .map_err(|p| load_error(file, p))
-        })
-        .collect()
+    super::read::cases(doc, file, None, scenario)
 }
 
 /// Whether a document looks like PromptKit scenarios.

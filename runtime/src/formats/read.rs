@@ -5,7 +5,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::ImportedCase;
 use crate::LoadError;
+use crate::model::Scenario;
 
 /// A problem at a path of a document: `(path, message)`.
 pub(crate) type Problem = (String, String);
@@ -332,4 +334,51 @@ pub(crate) fn yaml(_text: &str, file: &Path) -> Result<Value, LoadError> {
         path: String::new(),
         message: "reading YAML needs agent-test's `yaml` feature".into(),
     })
+}
+
+/// The cases of a document: an array of them, `{wrapper: [...]}` when the format has such a
+/// wrapper, or a single one. Each is read by `read` with its path and a default name: the
+/// file's stem, numbered (`suite-2`) when the document holds a list.
+pub(crate) fn cases(
+    doc: &Value,
+    file: &Path,
+    wrapper: Option<&str>,
+    read: impl Fn(&Value, &str, String) -> Result<Scenario, Problem>,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    let (items, at): (&[Value], &str) = match (doc, wrapper) {
+        (Value::Array(items), _) => (items, ""),
+        (Value::Object(o), Some(w)) if o.contains_key(w) => {
+            object(doc, "", &[w]).map_err(|p| load_error(file, p))?;
+            match o.get(w) {
+                Some(Value::Array(items)) => (items, w),
+                other => {
+                    let got = other.map_or_else(|| "nothing".to_owned(), kind);
+                    return Err(load_error(
+                        file,
+                        (w.to_owned(), format!("expected a list, got {got}")),
+                    ));
+                }
+            }
+        }
+        (v, _) => (std::slice::from_ref(v), ""),
+    };
+    let listed = doc.is_array() || !at.is_empty();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (here, name) = if listed {
+                (index(at, i), format!("{stem}-{}", i + 1))
+            } else {
+                (String::new(), stem.clone())
+            };
+            read(v, &here, name)
+                .map(|scenario| ImportedCase {
+                    scenario,
+                    recording: None,
+                })
+                .map_err(|p| load_error(file, p))
+        })
+        .collect()
 }
