@@ -230,20 +230,23 @@ const TARGETS: &[&str] = &[
     "token_limit",
 ];
 
+/// A `node_call`'s fields, and those of the tool calls nested in it.
+const NODE_CALL_FIELDS: &[&str] = &[
+    "condition",
+    "expected_name",
+    "expected_arguments",
+    "expected_index",
+    "expected_count",
+    "strict",
+    "forbidden_arguments",
+    "expected_tool_calls",
+];
+
 fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
     let o = open_object(v, at)?;
     let target = tag(o, "target", at, TARGETS)?;
     let fields: &[&str] = match target {
-        "node_call" => &[
-            "condition",
-            "expected_name",
-            "expected_arguments",
-            "expected_index",
-            "expected_count",
-            "strict",
-            "forbidden_arguments",
-            "expected_tool_calls",
-        ],
+        "node_call" => NODE_CALL_FIELDS,
         "json_match" => &["field", "expected_value", "condition"],
         "response_regex" => &["pattern", "should_match"],
         "json_schema" => &["schema", "field"],
@@ -397,20 +400,7 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
     let nested_at = join(at, "expected_tool_calls");
     for (i, t) in array(o, "expected_tool_calls", at)?.iter().enumerate() {
         let here = index(&nested_at, i);
-        let to = object(
-            t,
-            &here,
-            &[
-                "condition",
-                "expected_name",
-                "expected_arguments",
-                "expected_index",
-                "expected_count",
-                "strict",
-                "forbidden_arguments",
-                "expected_tool_calls",
-            ],
-        )?;
+        let to = object(t, &here, NODE_CALL_FIELDS)?;
         check = check.tool(node_call(to, &here, true)?);
     }
     Ok(check)
