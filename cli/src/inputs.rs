@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use agent_test_runtime::formats::{self, SeedFormat};
 use agent_test_runtime::model::Scenario;
 use agent_test_runtime::trace::{self, Format};
-use agent_test_runtime::{LoadError, RecordedRun, ScenarioInfo, load_json};
+use agent_test_runtime::{LoadError, RecordedRun, ScenarioInfo, load_json, load_value, read_text};
 use serde_json::Value;
 
 /// Scenario files: JSON, JSONL and YAML.
@@ -49,41 +49,35 @@ fn walk(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) -> std::io::Res
     Ok(())
 }
 
-fn read(path: &Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: path.to_owned(),
-        path: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })
-}
-
 /// Scenarios from a file, and the recordings it carries: the seed format named, else the one
-/// detected from the content (see [`formats::detect`]), else the native form — one scenario,
-/// an array of them, or `{"scenarios": [...]}`.
+/// detected from the content (see [`formats::detect_value`]), else the native form — one
+/// scenario, an array of them, or `{"scenarios": [...]}`. The file is parsed once.
 pub(crate) fn load_scenarios(path: &Path, format: Option<SeedFormat>) -> Result<Loaded, LoadError> {
-    let text = read(path)?;
-    let format = format.or_else(|| formats::detect(&text, path));
-    let is_yaml = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
-    if format.is_some() || is_yaml {
-        let cases = formats::from_text(&text, path, format)?;
-        let mut loaded = Loaded::default();
-        for c in cases {
-            if let Some(r) = c.recording {
-                loaded
-                    .recordings
-                    .push((format!("{} ({})", path.display(), c.scenario.name), r));
+    let text = read_text(path)?;
+    let cases = if format.is_some() || formats::is_yaml(path) || formats::is_jsonl(path) {
+        formats::from_text(&text, path, format)?
+    } else {
+        let value: Value = load_json(path, &text)?;
+        match formats::detect_value(&value) {
+            Some(f) => formats::from_value(&value, path, f)?,
+            None => {
+                return native_scenarios(path, value).map(|scenarios| Loaded {
+                    scenarios,
+                    recordings: Vec::new(),
+                });
             }
-            loaded.scenarios.push(c.scenario);
         }
-        return Ok(loaded);
+    };
+    let mut loaded = Loaded::default();
+    for c in cases {
+        if let Some(r) = c.recording {
+            loaded
+                .recordings
+                .push((format!("{} ({})", path.display(), c.scenario.name), r));
+        }
+        loaded.scenarios.push(c.scenario);
     }
-    let value: Value = load_json(path, &text)?;
-    native_scenarios(path, &text, value).map(|scenarios| Loaded {
-        scenarios,
-        recordings: Vec::new(),
-    })
+    Ok(loaded)
 }
 
 /// Scenarios, and recordings that came with them (labelled by file and scenario).
@@ -93,35 +87,31 @@ pub(crate) struct Loaded {
     pub(crate) recordings: Vec<(String, RecordedRun)>,
 }
 
-fn native_scenarios(path: &Path, text: &str, value: Value) -> Result<Vec<Scenario>, LoadError> {
+fn native_scenarios(path: &Path, value: Value) -> Result<Vec<Scenario>, LoadError> {
     match value {
-        Value::Array(_) => load_json(path, text),
+        Value::Array(_) => load_value(path, value),
         Value::Object(ref o) if o.contains_key("scenarios") && !o.contains_key("name") => {
             #[derive(serde::Deserialize)]
             #[serde(deny_unknown_fields)]
             struct File {
                 scenarios: Vec<Scenario>,
             }
-            load_json::<File>(path, text).map(|f| f.scenarios)
+            load_value::<File>(path, value).map(|f| f.scenarios)
         }
-        _ => load_json(path, text).map(|s| vec![s]),
+        _ => load_value(path, value).map(|s| vec![s]),
     }
 }
 
 /// A recorded run, a JSON report, or a trace in a known format (named after the file).
 pub(crate) fn load_run(path: &Path, format: Option<Format>) -> Result<RecordedRun, LoadError> {
-    let text = read(path)?;
+    let text = read_text(path)?;
     let value: Value = load_json(path, &text)?;
     if format.is_none() && value.get("transcript").is_some() && value.get("scenario").is_some() {
         return RecordedRun::from_value(value, path);
     }
     let transcript = trace::parse(&value, format).map_err(|e| LoadError {
         file: path.to_owned(),
-        path: e
-            .path
-            .trim_start_matches('$')
-            .trim_start_matches('.')
-            .to_owned(),
+        path: e.relative_path().to_owned(),
         message: match e.format {
             Some(f) => format!("{f} trace: {}", e.message),
             None => format!(

@@ -634,3 +634,74 @@ fn eval_reads_mibo_cases_with_mibo_traces() {
     );
     assert!(text.contains("4000"), "{text}");
 }
+
+/// `eval` without `--runs`, on scenario files that carry no recordings: an error, exit 2.
+#[test]
+fn eval_without_runs_needs_recordings() {
+    let dir = temp("no-runs");
+    write(&dir.join("scenarios.json"), &json!([refund_scenario()]));
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert_eq!(
+        stderr(&out),
+        "agent-test: --runs is required: the recorded runs or traces to evaluate (the scenario \
+         files carry none)\n"
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+/// `--runs` naming a directory with no `.json` file: an error, exit 2.
+#[test]
+fn eval_runs_in_an_empty_directory() {
+    let dir = temp("empty-runs");
+    write(&dir.join("scenarios.json"), &refund_scenario());
+    std::fs::create_dir_all(dir.join("runs")).expect("dir");
+    std::fs::write(dir.join("runs/notes.txt"), "not a run").expect("write");
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert_eq!(stderr(&out), "agent-test: --runs: no .json files found\n");
+    assert_eq!(stdout(&out), "");
+}
+
+/// A run is paired with the scenario of its name (with one scenario, that one whatever the
+/// name): with two, a run named after neither is unreadable, naming the scenarios there are.
+#[test]
+fn eval_run_named_after_no_scenario() {
+    let dir = temp("no-scenario");
+    let mut other = refund_scenario();
+    other["name"] = json!("exchange");
+    write(
+        &dir.join("scenarios.json"),
+        &json!([refund_scenario(), other]),
+    );
+    let mut run = recording("ORD-9921");
+    run["scenario"]["name"] = json!("cancel");
+    let run_file = dir.join("cancel.json");
+    write(&run_file, &run);
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .arg("--runs")
+        .arg(&run_file)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let text = stdout(&out);
+    let expected = format!(
+        "! {}: no scenario named `cancel` (the scenarios are: refund, exchange)\n",
+        run_file.display()
+    );
+    assert!(text.starts_with(&expected), "{text}");
+    assert!(text.contains("1 unreadable"), "{text}");
+    assert_eq!(stderr(&out), "");
+}

@@ -43,6 +43,11 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut out = TokenStream::new();
     for (file_no, entry) in suite.files.iter().enumerate() {
+        // Checked on its own, so an error's position is in the pattern the user wrote.
+        if let Err(e) = glob::Pattern::new(&entry.pattern) {
+            diag.error(entry.span, format!("invalid glob pattern: {e}"));
+            continue;
+        }
         // The crate's path may hold glob characters (`[`): only the user's pattern is a glob.
         let pattern =
             PathBuf::from(glob::Pattern::escape(&root.to_string_lossy())).join(&entry.pattern);
@@ -137,8 +142,13 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                     #[doc = #doc]
                     #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
                     async fn #name() {
-                        ::agent_test::__private::assert_file_case(#suite_fn(), &#cases_static, #index)
-                            .await;
+                        ::agent_test::__private::assert_file_case(
+                            #suite_fn,
+                            &#cases_static,
+                            #index,
+                            ::core::module_path!(),
+                        )
+                        .await;
                     }
                 });
             }

@@ -41,17 +41,30 @@ pub(crate) fn evaluate_with(
     judgements: Option<&Judgements>,
 ) -> Vec<Verdict> {
     let index = TranscriptIndex::new(transcript).with_judgements(judgements);
+    evaluate_on(&index, expectations)
+}
+
+/// Which check owns each id: the first that declares it.
+pub(crate) fn id_owners(expectations: &[Expectation]) -> HashMap<&str, usize> {
     let mut ids: HashMap<&str, usize> = HashMap::new();
     for (i, e) in expectations.iter().enumerate() {
         if let Some(id) = &e.id {
             ids.entry(id.as_str()).or_insert(i);
         }
     }
+    ids
+}
+
+/// [`evaluate`] on a prepared index (with its judgements, if any).
+pub(crate) fn evaluate_on<'a>(
+    index: &'a TranscriptIndex<'a>,
+    expectations: &'a [Expectation],
+) -> Vec<Verdict> {
     let mut evaluator = Evaluator {
-        transcript,
-        index: &index,
+        transcript: index.transcript(),
+        index,
         expectations,
-        ids,
+        ids: id_owners(expectations),
         outcomes: vec![None; expectations.len()],
         visiting: vec![false; expectations.len()],
     };

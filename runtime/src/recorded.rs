@@ -64,7 +64,7 @@ impl RecordedRun {
     /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let text = read(path)?;
+        let text = read_text(path)?;
         Self::from_json(&text, path)
     }
 
@@ -84,13 +84,13 @@ impl RecordedRun {
     /// ```
     pub fn from_value(value: Value, file: impl AsRef<Path>) -> Result<Self, LoadError> {
         if value.get("verdicts").is_some() {
-            let r: ReportFields = from_value(value, file.as_ref())?;
+            let r: ReportFields = load_value(file.as_ref(), value)?;
             return Ok(RecordedRun {
                 scenario: r.scenario,
                 transcript: r.transcript,
             });
         }
-        from_value(value, file.as_ref())
+        load_value(file.as_ref(), value)
     }
 
     /// Writes the run as pretty JSON.
@@ -144,7 +144,14 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-fn read(path: &Path) -> Result<String, LoadError> {
+/// Reads a text file, or says why it cannot (missing, unreadable, not UTF-8).
+///
+/// ```
+/// let err = agent_test_runtime::read_text("nope.json").unwrap_err();
+/// assert!(err.to_string().starts_with("nope.json: cannot read the file"));
+/// ```
+pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
+    let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         file: path.to_owned(),
         path: String::new(),
@@ -168,7 +175,18 @@ fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
     })
 }
 
-fn from_value<T: DeserializeOwned>(value: Value, file: &Path) -> Result<T, LoadError> {
+/// Reads an already parsed JSON value into `T`, naming the field at fault (see [`load_json`]).
+///
+/// ```
+/// # use agent_test_runtime::model::Scenario;
+/// let err = agent_test_runtime::load_value::<Scenario>("s.json", serde_json::json!({"name": 3})).unwrap_err();
+/// assert_eq!(err.path, "name");
+/// ```
+pub fn load_value<T: DeserializeOwned>(
+    file: impl AsRef<Path>,
+    value: Value,
+) -> Result<T, LoadError> {
+    let file = file.as_ref();
     serde_path_to_error::deserialize(value).map_err(|e| LoadError {
         file: file.to_owned(),
         path: e.path().to_string(),
@@ -182,7 +200,7 @@ fn from_value<T: DeserializeOwned>(value: Value, file: &Path) -> Result<T, LoadE
 /// See [`LoadError`].
 pub fn load_json<T: DeserializeOwned>(file: impl AsRef<Path>, text: &str) -> Result<T, LoadError> {
     let value = parse_json(text, file.as_ref())?;
-    from_value(value, file.as_ref())
+    load_value(file.as_ref(), value)
 }
 
 /// Reads and parses a JSON file into `T` (see [`load_json`]).
@@ -193,6 +211,6 @@ pub fn load_json<T: DeserializeOwned>(file: impl AsRef<Path>, text: &str) -> Res
 /// ```
 pub fn load_json_file<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, LoadError> {
     let path = path.as_ref();
-    let text = read(path)?;
+    let text = read_text(path)?;
     load_json(path, &text)
 }

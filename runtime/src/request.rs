@@ -17,10 +17,12 @@
 //! ```
 
 use std::fmt;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::agent::AgentError;
 use crate::agent::wire::{DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error};
 
 /// A request being built: method, URL, headers (secret ones never printed), JSON body, timeout.
@@ -28,7 +30,8 @@ use crate::agent::wire::{DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, requ
 /// See the [module documentation](self).
 #[derive(Debug)]
 pub struct Request {
-    method: reqwest::Method,
+    /// The method, or the text that is not one (an error when sent).
+    method: Result<reqwest::Method, String>,
     url: String,
     headers: Vec<(String, Secret)>,
     body: Option<Value>,
@@ -50,21 +53,29 @@ pub fn post(url: impl Into<String>) -> Request {
 }
 
 impl Request {
-    /// A request with any method (`"PUT"`, `"DELETE"`, ...); an unknown method is an error when
-    /// sent.
+    /// A request with any method (`"PUT"`, `"DELETE"`, ...); text that is not an HTTP method
+    /// is an error when sent.
     ///
     /// ```
     /// # use agent_test_runtime::request::Request;
     /// let r = Request::method("DELETE", "http://127.0.0.1:8080/test/customers/7");
     /// # let _ = r;
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let err = Request::method("GE T", "http://127.0.0.1:9/").send().await.unwrap_err();
+    /// assert_eq!(err.to_string(), "`GE T` is not an HTTP method");
+    /// # });
     /// ```
     pub fn method(method: &str, url: impl Into<String>) -> Request {
         let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
-            .unwrap_or(reqwest::Method::GET);
-        Request::new(m, url)
+            .map_err(|_| format!("`{method}` is not an HTTP method"));
+        Request::with(m, url)
     }
 
     fn new(method: reqwest::Method, url: impl Into<String>) -> Request {
+        Request::with(Ok(method), url)
+    }
+
+    fn with(method: Result<reqwest::Method, String>, url: impl Into<String>) -> Request {
         Request {
             method,
             url: url.into(),
@@ -111,25 +122,26 @@ impl Request {
     ///
     /// See the [module documentation](self).
     pub async fn send(self) -> Result<Response, RequestError> {
-        let http = client(self.timeout).map_err(|e| RequestError(e.message().to_owned()))?;
-        let mut builder = http.request(self.method, &self.url);
+        // One client (and TLS setup) for every request; each has its own timeout.
+        static CLIENT: OnceLock<Result<reqwest::Client, AgentError>> = OnceLock::new();
+        let http = CLIENT
+            .get_or_init(|| client(Duration::from_secs(24 * 3600)))
+            .as_ref()
+            .map_err(|e| RequestError::from(e.clone()))?;
+        let method = self.method.clone().map_err(RequestError)?;
+        let mut builder = http.request(method, &self.url).timeout(self.timeout);
         for (name, value) in &self.headers {
             builder = builder.header(name.as_str(), value.expose());
         }
         if let Some(body) = &self.body {
             builder = builder.json(body);
         }
-        let response = builder.send().await.map_err(|e| {
-            RequestError(
-                request_error(&e, &self.url, self.timeout)
-                    .message()
-                    .to_owned(),
-            )
-        })?;
-        let status = response.status().as_u16();
-        let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &self.url, self.timeout)
+        let response = builder
+            .send()
             .await
-            .map_err(|e| RequestError(e.message().to_owned()))?;
+            .map_err(|e| request_error(&e, &self.url, self.timeout))?;
+        let status = response.status().as_u16();
+        let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &self.url, self.timeout).await?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
         Ok(Response { status, json, text })
@@ -180,3 +192,9 @@ impl fmt::Display for RequestError {
 }
 
 impl std::error::Error for RequestError {}
+
+impl From<AgentError> for RequestError {
+    fn from(e: AgentError) -> Self {
+        RequestError(e.message().to_owned())
+    }
+}

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::wire::{DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error, shown_url};
+use super::wire::{
+    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
+};
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
 use crate::model::{Call, Reply, Usage, usage_in};
 
@@ -67,12 +69,6 @@ pub struct ChatAgent {
     params: Map<String, Value>,
     timeout: Duration,
     client: OnceLock<Result<reqwest::Client, AgentError>>,
-}
-
-fn env(names: &[&str]) -> Option<String> {
-    names
-        .iter()
-        .find_map(|n| std::env::var(n).ok().filter(|v| !v.is_empty()))
 }
 
 impl ChatAgent {

@@ -7,6 +7,14 @@ use std::time::Duration;
 
 use super::AgentError;
 
+/// The first environment variable of `names` that is set to something other than blanks
+/// (endpoints, keys and models are read from several names, most specific first).
+pub(crate) fn env(names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
+}
+
 /// A secret (an API key, an `Authorization` value): its `Debug` and `Display` print `***`, so
 /// it cannot leak into reports or logs.
 ///

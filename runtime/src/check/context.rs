@@ -118,6 +118,11 @@ pub(crate) struct TranscriptIndex<'t> {
 }
 
 impl<'t> TranscriptIndex<'t> {
+    /// The transcript indexed.
+    pub(crate) fn transcript(&self) -> &'t Transcript {
+        self.transcript
+    }
+
     /// The index with the judge's grades for judge checks.
     pub(crate) fn with_judgements(mut self, judgements: Option<&'t Judgements>) -> Self {
         self.judgements = judgements;
@@ -200,6 +205,11 @@ impl<'a> EvalContext<'a> {
         self.index.transcript
     }
 
+    /// The shared index (for work over the whole run).
+    pub(crate) fn index(&self) -> &'a TranscriptIndex<'a> {
+        self.index
+    }
+
     /// What expressions are evaluated against: the run's "now" and context variables.
     pub fn env(&self) -> Env<'a> {
         Env {
@@ -272,25 +282,10 @@ impl<'a> EvalContext<'a> {
                 )),
                 None => Cow::Borrowed(""),
             },
-            Scope::UpTo(_) => {
-                let history = self
-                    .index
-                    .transcript
-                    .history
-                    .iter()
-                    .map(|m| m.content.as_str());
-                let turns = self.turns().iter().flat_map(|t| {
-                    t.before
-                        .iter()
-                        .map(|m| m.content.as_str())
-                        .chain([t.input.as_str()])
-                        .chain(t.error.is_none().then_some(t.reply.text.as_str()))
-                });
-                Cow::Owned(join(history.chain(turns)))
-            }
+            Scope::UpTo(_) => Cow::Owned(join(self.index.transcript.message_texts(self.turns()))),
             Scope::Conversation => Cow::Borrowed(self.index.conversation_text.get_or_init(|| {
-                let messages = self.index.transcript.messages();
-                join(messages.iter().map(|m| m.content.as_str()))
+                let t = self.index.transcript;
+                join(t.message_texts(&t.turns))
             })),
         }
     }

@@ -48,8 +48,14 @@ pub struct JudgeCheck {
     include_tool_results: bool,
 }
 
+/// The score a judged check needs unless told otherwise (semantic matchers too).
+pub(crate) const DEFAULT_THRESHOLD: f64 = 0.8;
+
+/// What [`expected_response`] asks the judge.
+const SAME_AS_REFERENCE: &str = "conveys the same facts and outcome as the expected response";
+
 fn default_threshold() -> f64 {
-    0.8
+    DEFAULT_THRESHOLD
 }
 fn is_quality(k: &JudgeKind) -> bool {
     *k == JudgeKind::Quality
@@ -94,7 +100,7 @@ pub fn judge(criteria: impl Into<String>) -> JudgeCheck {
 /// assert!(c.describe().starts_with("judge: conveys the expected response"));
 /// ```
 pub fn expected_response(reference: impl Into<String>) -> JudgeCheck {
-    let mut c = judge("conveys the same facts and outcome as the expected response");
+    let mut c = judge(SAME_AS_REFERENCE);
     c.expected_response = Some(reference.into());
     c
 }
@@ -212,7 +218,7 @@ impl JudgeCheck {
     /// See the type's example.
     pub fn describe(&self) -> String {
         let what = match (&self.expected_response, self.kind) {
-            (Some(_), _) if self.criteria.starts_with("conveys the same facts") => {
+            (Some(_), _) if self.criteria == SAME_AS_REFERENCE => {
                 "judge: conveys the expected response".to_owned()
             }
             (_, JudgeKind::Hallucination) => format!("judge (hallucination) {:?}", self.criteria),

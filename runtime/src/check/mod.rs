@@ -32,6 +32,7 @@ pub use json::{
     schema,
 };
 pub use json_source::{JsonSource, JsonSourceOptions};
+pub(crate) use judge::DEFAULT_THRESHOLD;
 pub use judge::{JudgeCheck, expected_response, judge};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,

@@ -41,8 +41,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_string,
-    opt_threshold, opt_u64, required, string, strings, tag,
+    Problem, array, closed, index, join, kind, named_scenario, object, open_object, opt_bool,
+    opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
@@ -69,7 +69,7 @@ const STEP_TYPES: &[&str] = &[
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&super::read_file(path)?, path)
+    from_text(&crate::read_text(path)?, path)
 }
 
 /// Reads Lamdis tests from JSON text: one test, an array, or `{"tests": [...]}`. `file` names
@@ -96,30 +96,13 @@ pub(crate) fn detect(v: &Value) -> bool {
                     .all(|s| s.get("type").is_some() && s.get("step").is_none())
         })
     };
-    match v {
-        Value::Array(items) => items.first().is_some_and(one),
-        Value::Object(o) => match o.get("tests") {
-            Some(Value::Array(items)) => items.first().is_some_and(one),
-            _ => one(v),
-        },
-        _ => false,
-    }
+    super::read::first_case(v, Some("tests")).is_some_and(one)
 }
 
 fn test(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
     let o = object(v, at, TEST_FIELDS)?;
-    let name = match (opt_string(o, "name", at)?, opt_string(o, "id", at)?) {
-        (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => default_name,
-    };
-    let mut scenario = Scenario::new(name);
+    let mut scenario = named_scenario(o, at, default_name)?;
     scenario.interpolate = true;
-    if let Some(d) = opt_string(o, "description", at)? {
-        scenario = scenario.described(d);
-    }
-    if let Some(id) = opt_string(o, "id", at)? {
-        scenario = scenario.context("extra", serde_json::json!({ "id": id }));
-    }
     let steps_at = join(at, "steps");
     let steps = match required(o, "steps", at)? {
         Value::Array(s) => s,
@@ -207,9 +190,7 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
             for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
                 let here = index(&checks_at, i);
                 let co = open_object(c, &here)?;
-                if co.get("type").and_then(Value::as_str) != Some("assistant_check") {
-                    tag(co, "type", &here, &["assistant_check"])?;
-                }
+                tag(co, "type", &here, &["assistant_check"])?;
                 match check(co, &here)? {
                     Checked::Turn(e) => expect.extend(e),
                     Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
@@ -243,10 +224,8 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                     format!("expected letters, digits and underscores only, got `{name}`"),
                 ));
             }
-            let transcript = match o.get("scope") {
-                None => false,
-                Some(_) => tag(o, "scope", at, &["last", "transcript"])? == "transcript",
-            };
+            let transcript =
+                opt_tag(o, "scope", at, &["last", "transcript"])? == Some("transcript");
             scenario.steps.push(Step::Extract {
                 name,
                 description: string(o, "description", at)?,
@@ -322,10 +301,7 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     let mut allowed = vec!["type", "mode", "name", "severity", "id"];
     allowed.extend(fields);
     let o = closed(o, at, &allowed)?;
-    let warning = match o.get("severity") {
-        None => false,
-        Some(_) => tag(o, "severity", at, &["error", "warning"])? == "warning",
-    };
+    let warning = opt_tag(o, "severity", at, &["error", "warning"])? == Some("warning");
     let label = opt_string(o, "name", at)?;
     if mode == "variable_check" {
         let equals = required(o, "expectEquals", at)?.clone();
@@ -336,10 +312,8 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
             warning,
         ));
     }
-    let transcript = match o.get("scope") {
-        None => true,
-        Some(_) => tag(o, "scope", at, &["last", "transcript"])? == "transcript",
-    };
+    // Lamdis checks read the transcript unless told `last`.
+    let transcript = opt_tag(o, "scope", at, &["last", "transcript"])? != Some("last");
     let finish = |mut e: Expectation| {
         if warning {
             e = e.warning();

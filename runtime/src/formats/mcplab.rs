@@ -40,8 +40,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
-    opt_string, required, string, strings, tag,
+    Problem, array, closed, index, join, kind, named_scenario, number_text, object, open_object,
+    opt_bool, opt_object, opt_string, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -61,7 +61,7 @@ const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&super::read_file(path)?, path)
+    from_text(&crate::read_text(path)?, path)
 }
 
 /// Reads MCPLab scenarios from YAML text (JSON is YAML too): one scenario, a list, or
@@ -81,30 +81,12 @@ pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, 
 /// Whether a document looks like MCPLab scenarios.
 pub(crate) fn detect(v: &Value) -> bool {
     let one = |v: &Value| v.get("prompt").is_some_and(Value::is_string);
-    match v {
-        Value::Array(items) => items.first().is_some_and(one),
-        Value::Object(o) => match o.get("scenarios") {
-            Some(Value::Array(items)) => items.first().is_some_and(one),
-            _ => one(v),
-        },
-        _ => false,
-    }
+    super::read::first_case(v, Some("scenarios")).is_some_and(one)
 }
 
 fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
     let o = object(v, at, SCENARIO_FIELDS)?;
-    let name = match (opt_string(o, "name", at)?, opt_string(o, "id", at)?) {
-        (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => default_name,
-    };
-    let prompt = string(o, "prompt", at)?;
-    let mut scenario = Scenario::new(name).user(prompt);
-    if let Some(d) = opt_string(o, "description", at)? {
-        scenario = scenario.described(d);
-    }
-    if let Some(id) = opt_string(o, "id", at)? {
-        scenario = scenario.context("extra", serde_json::json!({ "id": id }));
-    }
+    let mut scenario = named_scenario(o, at, default_name)?.user(string(o, "prompt", at)?);
     let Some(eval) = opt_object(
         o,
         "eval",
@@ -235,10 +217,7 @@ fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
             let value = match required(o, "value", at)? {
                 Value::String(s) => s.clone(),
                 // As JavaScript's `String(..)` writes it: `1.0` is "1".
-                Value::Number(n) => match n.as_f64() {
-                    Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{f:.0}"),
-                    _ => n.to_string(),
-                },
+                Value::Number(n) => number_text(n),
                 Value::Bool(b) => b.to_string(),
                 other => {
                     return Err((

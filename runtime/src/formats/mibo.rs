@@ -49,7 +49,7 @@ use serde_json::{Map, Value};
 use super::ImportedCase;
 use super::read::{
     Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
-    opt_open_object, opt_string, opt_threshold, opt_u64, required, string, strings, tag,
+    opt_open_object, opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -81,7 +81,7 @@ const CASE_FIELDS: &[&str] = &[
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&super::read_file(path)?, path)
+    from_text(&crate::read_text(path)?, path)
 }
 
 /// Reads Mibo test cases from JSON text: one case, a `{"context", "content"}` wrapper, or an
@@ -110,10 +110,7 @@ pub(crate) fn detect(v: &Value) -> bool {
                     .is_some_and(|t| t.iter().any(|t| t.get("input_utterance").is_some()))
             })
     };
-    match v {
-        Value::Array(items) => items.first().is_some_and(one),
-        v => one(v),
-    }
+    super::read::first_case(v, None).is_some_and(one)
 }
 
 fn case(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
@@ -265,8 +262,8 @@ fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
                 required(o, "expected_value", at)?,
                 &join(at, "expected_value"),
             )?;
-            let negate = o.contains_key("condition")
-                && tag(o, "condition", at, &["EQUALS", "NOT_EQUALS"])? == "NOT_EQUALS";
+            let negate =
+                opt_tag(o, "condition", at, &["EQUALS", "NOT_EQUALS"])? == Some("NOT_EQUALS");
             if negate {
                 field(path).is_not(expected)
             } else {
@@ -357,12 +354,19 @@ fn with_ids(mut e: Expectation, o: &Map<String, Value>, at: &str) -> Result<Expe
 fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck, Problem> {
     let name = string(o, "expected_name", at)?;
     let mut check = if nested { tool(name) } else { any_call(name) };
-    match tag(
+    let condition = tag(
         o,
         "condition",
         at,
         &["MUST_CALL", "MUST_NOT_CALL", "CALL_COUNT"],
-    )? {
+    )?;
+    if condition != "CALL_COUNT" && o.contains_key("expected_count") {
+        return Err((
+            join(at, "expected_count"),
+            "`expected_count` goes with `condition: CALL_COUNT`".into(),
+        ));
+    }
+    match condition {
         "MUST_NOT_CALL" => check = check.never(),
         "CALL_COUNT" => {
             let n = opt_u64(o, "expected_count", at)?.ok_or_else(|| {
@@ -373,14 +377,7 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
             })?;
             check = check.times(usize::try_from(n).unwrap_or(usize::MAX));
         }
-        _ => {
-            if o.contains_key("expected_count") {
-                return Err((
-                    join(at, "expected_count"),
-                    "`expected_count` goes with `condition: CALL_COUNT`".into(),
-                ));
-            }
-        }
+        _ => {}
     }
     if let Some(i) = opt_u64(o, "expected_index", at)? {
         check = check.at_position(usize::try_from(i).unwrap_or(usize::MAX));
@@ -435,7 +432,8 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
                 ));
             }
         },
-        "contains" => contains(text_of(required(o, "value", at)?)).into_matcher(),
+        // Both sides are cast to text: numbers and booleans as written, JSON otherwise.
+        "contains" => contains(crate::matcher::text(required(o, "value", at)?)).into_matcher(),
         "regex" => regex(string(o, "value", at)?),
         "date" => {
             let e = string(o, "expression", at)?;
@@ -468,14 +466,6 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     })
 }
 
-/// `contains` casts its value to a string (numbers, booleans as written; JSON otherwise).
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 fn semantic_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
     let o = object(
         v,
@@ -495,8 +485,8 @@ fn semantic_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
     if let Some(t) = opt_threshold(o, "threshold", at)? {
         c = c.threshold(t);
     }
-    if o.contains_key("type")
-        && tag(o, "type", at, &["quality_check", "hallucination_check"])? == "hallucination_check"
+    if opt_tag(o, "type", at, &["quality_check", "hallucination_check"])?
+        == Some("hallucination_check")
     {
         c = c.hallucination();
     }

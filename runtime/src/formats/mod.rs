@@ -126,12 +126,22 @@ impl FromStr for SeedFormat {
     }
 }
 
-pub(crate) fn is_yaml(file: &Path) -> bool {
+/// Whether `file` is named as YAML (`.yaml`, `.yml`).
+///
+/// ```
+/// assert!(agent_test_runtime::formats::is_yaml(std::path::Path::new("s.YML")));
+/// ```
+pub fn is_yaml(file: &Path) -> bool {
     file.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
 }
 
-pub(crate) fn is_jsonl(file: &Path) -> bool {
+/// Whether `file` is named as JSON lines (`.jsonl`).
+///
+/// ```
+/// assert!(agent_test_runtime::formats::is_jsonl(std::path::Path::new("suite.jsonl")));
+/// ```
+pub fn is_jsonl(file: &Path) -> bool {
     file.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
 }
@@ -153,7 +163,10 @@ pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
     detect_value(&doc)
 }
 
-fn detect_value(doc: &Value) -> Option<SeedFormat> {
+/// The format of a parsed document, from its content; `None` when it is none of them.
+///
+/// See [`from_value`].
+pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
     if morganabench::detect(doc) {
         Some(SeedFormat::MorganaBench)
     } else if promptkit::detect(doc) {
@@ -181,7 +194,7 @@ pub fn load(
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&read_file(path)?, path, format)
+    from_text(&crate::read_text(path)?, path, format)
 }
 
 /// Reads seed-format text: the format named, or the one [`detect`] finds. `file` names the
@@ -195,57 +208,74 @@ pub fn from_text(
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    match format {
-        Some(SeedFormat::MorganaBench) if is_yaml(file) => {
-            return Err(LoadError {
-                file: file.to_owned(),
-                path: String::new(),
-                message: "MorganaBench examples are JSON or JSONL, not YAML".into(),
-            });
-        }
-        Some(f) if f != SeedFormat::MorganaBench && is_jsonl(file) => {
-            return Err(LoadError {
-                file: file.to_owned(),
-                path: String::new(),
-                message: format!("a .jsonl file holds MorganaBench examples, not {f} ones"),
-            });
-        }
-        Some(SeedFormat::MorganaBench) | None if is_jsonl(file) => {
-            return morganabench::from_text(text, file);
-        }
-        Some(SeedFormat::MorganaBench) => return morganabench::from_text(text, file),
-        _ => {}
+    if is_jsonl(file) {
+        return match format {
+            None | Some(SeedFormat::MorganaBench) => morganabench::from_text(text, file),
+            Some(f) => Err(read::load_error(
+                file,
+                (
+                    String::new(),
+                    format!("a .jsonl file holds MorganaBench examples, not {f} ones"),
+                ),
+            )),
+        };
+    }
+    if format == Some(SeedFormat::MorganaBench) && !is_yaml(file) {
+        // Its reader also takes JSON lines in a `.json` file.
+        return morganabench::from_text(text, file);
     }
     let doc = if is_yaml(file) {
         read::yaml(text, file)?
     } else {
         read::json(text, file)?
     };
-    let format = match format {
+    let format = match format.or_else(|| detect_value(&doc)) {
         Some(f) => f,
-        None => detect_value(&doc).ok_or_else(|| LoadError {
-            file: file.to_owned(),
-            path: String::new(),
-            message: "not a test file of a known format: expected Mibo test cases, MCPLab or \
-                      PromptKit scenarios, Lamdis tests or MorganaBench examples (name one with \
-                      `--input-format`)"
-                .into(),
-        })?,
+        None => {
+            return Err(read::load_error(
+                file,
+                (
+                    String::new(),
+                    "not a test file of a known format: expected Mibo test cases, MCPLab or \
+                     PromptKit scenarios, Lamdis tests or MorganaBench examples (name one with \
+                     `--input-format`)"
+                        .into(),
+                ),
+            ));
+        }
     };
-    match format {
-        SeedFormat::Mibo => mibo::from_value(&doc, file),
-        SeedFormat::McpLab => mcplab::from_value(&doc, file),
-        SeedFormat::PromptKit => promptkit::from_value(&doc, file),
-        SeedFormat::Lamdis => lamdis::from_value(&doc, file),
-        SeedFormat::MorganaBench => morganabench::from_text(text, file),
-    }
+    from_value(&doc, file, format)
 }
 
-/// Reads a file to text, or says why it cannot.
-fn read_file(path: &Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: path.to_owned(),
-        path: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })
+/// Reads a parsed document of the given format (what [`from_text`] does once the text is
+/// parsed and the format known). `file` names the source; a YAML one cannot hold MorganaBench
+/// examples.
+///
+/// ```
+/// use agent_test_runtime::formats::{self, SeedFormat};
+/// let doc = serde_json::json!({"prompt": "hi"});
+/// assert_eq!(formats::detect_value(&doc), Some(SeedFormat::McpLab));
+/// let cases = formats::from_value(&doc, "hi.json", SeedFormat::McpLab).unwrap();
+/// assert_eq!(cases[0].scenario.name, "hi");
+/// ```
+pub fn from_value(
+    doc: &Value,
+    file: impl AsRef<Path>,
+    format: SeedFormat,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = file.as_ref();
+    match format {
+        SeedFormat::Mibo => mibo::from_value(doc, file),
+        SeedFormat::McpLab => mcplab::from_value(doc, file),
+        SeedFormat::PromptKit => promptkit::from_value(doc, file),
+        SeedFormat::Lamdis => lamdis::from_value(doc, file),
+        SeedFormat::MorganaBench if is_yaml(file) => Err(read::load_error(
+            file,
+            (
+                String::new(),
+                "MorganaBench examples are JSON or JSONL, not YAML".into(),
+            ),
+        )),
+        SeedFormat::MorganaBench => morganabench::from_value(doc, file),
+    }
 }

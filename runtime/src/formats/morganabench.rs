@@ -37,10 +37,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::ImportedCase;
-use super::read::{Problem, list, object, string};
+use super::read::{Problem, array, index, join, list, load_error, object, required, stem, string};
 use crate::check::{IntoExpectation, expected_response, no_tools, tool};
 use crate::matcher::{IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional};
-use crate::model::{Message, Role, Scenario, Step};
+use crate::model::{Message, Role, Scenario};
 use crate::run::ScenarioInfo;
 use crate::trace::{self, Format};
 use crate::{LoadError, RecordedRun};
@@ -49,8 +49,9 @@ use crate::{LoadError, RecordedRun};
 struct Example {
     inputs: Inputs,
     expectations: Expectations,
+    /// Read by the trace parser; here only whether it is there.
     #[serde(default)]
-    outputs: Option<Value>,
+    outputs: Option<serde::de::IgnoredAny>,
     #[serde(flatten)]
     extra: Map<String, Value>,
 }
@@ -98,23 +99,12 @@ fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> 
         "tool_called" => {
             let o = object(v, at, &["assert_that", "tool", "parameters"])?;
             let mut check = tool(string(o, "tool", at)?);
-            let params = match o.get("parameters") {
-                None => &[][..],
-                Some(Value::Array(a)) => a.as_slice(),
-                Some(other) => {
-                    return Err((
-                        format!("{at}.parameters"),
-                        format!("expected an array, got {other}"),
-                    ));
-                }
-            };
-            for (j, p) in params.iter().enumerate() {
-                let here = format!("{at}.parameters[{j}]");
+            let params_at = join(at, "parameters");
+            for (j, p) in array(o, "parameters", at)?.iter().enumerate() {
+                let here = index(&params_at, j);
                 let po = object(p, &here, &["param", "params", "matcher"])?;
-                let matcher_at = format!("{here}.matcher");
-                let m = po
-                    .get("matcher")
-                    .ok_or_else(|| (here.clone(), "missing field `matcher`".to_owned()))?;
+                let matcher_at = join(&here, "matcher");
+                let m = required(po, "matcher", &here)?;
                 check = match (po.get("param"), po.get("params")) {
                     (Some(Value::String(param)), None) => {
                         check.arg(param.clone(), matcher(m, &matcher_at)?)
@@ -125,10 +115,7 @@ fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> 
                             .map(|g| g.as_str().map(str::to_owned))
                             .collect();
                         let names = names.ok_or_else(|| {
-                            (
-                                format!("{here}.params"),
-                                "expected parameter names".to_owned(),
-                            )
+                            (join(&here, "params"), "expected parameter names".to_owned())
                         })?;
                         let kind = m
                             .get("match_as")
@@ -153,7 +140,7 @@ fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> 
             Ok(check.into_expectation())
         }
         other => Err((
-            format!("{at}.assert_that"),
+            join(at, "assert_that"),
             format!("unknown assertion `{other}`, expected `tool_called` or `no_tool_called`"),
         )),
     }
@@ -169,10 +156,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     Ok(match kind {
         "equality" => {
             let o = object(v, at, &["match_as", "value"])?;
-            let value = o
-                .get("value")
-                .ok_or_else(|| (at.to_owned(), "missing field `value`".to_owned()))?;
-            exact(value.clone()).into_matcher()
+            exact(required(o, "value", at)?.clone()).into_matcher()
         }
         "email" => email(value_of(object(v, at, &["match_as", "value"])?)?),
         "missing" => {
@@ -181,10 +165,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
         }
         "optional" => {
             let o = object(v, at, &["match_as", "default"])?;
-            let inner = o
-                .get("default")
-                .ok_or_else(|| (at.to_owned(), "missing field `default`".to_owned()))?;
-            optional(matcher(inner, &format!("{at}.default"))?)
+            optional(matcher(required(o, "default", at)?, &join(at, "default"))?)
         }
         "free_text" => free_text(value_of(object(v, at, &["match_as", "value"])?)?),
         "date_time" => date_time(value_of(object(v, at, &["match_as", "value"])?)?),
@@ -216,16 +197,13 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&super::read_file(path)?, path)
+    from_text(&crate::read_text(path)?, path)
 }
 
 /// Whether a JSON document looks like MorganaBench examples.
 pub(crate) fn detect(v: &Value) -> bool {
     let one = |v: &Value| v.get("inputs").is_some() && v.get("expectations").is_some();
-    match v {
-        Value::Array(items) => items.first().is_some_and(one),
-        v => one(v),
-    }
+    super::read::first_case(v, None).is_some_and(one)
 }
 
 /// Reads MorganaBench examples from text: one example, an array of them, or JSONL (one per
@@ -235,56 +213,41 @@ pub(crate) fn detect(v: &Value) -> bool {
 /// See the [module documentation](self).
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    let stem = file.file_stem().map_or_else(
-        || "example".to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
     // A `.jsonl` file is read line by line even when it has a single line, so errors name it.
     // Other text is one JSON document unless it reads as JSON lines: a broken pretty-printed
     // example is reported where it breaks, not as a broken first line.
-    let whole = if super::is_jsonl(file) {
-        Err(())
-    } else {
+    if !super::is_jsonl(file) {
         match serde_json::from_str::<Value>(text) {
-            Ok(v) => Ok(v),
-            Err(_) if looks_like_jsonl(text) => Err(()),
-            Err(_) => {
-                return Err(super::read::json(text, file)
-                    .err()
-                    .unwrap_or_else(|| LoadError {
-                        file: file.to_owned(),
-                        path: String::new(),
-                        message: "not valid JSON".into(),
-                    }));
-            }
+            Ok(doc) => return from_value(&doc, file),
+            Err(_) if looks_like_jsonl(text) => {}
+            Err(e) => return Err(super::read::json_error(file, &e)),
         }
-    };
-    let docs: Vec<(String, Value, String)> = match whole {
-        Ok(Value::Array(items)) => items
-            .into_iter()
+    }
+    let stem = stem(file);
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("line {}", n + 1);
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| load_error(file, (at.clone(), format!("not valid JSON: {e}"))))?;
+        out.push(case(format!("{stem}-{}", n + 1), &v, &at, file)?);
+    }
+    Ok(out)
+}
+
+/// Examples from a parsed JSON document: one example, or an array of them.
+pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let stem = stem(file);
+    match doc {
+        Value::Array(items) => items
+            .iter()
             .enumerate()
-            .map(|(i, v)| (format!("{stem}-{}", i + 1), v, format!("[{i}]")))
+            .map(|(i, v)| case(format!("{stem}-{}", i + 1), v, &index("", i), file))
             .collect(),
-        Ok(v) => vec![(stem.clone(), v, String::new())],
-        Err(_) => {
-            let mut out = Vec::new();
-            for (n, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let v = serde_json::from_str(line).map_err(|e| LoadError {
-                    file: file.to_owned(),
-                    path: format!("line {}", n + 1),
-                    message: format!("not valid JSON: {e}"),
-                })?;
-                out.push((format!("{stem}-{}", n + 1), v, format!("line {}", n + 1)));
-            }
-            out
-        }
-    };
-    docs.into_iter()
-        .map(|(name, value, at)| case(name, value, &at, file))
-        .collect()
+        v => Ok(vec![case(stem, v, "", file)?]),
+    }
 }
 
 /// Several non-empty lines, the first of them a JSON document by itself.
@@ -294,10 +257,11 @@ fn looks_like_jsonl(text: &str) -> bool {
     lines.next().is_some() && first.is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
 }
 
-fn case(name: String, value: Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {
+fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {
     let err = |path: String, message: String| LoadError {
         file: file.to_owned(),
-        path: match (at.is_empty(), path.is_empty()) {
+        // A document's root is "." to serde_path_to_error: the example's own place.
+        path: match (at.is_empty(), path.is_empty() || path == ".") {
             (true, _) => path,
             (false, true) => at.to_owned(),
             (false, false) if at.starts_with('[') => format!("{at}.{path}"),
@@ -305,7 +269,7 @@ fn case(name: String, value: Value, at: &str, file: &Path) -> Result<ImportedCas
         },
         message,
     };
-    let example: Example = serde_path_to_error::deserialize(value.clone())
+    let example: Example = serde_path_to_error::deserialize(value)
         .map_err(|e| err(e.path().to_string(), e.inner().to_string()))?;
     let Some((last, earlier)) = example.inputs.messages.split_last() else {
         return Err(err(
@@ -334,18 +298,15 @@ fn case(name: String, value: Value, at: &str, file: &Path) -> Result<ImportedCas
             other => {
                 return Err(err(
                     format!("inputs.messages[{i}].role"),
-                    format!("expected `user`, `assistant` or `system`, got `{other}`"),
+                    format!("expected `user`, `assistant`, `system` or `developer`, got `{other}`"),
                 ));
             }
         };
         history.push(Message::new(role, m.content.clone()));
     }
-    let mut scenario = Scenario::new(name.clone()).history(history);
-    scenario.steps.push(Step::User {
-        text: last.content.clone(),
-        body: None,
-        expect: Vec::new(),
-    });
+    let mut scenario = Scenario::new(name.clone())
+        .history(history)
+        .user(last.content.clone());
     if let Some(tools) = example.inputs.tools {
         scenario = scenario.context("tools", tools);
     }
@@ -381,15 +342,8 @@ fn case(name: String, value: Value, at: &str, file: &Path) -> Result<ImportedCas
     let recording = match example.outputs {
         None => None,
         Some(_) => {
-            let transcript = trace::parse(&value, Some(Format::MorganaBench)).map_err(|e| {
-                err(
-                    e.path
-                        .trim_start_matches('$')
-                        .trim_start_matches('.')
-                        .to_owned(),
-                    e.message,
-                )
-            })?;
+            let transcript = trace::parse(value, Some(Format::MorganaBench))
+                .map_err(|e| err(e.relative_path().to_owned(), e.message))?;
             Some(RecordedRun {
                 scenario: ScenarioInfo::new(name),
                 transcript,

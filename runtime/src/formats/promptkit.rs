@@ -53,8 +53,8 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, object, open_object, opt_bool, opt_object, opt_string,
-    opt_u64, required, string, strings, tag,
+    Problem, array, index, join, kind, number_text, object, open_object, opt_bool, opt_object,
+    opt_string, opt_u64, required, string, strings, tag,
 };
 use crate::LoadError;
 use crate::check::{
@@ -75,7 +75,7 @@ use crate::model::Scenario;
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&super::read_file(path)?, path)
+    from_text(&crate::read_text(path)?, path)
 }
 
 /// Reads PromptKit scenarios from YAML text: a `kind: Scenario` document or a list of them.
@@ -100,10 +100,7 @@ pub(crate) fn detect(v: &Value) -> bool {
                 .and_then(Value::as_str)
                 .is_some_and(|a| a.contains("promptkit"))
     };
-    match v {
-        Value::Array(items) => items.first().is_some_and(one),
-        v => one(v),
-    }
+    super::read::first_case(v, None).is_some_and(one)
 }
 
 fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
@@ -428,12 +425,7 @@ fn expected_arg(v: &Value) -> Matcher {
 fn rendered(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 && !n.is_i64() && !n.is_u64() => {
-                format!("{f:.0}")
-            }
-            _ => n.to_string(),
-        },
+        Value::Number(n) => number_text(n),
         other => other.to_string(),
     }
 }

@@ -117,6 +117,15 @@ pub(crate) fn list(names: &[&str]) -> String {
         .join(", ")
 }
 
+/// A number as JavaScript's `String(..)` and Go's `%v` write it: a whole number without a
+/// fraction (`1.0` is `1`), others as JSON does.
+pub(crate) fn number_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{f:.0}"),
+        _ => n.to_string(),
+    }
+}
+
 /// A required field.
 pub(crate) fn required<'a>(
     o: &'a Map<String, Value>,
@@ -276,6 +285,41 @@ pub(crate) fn tag<'a>(
     }
 }
 
+/// An optional tag: absent is `None`; present, it must be one of `known`.
+pub(crate) fn opt_tag<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+    known: &[&str],
+) -> Result<Option<&'a str>, Problem> {
+    if o.contains_key(key) {
+        tag(o, key, at, known).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// A scenario named by `name`, else `id`, else `default_name`, with its `description`; the
+/// `id` is kept in the `extra` context variable (MCPLab scenarios, Lamdis tests).
+pub(crate) fn named_scenario(
+    o: &Map<String, Value>,
+    at: &str,
+    default_name: String,
+) -> Result<Scenario, Problem> {
+    let id = opt_string(o, "id", at)?;
+    let name = opt_string(o, "name", at)?
+        .or_else(|| id.clone())
+        .unwrap_or(default_name);
+    let mut scenario = Scenario::new(name);
+    if let Some(d) = opt_string(o, "description", at)? {
+        scenario = scenario.described(d);
+    }
+    if let Some(id) = id {
+        scenario = scenario.context("extra", serde_json::json!({ "id": id }));
+    }
+    Ok(scenario)
+}
+
 /// A problem as a [`LoadError`] of `file`.
 pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
     LoadError {
@@ -293,11 +337,16 @@ pub(crate) fn stem(file: &Path) -> String {
 
 /// Parses JSON text, or names the line and column where it breaks.
 pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| LoadError {
+    serde_json::from_str(text).map_err(|e| json_error(file, &e))
+}
+
+/// Where and why JSON text breaks.
+pub(crate) fn json_error(file: &Path, e: &serde_json::Error) -> LoadError {
+    LoadError {
         file: file.to_owned(),
         path: format!("line {}, column {}", e.line(), e.column()),
         message: format!("not valid JSON: {e}"),
-    })
+    }
 }
 
 /// Parses YAML text into the JSON model, or names the line and column where it breaks.
@@ -334,6 +383,19 @@ pub(crate) fn yaml(_text: &str, file: &Path) -> Result<Value, LoadError> {
         path: String::new(),
         message: "reading YAML needs agent-test's `yaml` feature".into(),
     })
+}
+
+/// The first case of a document, to recognise its format by: an array's first item, the
+/// first of `{wrapper: [...]}`, or the document itself.
+pub(crate) fn first_case<'a>(doc: &'a Value, wrapper: Option<&str>) -> Option<&'a Value> {
+    match doc {
+        Value::Array(items) => items.first(),
+        Value::Object(o) => match wrapper.and_then(|w| o.get(w)) {
+            Some(Value::Array(items)) => items.first(),
+            _ => Some(doc),
+        },
+        _ => Some(doc),
+    }
 }
 
 /// The cases of a document: an array of them, `{wrapper: [...]}` when the format has such a

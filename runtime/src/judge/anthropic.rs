@@ -101,18 +101,12 @@ impl AnthropicJudge {
                     crate::report::clip(&json.to_string(), 200)
                 ))
             })?;
+        // The forced tool call's input; else whatever text the model wrote.
         let text = blocks
             .iter()
             .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
             .and_then(|b| b.get("input"))
-            .map(Value::to_string)
-            .unwrap_or_else(|| {
-                blocks
-                    .iter()
-                    .filter_map(|b| b.get("text").and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join("")
-            });
+            .map_or_else(|| crate::trace::text_of(&json["content"]), Value::to_string);
         Ok(Completion {
             text,
             usage: usage_in(&json),
@@ -123,6 +117,13 @@ impl AnthropicJudge {
 impl JudgeModel for AnthropicJudge {
     fn id(&self) -> String {
         format!("anthropic:{}", self.endpoint.model)
+    }
+
+    /// Rebuilt with the environment's key, as [`AnthropicJudge::new`] reads it.
+    fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
+        Some(std::sync::Arc::new(
+            AnthropicJudge::new(self.endpoint.model.clone()).base_url(url),
+        ))
     }
 
     fn complete<'a>(

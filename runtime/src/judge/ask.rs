@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
+use super::attempt::{after_requests, replay_miss};
 use super::cache::Cache;
 use super::prompt::PROMPT_VERSION;
-use super::{Judge, JudgeMode, JudgePrompt, JudgeUsage, ModelError};
+use super::{Judge, JudgeMode, JudgePrompt, JudgeUsage};
 
 impl Judge {
     /// Asks the model `prompt` and returns its answer as a JSON object with the `required`
@@ -56,80 +57,55 @@ impl Judge {
             model: model.clone(),
             ..JudgeUsage::default()
         };
-        if matches!(mode, JudgeMode::Live | JudgeMode::Replay)
+        if mode.reads_cache()
             && let Some(v) = cache.get_value(&key)
         {
             usage.cached = 1;
             return (Ok(v), usage);
         }
         if mode == JudgeMode::Replay {
-            return (
-                Err(format!(
-                    "no cached answer, and {}=replay forbids asking the model: run once with a \
-                     live judge to record it",
-                    super::JUDGE_MODE_ENV
-                )),
-                usage,
-            );
+            return (Err(replay_miss("no cached answer", "the model")), usage);
         }
         let mut last_error = String::new();
         let mut retry_after = None;
         for attempt in 0..=self.retries {
-            if attempt > 0 {
-                tokio::time::sleep(self.wait(attempt, retry_after.take())).await;
-            }
-            usage.requests += 1;
-            let answer = match tokio::time::timeout(self.timeout, self.model.complete(prompt)).await
+            let c = match self
+                .attempt(attempt, &mut retry_after, prompt, &mut usage, "the model")
+                .await
             {
-                Err(_) => Err(ModelError::retryable(format!(
-                    "no answer from the model within {} s",
-                    self.timeout.as_secs_f64()
-                ))),
-                Ok(r) => r,
-            };
-            match answer {
+                Ok(c) => c,
                 Err(e) => {
-                    last_error = e.message.clone();
-                    retry_after = e.retry_after;
+                    last_error = e.message;
                     if !e.retry {
                         break;
                     }
+                    continue;
                 }
-                Ok(c) => {
-                    usage.add_tokens(c.usage);
-                    // An answer without the required fields is as malformed as no JSON: it is
-                    // asked again, and never cached.
-                    let checked = super::prompt::json_object(&c.text).and_then(|v| match required
-                        .iter()
-                        .find(|k| v.get(**k).is_none())
-                    {
-                        Some(k) => Err(format!(
-                            "the model's answer has no `{k}`: {}",
-                            crate::report::clip(&c.text, 200)
-                        )),
-                        None => Ok(v),
-                    });
-                    match checked {
-                        Ok(v) => {
-                            if mode != JudgeMode::Off {
-                                let _ = cache.put_value(&key, &model, kind, &v);
-                            }
-                            usage.price(self.price);
-                            return (Ok(v), usage);
-                        }
-                        Err(e) => last_error = e,
+            };
+            // An answer without the required fields is as malformed as no JSON: it is asked
+            // again, and never cached.
+            let checked = super::prompt::json_object(&c.text).and_then(|v| {
+                match required.iter().find(|k| v.get(**k).is_none()) {
+                    Some(k) => Err(format!(
+                        "the model's answer has no `{k}`: {}",
+                        crate::report::clip(&c.text, 200)
+                    )),
+                    None => Ok(v),
+                }
+            });
+            match checked {
+                Ok(v) => {
+                    if mode.writes_cache() {
+                        let _ = cache.put_value(&key, &model, kind, &v);
                     }
+                    usage.price(self.price);
+                    return (Ok(v), usage);
                 }
+                Err(e) => last_error = e,
             }
         }
         usage.price(self.price);
         let n = usage.requests;
-        (
-            Err(format!(
-                "{last_error} (after {n} request{})",
-                if n == 1 { "" } else { "s" }
-            )),
-            usage,
-        )
+        (Err(after_requests(&last_error, n)), usage)
     }
 }

@@ -19,14 +19,9 @@ impl Cache {
         Cache { dir }
     }
 
-    /// The key of a check: everything that could change its verdict.
-    pub(crate) fn key(model: &str, item: &JudgeItem, repeat: usize) -> String {
-        Self::key_of(&[
-            PROMPT_VERSION,
-            model,
-            &serde_json::to_string(item).unwrap_or_default(),
-            &repeat.to_string(),
-        ])
+    /// The key of a check (given as its JSON): everything that could change its verdict.
+    pub(crate) fn key(model: &str, item_json: &str, repeat: usize) -> String {
+        Self::key_of(&[PROMPT_VERSION, model, item_json, &repeat.to_string()])
     }
 
     /// The SHA-256 of `parts`, each ended by a zero byte.
@@ -39,11 +34,16 @@ impl Cache {
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The entry under `key`; an unreadable one counts as absent (it is rewritten later).
+    fn read(&self, key: &str) -> Option<serde_json::Value> {
+        serde_json::from_slice(&std::fs::read(self.path(key)).ok()?).ok()
+    }
+
     /// A cached model answer (extractions, simulated users).
     pub(crate) fn get_value(&self, key: &str) -> Option<serde_json::Value> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        v.get("value").cloned()
+        self.read(key)?
+            .get_mut("value")
+            .map(serde_json::Value::take)
     }
 
     /// Stores a model answer.
@@ -61,11 +61,9 @@ impl Cache {
         self.dir.join(&key[..2]).join(format!("{key}.json"))
     }
 
-    /// The cached verdict; an unreadable entry counts as absent (it is rewritten later).
+    /// The cached verdict.
     pub(crate) fn get(&self, key: &str) -> Option<Judgement> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        serde_json::from_value(v.get("judgement")?.clone()).ok()
+        serde_json::from_value(self.read(key)?.get_mut("judgement")?.take()).ok()
     }
 
     /// Stores a verdict. Written to a temporary file and renamed, so tests running in

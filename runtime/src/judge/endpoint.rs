@@ -9,15 +9,8 @@ use serde_json::Value;
 
 use super::ModelError;
 use crate::agent::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
 };
-
-/// The first non-empty environment variable of `names`.
-pub(super) fn env(names: &[&str]) -> Option<String> {
-    names
-        .iter()
-        .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
-}
 
 /// A model on an HTTP endpoint. `Debug` shows the URL without its query and never the key.
 pub(super) struct Endpoint {

@@ -2,13 +2,14 @@
 //! request, with retries, and hand the grades to evaluation.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
+use super::attempt::{after_requests, replay_miss};
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement};
 use crate::check::{
-    ArgConstraint, Check, EvalContext, Expectation, Status, ToolCheck, TranscriptIndex,
+    ArgConstraint, Check, EvalContext, Expectation, Scope, Status, Target, ToolCheck,
+    TranscriptIndex,
 };
 use crate::matcher::Matcher;
 use crate::model::Transcript;
@@ -90,12 +91,12 @@ pub(crate) async fn judge_phase(
         .env()
         .now
         .clone();
-    let items = items(&index, transcript, expectations, &now);
+    let items = items(&index, expectations, &now);
     if items.is_empty() {
         return (Judgements::default(), None);
     }
-    let (grades, usage) = judge.grade(&items, repeat).await;
-    let grades = items.iter().map(item_key).zip(grades).collect();
+    let (grades, usage) = judge.grade_keyed(&items, repeat).await;
+    let grades = items.into_iter().map(|(key, _)| key).zip(grades).collect();
     (
         Judgements {
             grades,
@@ -185,6 +186,8 @@ fn semantic_items(
     push: &mut dyn FnMut(JudgeItem),
 ) {
     let transcript = cx.transcript();
+    // Every call of the run, nodes included, in call order.
+    let all_calls = EvalContext::new(cx.index(), Scope::Conversation).calls(Target::Any);
     for target in semantic_targets(check) {
         match target {
             Semantic::Call {
@@ -193,21 +196,16 @@ fn semantic_items(
                 constraint,
                 matcher,
             } => {
-                for turn in &transcript.turns {
-                    for call in &turn.reply.calls {
-                        call.walk(&mut |c| {
-                            let source = if in_result {
-                                c.result.as_ref()
-                            } else {
-                                Some(&c.arguments)
-                            };
-                            if c.name == name
-                                && let Some(value) = source.and_then(|v| constraint.value(v))
-                                && let Some(item) = matcher.semantic_item(&value, now)
-                            {
-                                push(item);
-                            }
-                        });
+                for c in all_calls.iter().filter(|c| c.name == name) {
+                    let source = if in_result {
+                        c.result.as_ref()
+                    } else {
+                        Some(&c.arguments)
+                    };
+                    if let Some(value) = source.and_then(|v| constraint.value(v))
+                        && let Some(item) = matcher.semantic_item(&value, now)
+                    {
+                        push(item);
                     }
                 }
             }
@@ -231,23 +229,16 @@ fn semantic_items(
     }
 }
 
-/// The distinct items to grade.
+/// The distinct items to grade, each with its key (its JSON).
 fn items<'t>(
     index: &'t TranscriptIndex<'t>,
-    transcript: &Transcript,
-    expectations: &[Expectation],
+    expectations: &'t [Expectation],
     now: &jiff::Zoned,
-) -> Vec<JudgeItem> {
-    // A first, judge-less pass tells which deterministic dependencies failed: checks that
-    // depend on them are skipped, so grading them would be wasted money.
-    let first = crate::eval::evaluate_with(transcript, expectations, None);
-    // The first check with an id owns it, as in evaluation.
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    for (i, e) in expectations.iter().enumerate() {
-        if let Some(id) = e.id.as_deref() {
-            ids.entry(id).or_insert(i);
-        }
-    }
+) -> Vec<(String, JudgeItem)> {
+    // A first, judge-less pass on the same index tells which deterministic dependencies
+    // failed: checks that depend on them are skipped, so grading them would be wasted money.
+    let first = crate::eval::evaluate_on(index, expectations);
+    let ids = crate::eval::id_owners(expectations);
     // Whether a check's status is only known after grading: it needs the judge, or depends
     // (through any chain) on one that does.
     let mut memo: Vec<Option<bool>> = vec![None; expectations.len()];
@@ -271,18 +262,15 @@ fn items<'t>(
     }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
+    let mut add = |item: JudgeItem| {
+        let key = item_key(&item);
+        if seen.insert(key.clone()) {
+            out.push((key, item));
+        }
+    };
     for e in expectations {
         if !matches!(e.check, Check::Judge(_)) {
-            semantic_items(
-                &e.check,
-                &EvalContext::new(index, e.scope),
-                now,
-                &mut |item| {
-                    if seen.insert(item_key(&item)) {
-                        out.push(item);
-                    }
-                },
-            );
+            semantic_items(&e.check, &EvalContext::new(index, e.scope), now, &mut add);
             continue;
         }
         let Check::Judge(check) = &e.check else {
@@ -297,10 +285,8 @@ fn items<'t>(
         if !deps_ok {
             continue;
         }
-        if let Ok(item) = check.item(&EvalContext::new(index, e.scope))
-            && seen.insert(item_key(&item))
-        {
-            out.push(item);
+        if let Ok(item) = check.item(&EvalContext::new(index, e.scope)) {
+            add(item);
         }
     }
     out
@@ -334,6 +320,17 @@ impl Judge {
         items: &[JudgeItem],
         repeat: usize,
     ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
+        let keyed: Vec<(String, JudgeItem)> =
+            items.iter().map(|i| (item_key(i), i.clone())).collect();
+        self.grade_keyed(&keyed, repeat).await
+    }
+
+    /// [`Judge::grade`] of items given with their keys (their JSON).
+    pub(crate) async fn grade_keyed(
+        &self,
+        items: &[(String, JudgeItem)],
+        repeat: usize,
+    ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
         let model = self.model_id();
         let mut usage = JudgeUsage {
             model: model.clone(),
@@ -347,10 +344,10 @@ impl Judge {
         let cache = Cache::new(self.effective_cache_dir());
         let keys: Vec<String> = items
             .iter()
-            .map(|i| Cache::key(&model, i, repeat))
+            .map(|(json, _)| Cache::key(&model, json, repeat))
             .collect();
         let mut grades: Vec<Option<Result<Judgement, String>>> = vec![None; items.len()];
-        if matches!(mode, JudgeMode::Live | JudgeMode::Replay) {
+        if mode.reads_cache() {
             for (i, key) in keys.iter().enumerate() {
                 if let Some(j) = cache.get(key) {
                     grades[i] = Some(Ok(j));
@@ -360,10 +357,9 @@ impl Judge {
         }
         if mode == JudgeMode::Replay {
             for g in grades.iter_mut().filter(|g| g.is_none()) {
-                *g = Some(Err(format!(
-                    "no cached verdict for this check, and {}=replay forbids asking the judge: \
-                     run once with a live judge to record it",
-                    super::JUDGE_MODE_ENV
+                *g = Some(Err(replay_miss(
+                    "no cached verdict for this check",
+                    "the judge",
                 )));
             }
         }
@@ -375,34 +371,29 @@ impl Judge {
             if pending.is_empty() {
                 break;
             }
-            if attempt > 0 {
-                tokio::time::sleep(self.wait(attempt, retry_after.take())).await;
-            }
-            let batch: Vec<&JudgeItem> = pending.iter().map(|&i| &items[i]).collect();
-            let p = prompt(&batch);
-            usage.requests += 1;
-            let answer = match tokio::time::timeout(self.timeout, self.model.complete(&p)).await {
-                Err(_) => Err(super::ModelError::retryable(format!(
-                    "no answer from the judge within {} s",
-                    self.timeout.as_secs_f64()
-                ))),
-                Ok(r) => r,
-            };
-            let completion = match answer {
+            let batch: Vec<&JudgeItem> = pending.iter().map(|&i| &items[i].1).collect();
+            let completion = match self
+                .attempt(
+                    attempt,
+                    &mut retry_after,
+                    &prompt(&batch),
+                    &mut usage,
+                    "the judge",
+                )
+                .await
+            {
                 Ok(c) => c,
                 Err(e) => {
                     for &i in &pending {
                         errors[i].clone_from(&e.message);
                     }
-                    retry_after = e.retry_after;
                     if !e.retry {
                         break;
                     }
                     continue;
                 }
             };
-            usage.add_tokens(completion.usage);
-            match parse_answer(&completion.text, batch.len()) {
+            match parse_answer(&completion.text, &pending) {
                 Err(Malformed(m)) => {
                     for &i in &pending {
                         errors[i].clone_from(&m);
@@ -412,15 +403,14 @@ impl Judge {
                     for (&i, result) in pending.iter().zip(results) {
                         match result {
                             Ok(j) => {
-                                if mode != JudgeMode::Off {
+                                if mode.writes_cache() {
                                     // A cache that cannot be written costs money later, not
                                     // correctness now.
-                                    let _ = cache.put(&keys[i], &model, &items[i], repeat, &j);
+                                    let _ = cache.put(&keys[i], &model, &items[i].1, repeat, &j);
                                 }
                                 grades[i] = Some(Ok(j));
                             }
-                            // Ids in the message are the checks' original numbering.
-                            Err(e) => errors[i] = renumber(&e, i),
+                            Err(e) => errors[i] = e,
                         }
                     }
                 }
@@ -430,46 +420,9 @@ impl Judge {
         let grades = grades
             .into_iter()
             .zip(errors)
-            .map(|(g, error)| {
-                g.unwrap_or_else(|| {
-                    Err(format!(
-                        "{error} (after {attempts} request{})",
-                        if attempts == 1 { "" } else { "s" }
-                    ))
-                })
-            })
+            .map(|(g, error)| g.unwrap_or_else(|| Err(after_requests(&error, attempts))))
             .collect();
         usage.price(self.price);
         (grades, usage)
-    }
-
-    /// The wait before retry number `attempt` (1-based): exponential backoff, or the
-    /// provider's `Retry-After` when longer, at most a minute.
-    pub(super) fn wait(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
-        let exponential = self
-            .backoff
-            .saturating_mul(2u32.saturating_pow(attempt.saturating_sub(1)));
-        exponential
-            .max(retry_after.unwrap_or_default())
-            .min(Duration::from_secs(60))
-    }
-}
-
-/// A per-check message from a re-asked batch, with the check's id in the original numbering
-/// (a re-ask numbers its checks from `c1` again).
-fn renumber(message: &str, original: usize) -> String {
-    match message.find("(id c") {
-        Some(at) => {
-            let end = message[at..]
-                .find(')')
-                .map_or(message.len(), |e| at + e + 1);
-            format!(
-                "{}(id {}){}",
-                &message[..at],
-                super::prompt::item_id(original),
-                &message[end..]
-            )
-        }
-        None => message.to_owned(),
     }
 }

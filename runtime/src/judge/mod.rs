@@ -28,6 +28,7 @@
 #[cfg(feature = "http")]
 mod anthropic;
 mod ask;
+mod attempt;
 mod cache;
 #[cfg(feature = "http")]
 mod endpoint;

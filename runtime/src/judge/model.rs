@@ -140,6 +140,12 @@ pub trait JudgeModel: Send + Sync {
         &'a self,
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>>;
+
+    /// The same model at another endpoint, for [`Judge::base_url`](super::Judge::base_url);
+    /// `None` (the default) when the model has no endpoint to move.
+    fn at_base_url(&self, _url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
+        None
+    }
 }
 
 /// A shared model is a model: keep a handle (to inspect a scripted model in tests, or reuse
@@ -170,5 +176,9 @@ impl<M: JudgeModel + ?Sized> JudgeModel for std::sync::Arc<M> {
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>> {
         (**self).complete(prompt)
+    }
+
+    fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
+        (**self).at_base_url(url)
     }
 }

@@ -154,6 +154,13 @@ impl JudgeModel for OpenAiJudge {
         format!("openai:{}", self.endpoint.model)
     }
 
+    /// Rebuilt with the environment's key, as [`OpenAiJudge::new`] reads it.
+    fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
+        Some(std::sync::Arc::new(
+            OpenAiJudge::new(self.endpoint.model.clone()).base_url(url),
+        ))
+    }
+
     fn complete<'a>(
         &'a self,
         prompt: &'a JudgePrompt,

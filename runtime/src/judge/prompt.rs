@@ -153,13 +153,16 @@ pub(crate) fn item_id(i: usize) -> String {
 #[derive(Debug)]
 pub(crate) struct Malformed(pub(crate) String);
 
-/// Reads an answer for `n` checks: one grade (or why there is none) per check, in order.
-/// Results are matched by id; when the model gave none of the ids but exactly `n` results,
-/// by position.
+/// Reads an answer for the checks of a batch: one grade (or why there is none) per check, in
+/// order. The batch numbers its checks `c1`, `c2`, …; `originals` holds each one's index in
+/// the whole run, which messages name (a re-asked batch numbers from `c1` again). Results are
+/// matched by id; when the model gave none of the ids but exactly one result per check, by
+/// position.
 pub(crate) fn parse_answer(
     text: &str,
-    n: usize,
+    originals: &[usize],
 ) -> Result<Vec<Result<Judgement, String>>, Malformed> {
+    let n = originals.len();
     let json = strip_fence(text);
     let value: Value = serde_json::from_str(json).map_err(|e| {
         Malformed(format!(
@@ -186,7 +189,7 @@ pub(crate) fn parse_answer(
     };
     let any_id = results.iter().any(|r| id_of(r).is_some());
     let mut out = Vec::with_capacity(n);
-    for i in 0..n {
+    for (i, &original) in originals.iter().enumerate() {
         let want = item_id(i);
         let found = if any_id {
             results
@@ -199,7 +202,8 @@ pub(crate) fn parse_answer(
         };
         out.push(match found {
             None => Err(format!(
-                "the judge gave no result for this check (id {want})"
+                "the judge gave no result for this check (id {})",
+                item_id(original)
             )),
             Some(r) => grade(r),
         });
@@ -264,7 +268,7 @@ mod tests {
         let a = parse_answer(
             r#"{"results": [{"id": "c2", "score": 0.2, "pass": false, "reasoning": "no"},
                             {"id": "c1", "score": 0.9, "pass": true, "reasoning": "yes"}]}"#,
-            3,
+            &[0, 1, 2],
         )
         .unwrap();
         assert_eq!(a[0].as_ref().unwrap().score, 0.9);
@@ -274,17 +278,23 @@ mod tests {
             "the judge gave no result for this check (id c3)"
         );
         let by_position =
-            parse_answer("```json\n[{\"score\": 1, \"pass\": true}]\n```", 1).unwrap();
+            parse_answer("```json\n[{\"score\": 1, \"pass\": true}]\n```", &[0]).unwrap();
         assert_eq!(by_position[0].as_ref().unwrap().score, 1.0);
+        // A re-asked batch numbers its checks from c1; messages name the run's numbering.
+        let a = parse_answer(r#"{"results": []}"#, &[4]).unwrap();
+        assert_eq!(
+            a[0].as_ref().unwrap_err(),
+            "the judge gave no result for this check (id c5)"
+        );
     }
 
     #[test]
     fn malformed_answers_and_bad_scores() {
-        assert!(parse_answer("I think it passes", 1).is_err());
-        assert!(parse_answer(r#"{"verdict": "pass"}"#, 1).is_err());
-        let a = parse_answer(r#"{"results": [{"id": "c1", "score": 85}]}"#, 1).unwrap();
+        assert!(parse_answer("I think it passes", &[0]).is_err());
+        assert!(parse_answer(r#"{"verdict": "pass"}"#, &[0]).is_err());
+        let a = parse_answer(r#"{"results": [{"id": "c1", "score": 85}]}"#, &[0]).unwrap();
         assert!(a[0].as_ref().unwrap_err().contains("outside 0..1"));
-        let a = parse_answer(r#"{"results": [{"id": "c1", "score": "high"}]}"#, 1).unwrap();
+        let a = parse_answer(r#"{"results": [{"id": "c1", "score": "high"}]}"#, &[0]).unwrap();
         assert!(a[0].as_ref().unwrap_err().contains("no numeric `score`"));
     }
 }

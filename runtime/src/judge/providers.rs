@@ -1,9 +1,9 @@
 //! Judges on the providers' endpoints, built in code or from the environment.
 
-use super::endpoint::env;
 use super::{
     AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL, DEFAULT_OPENAI_JUDGE_MODEL, Judge, OpenAiJudge,
 };
+use crate::agent::wire::env;
 
 impl Judge {
     /// A judge on an OpenAI-compatible endpoint (see [`OpenAiJudge`]); set the endpoint with
@@ -77,18 +77,9 @@ impl Judge {
     ///
     /// See the [module documentation](super).
     pub fn base_url(self, url: impl Into<String>) -> Self {
-        let url = url.into();
-        let id = self.model_id();
-        let rebuilt = if let Some(model) = id.strip_prefix("openai:") {
-            Judge::new(OpenAiJudge::new(model).base_url(url))
-        } else if let Some(model) = id.strip_prefix("anthropic:") {
-            Judge::new(AnthropicJudge::new(model).base_url(url))
-        } else {
-            return self;
-        };
-        Judge {
-            model: rebuilt.model,
-            ..self
+        match self.model.at_base_url(&url.into()) {
+            Some(model) => Judge { model, ..self },
+            None => self,
         }
     }
 }

@@ -68,7 +68,8 @@ impl JudgeUsage {
 
 impl std::fmt::Display for JudgeUsage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let plural =
+            |n: u32, word: &str| format!("{n} {word}{}", crate::report::plural(n as usize));
         write!(
             f,
             "judge {}: {}, {} from the cache, {}, {} input + {} output tokens",

@@ -251,7 +251,7 @@ impl Matcher {
                 let Some(a) = actual else {
                     return fail(format!("missing (expected text containing {value:?})"));
                 };
-                let text = render(a).unwrap_or_else(|s| s);
+                let text = text(a);
                 let found = if *ignore_case {
                     text.to_lowercase().contains(&value.to_lowercase())
                 } else {
@@ -274,7 +274,7 @@ impl Matcher {
                         pattern.source()
                     ));
                 };
-                let text = render(a).unwrap_or_else(|s| s);
+                let text = text(a);
                 if re.is_match(&text) {
                     Ok(())
                 } else {
@@ -532,6 +532,12 @@ fn render(v: &Value) -> Result<String, String> {
         Value::String(s) => Ok(s.clone()),
         other => Err(compact(other)),
     }
+}
+
+/// A value as text: strings as they are, anything else as compact JSON (what `contains`,
+/// `regex` and the judge compare).
+pub(crate) fn text(v: &Value) -> String {
+    render(v).unwrap_or_else(|s| s)
 }
 
 /// Compact one-line JSON rendering of a value, for messages.

@@ -5,11 +5,9 @@ use jiff::Zoned;
 use serde_json::{Value, json};
 
 use super::{Matcher, Mismatch, compact};
+use crate::check::DEFAULT_THRESHOLD;
 use crate::expression::Env;
 use crate::judge::{JudgeItem, JudgeKind};
-
-/// The score a semantic matcher needs from the judge.
-pub(crate) const SEMANTIC_THRESHOLD: f64 = 0.8;
 
 /// A value whose meaning matches a description, as judged by the model: paraphrases and
 /// spelling differences pass (`"Lisbon, Portugal"` for `"the capital of Portugal"`). Graded in
@@ -56,10 +54,7 @@ impl Matcher {
 
     /// What the judge is asked for a semantic matcher and an actual value.
     pub(crate) fn semantic_item(&self, actual: &Value, now: &Zoned) -> Option<JudgeItem> {
-        let text = match actual {
-            Value::String(s) => s.clone(),
-            other => compact(other),
-        };
+        let text = super::text(actual);
         let (criteria, material) = match self {
             Matcher::FreeText { value } => (
                 format!("the value means the same as: {value}"),
@@ -100,9 +95,9 @@ impl Matcher {
         })?;
         match judgements.get(&item) {
             Err(reason) => Err(Mismatch::Error(format!("not graded: {reason}"))),
-            Ok(j) if j.score >= SEMANTIC_THRESHOLD => Ok(()),
+            Ok(j) if j.score >= DEFAULT_THRESHOLD => Ok(()),
             Ok(j) => Err(Mismatch::Fail(format!(
-                "expected {}, got {} (judge score {} < {SEMANTIC_THRESHOLD}: {})",
+                "expected {}, got {} (judge score {} < {DEFAULT_THRESHOLD}: {})",
                 self.describe(),
                 compact(a),
                 j.score,

@@ -2,10 +2,12 @@
 
 use super::{Scenario, Step, Transcript};
 use crate::Verdict;
-use crate::check::{Details, Expectation, Scope, Severity, Status};
+use crate::check::{Expectation, Outcome, Severity};
 use crate::judge::Judge;
+use crate::judge::{JudgeUsage, Judgements};
 use crate::report::Report;
 use crate::run::ScenarioInfo;
+use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
@@ -38,10 +40,8 @@ pub struct ScenarioEvaluator {
 impl ScenarioEvaluator {
     /// Prepares `scenario` (see [`Scenario::evaluator`]).
     pub fn new(scenario: &Scenario) -> Self {
-        let mut info = ScenarioInfo::new(scenario.name.clone());
-        info.description = scenario.description.clone();
         ScenarioEvaluator {
-            info,
+            info: scenario.info(),
             expectations: scenario.expectations(),
             live_only: live_only(scenario),
             context: scenario.context.clone(),
@@ -75,24 +75,7 @@ impl ScenarioEvaluator {
     ///
     /// See the type's example.
     pub fn evaluate(&self, transcript: Transcript) -> Report {
-        let transcript = self.with_context(transcript);
-        let mut verdicts = crate::turn_failures(&transcript);
-        verdicts.extend(crate::evaluate(&transcript, &self.expectations));
-        verdicts.extend(self.live_only.iter().cloned());
-        Report::new(self.info.clone(), verdicts, transcript, 0)
-    }
-}
-
-impl ScenarioEvaluator {
-    /// The scenario's context variables the recording lacks (a recording's own values win:
-    /// they are what the run really used).
-    fn with_context(&self, mut transcript: Transcript) -> Transcript {
-        for (k, v) in self.context.iter() {
-            if transcript.context.get(k).is_none() {
-                transcript.context.insert(k.clone(), v.clone());
-            }
-        }
-        transcript
+        self.report(self.with_context(transcript), None, None)
     }
 
     /// Evaluates the checks on a recorded transcript, with `judge` grading the judge checks
@@ -112,11 +95,29 @@ impl ScenarioEvaluator {
         let transcript = self.with_context(transcript);
         let (judgements, usage) =
             crate::judge::judge_phase(judge, &transcript, &self.expectations, 0).await;
+        self.report(transcript, Some(&judgements), usage)
+    }
+
+    /// The scenario's context variables the recording lacks (a recording's own values win:
+    /// they are what the run really used).
+    fn with_context(&self, mut transcript: Transcript) -> Transcript {
+        let mut context = self.context.clone();
+        context.extend(&transcript.context);
+        transcript.context = context;
+        transcript
+    }
+
+    fn report(
+        &self,
+        transcript: Transcript,
+        judgements: Option<&Judgements>,
+        usage: Option<JudgeUsage>,
+    ) -> Report {
         let mut verdicts = crate::turn_failures(&transcript);
         verdicts.extend(crate::eval::evaluate_with(
             &transcript,
             &self.expectations,
-            Some(&judgements),
+            judgements,
         ));
         verdicts.extend(self.live_only.iter().cloned());
         let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
@@ -128,15 +129,13 @@ impl ScenarioEvaluator {
 /// Error verdicts for the steps whose checks need a live run: a recorded transcript has no
 /// variable bag, and a simulated user's checks belong to the turns it plays.
 fn live_only(scenario: &Scenario) -> Vec<Verdict> {
-    let error = |label: String, check: &'static str, severity: Severity, reason: &str| Verdict {
-        label,
-        check: check.into(),
-        scope: Scope::Conversation,
-        severity,
-        id: None,
-        status: Status::Error,
-        reason: format!("not evaluated: {reason}"),
-        details: Details::default(),
+    let error = |label: String, kind: &'static str, severity: Severity, reason: &str| {
+        step_verdict(
+            label,
+            kind,
+            severity,
+            Outcome::error(format!("not evaluated: {reason}")),
+        )
     };
     let mut out = Vec::new();
     let mut simulated = false;
@@ -156,7 +155,7 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
             } => out.push(error(
                 label
                     .clone()
-                    .unwrap_or_else(|| format!("{path} equals {}", crate::matcher::compact(equals))),
+                    .unwrap_or_else(|| variable_label(path, equals)),
                 "variable",
                 if *warning { Severity::Warning } else { Severity::Error },
                 "a variable check reads the variables of a live run; a recorded transcript has none",
@@ -164,12 +163,7 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
             Step::Simulate { objective, expect, .. } => {
                 simulated = true;
                 let reason = "a simulated user's checks are evaluated on the turns it plays, in a live run";
-                out.push(error(
-                    format!("simulated user reached the objective {objective:?}"),
-                    "simulate",
-                    Severity::Error,
-                    reason,
-                ));
+                out.push(error(objective_label(objective), "simulate", Severity::Error, reason));
                 out.extend(expect.iter().map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)));
             }
             _ => {}

@@ -336,9 +336,27 @@ impl Scenario {
     ///
     /// See the type's example.
     pub async fn run(&self, suite: Suite) -> Report {
+        self.drive(ScenarioRun::with_info(suite, self.info()))
+            .await
+            .report()
+            .await
+    }
+
+    /// What reports say of the scenario: its name and description.
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Scenario;
+    /// assert_eq!(Scenario::new("refund").described("twice").info().description.as_deref(), Some("twice"));
+    /// ```
+    pub fn info(&self) -> ScenarioInfo {
         let mut info = ScenarioInfo::new(self.name.clone());
         info.description = self.description.clone();
-        let mut run = ScenarioRun::with_info(suite, info);
+        info
+    }
+
+    /// Takes `run` through the scenario's steps and adds its checks; the caller finishes it
+    /// (a report, or one of several repeated runs).
+    pub(crate) async fn drive(&self, mut run: ScenarioRun) -> ScenarioRun {
         for (k, v) in self.context.iter() {
             run.context(k.clone(), v);
         }
@@ -415,7 +433,11 @@ impl Scenario {
                     save_as,
                     id,
                 } => {
-                    let body = bag.interpolate_value(input, run.transcript());
+                    let body = if self.interpolate {
+                        bag.interpolate_value(input, run.transcript())
+                    } else {
+                        input.clone()
+                    };
                     let output = run.request_step(request, body).await;
                     if let Some(name) = save_as {
                         bag.set_var(name, output.clone());
@@ -447,6 +469,6 @@ impl Scenario {
         for e in &self.expect {
             run.expect(e.clone());
         }
-        run.report().await
+        run
     }
 }

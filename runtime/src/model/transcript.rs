@@ -70,6 +70,19 @@ impl Transcript {
         out
     }
 
+    /// The text of every message of [`Transcript::messages`] through `turns` (a prefix of this
+    /// transcript's turns), in the same order, without copying.
+    pub(crate) fn message_texts<'t>(&'t self, turns: &'t [Turn]) -> impl Iterator<Item = &'t str> {
+        let history = self.history.iter().map(|m| m.content.as_str());
+        history.chain(turns.iter().flat_map(|t| {
+            t.before
+                .iter()
+                .map(|m| m.content.as_str())
+                .chain([t.input.as_str()])
+                .chain(t.error.is_none().then_some(t.reply.text.as_str()))
+        }))
+    }
+
     /// The last turn's reply text (the final answer), or `""` when no turn ran.
     ///
     /// ```

@@ -6,9 +6,9 @@ mod text;
 mod write;
 
 pub use diff::{json_diff, text_diff};
-pub(crate) use text::truncate as clip;
+pub(crate) use text::{plural, truncate as clip};
+pub(crate) use write::write_json;
 pub use write::{REPORT_DIR_ENV, report_root};
-pub(crate) use write::{rewrite_json, write_json};
 
 use std::path::PathBuf;
 

@@ -52,10 +52,7 @@ impl Report {
             )
         };
         let counts = match &self.repeats {
-            Some(r) => format!(
-                "{} of {} runs passed ({} required); the run shown: {counts}",
-                r.passed_runs, r.runs, r.required
-            ),
+            Some(r) => format!("{}; the run shown: {counts}", runs_passed(r)),
             None => counts,
         };
         let mut line = format!(
@@ -73,7 +70,7 @@ impl Report {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
@@ -147,14 +144,18 @@ impl fmt::Display for Report {
     }
 }
 
+/// `3 of 5 runs passed (4 required)`.
+fn runs_passed(r: &RepeatSummary) -> String {
+    format!(
+        "{} of {} runs passed ({} required)",
+        r.passed_runs, r.runs, r.required
+    )
+}
+
 /// Each check's pass count over the repeated runs, flaky ones marked.
 fn write_repeats(f: &mut fmt::Formatter<'_>, r: &RepeatSummary) -> fmt::Result {
     writeln!(f)?;
-    writeln!(
-        f,
-        "repeats: {} of {} runs passed ({} required)",
-        r.passed_runs, r.runs, r.required
-    )?;
+    writeln!(f, "repeats: {}", runs_passed(r))?;
     let width = r
         .checks
         .iter()

@@ -106,23 +106,6 @@ pub(crate) fn write_json(report: &mut Report, configured: Option<&Path>) {
     }
 }
 
-/// Writes the report again where it was written before (a repeated scenario's combined
-/// report replaces its last run's).
-pub(crate) fn rewrite_json(report: &mut Report) {
-    let Some(path) = report.json_path.clone() else {
-        return;
-    };
-    let written = serde_json::to_vec_pretty(&*report)
-        .map_err(|e| e.to_string())
-        .and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string()));
-    if let Err(e) = written {
-        report.notes.push(format!(
-            "could not write the JSON report to {}: {e}",
-            path.display()
-        ));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

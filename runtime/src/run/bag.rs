@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::model::Transcript;
+use crate::path::FieldPath;
 
 /// Variables and step outputs gathered while a scenario runs.
 #[derive(Debug, Default)]
@@ -31,16 +32,11 @@ impl Bag {
             .turns
             .last()
             .map_or(Value::Null, |t| Value::String(t.reply.text.clone()));
-        let messages: Vec<Value> = transcript
-            .messages()
-            .iter()
-            .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
-            .collect();
         json!({
             "var": self.vars,
             "steps": self.steps,
             "last": {"assistant": last},
-            "transcript": messages,
+            "transcript": transcript.messages(),
         })
     }
 
@@ -61,8 +57,21 @@ impl Bag {
     /// `value` with every string interpolated; a string that is exactly one `${path}` takes
     /// the value itself, keeping its type.
     pub(crate) fn interpolate_value(&self, value: &Value, transcript: &Transcript) -> Value {
+        if !mentions_dollar(value) {
+            return value.clone();
+        }
         let view = self.view(transcript);
         interpolate_value(value, &view)
+    }
+}
+
+/// Whether some string in `value` has a `$` (without one there is nothing to interpolate).
+fn mentions_dollar(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains('$'),
+        Value::Array(items) => items.iter().any(mentions_dollar),
+        Value::Object(o) => o.values().any(mentions_dollar),
+        _ => false,
     }
 }
 
@@ -128,29 +137,10 @@ fn shown(v: Option<&Value>) -> String {
     }
 }
 
-/// Follows a dotted path with `[n]` indices; a leading `bag.` names the bag itself.
+/// The value at a dot path (`var.acct.tags[1]`); a leading `bag.` names the bag itself.
 fn lookup<'a>(view: &'a Value, path: &str) -> Option<&'a Value> {
     let path = path.trim();
-    let path = path.strip_prefix("bag.").unwrap_or(path);
-    let mut at = view;
-    for part in path.split('.') {
-        let (key, indices) = match part.find('[') {
-            Some(i) => (&part[..i], &part[i..]),
-            None => (part, ""),
-        };
-        if !key.is_empty() {
-            at = match at {
-                Value::Object(o) => o.get(key)?,
-                Value::Array(a) => a.get(key.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        for idx in indices.split('[').filter(|s| !s.is_empty()) {
-            let n: usize = idx.strip_suffix(']')?.parse().ok()?;
-            at = at.as_array()?.get(n)?;
-        }
-    }
-    Some(at)
+    FieldPath::new(path.strip_prefix("bag.").unwrap_or(path)).get(view)
 }
 
 #[cfg(test)]

@@ -42,10 +42,16 @@ impl ScenarioRun {
                     .and_then(Value::as_str)
                     .unwrap_or("POST")
                     .to_ascii_uppercase(),
-                o.get("url")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| format!("request `{name}` has no `url`"))?
-                    .to_owned(),
+                match o.get("url") {
+                    None => return Err(format!("request `{name}` has no `url`")),
+                    Some(Value::String(url)) => url.clone(),
+                    Some(other) => {
+                        return Err(format!(
+                            "request `{name}`: `url` must be text, got {}",
+                            compact(other)
+                        ));
+                    }
+                },
             ),
             other => {
                 return Err(format!(
@@ -118,7 +124,7 @@ impl ScenarioRun {
         label: Option<String>,
         warning: bool,
     ) {
-        let label = label.unwrap_or_else(|| format!("{path} equals {}", compact(expected)));
+        let label = label.unwrap_or_else(|| super::step_verdict::variable_label(path, expected));
         let outcome = match &actual {
             Some(a) if json_eq(a, expected) => Outcome::passed(),
             Some(a) => Outcome::fail(format!(

@@ -9,6 +9,7 @@ mod meta;
 mod repeat;
 mod scenario_run;
 mod simulate;
+pub(crate) mod step_verdict;
 mod suite;
 
 pub use extract::Extraction;

@@ -154,16 +154,20 @@ impl Repeats {
     ///
     /// See the type's example.
     pub async fn record(&mut self, run: ScenarioRun) -> Option<Report> {
-        let plan = run.repeat_plan();
-        let report = run.report().await;
-        if plan.times <= 1 && self.reports.is_empty() {
-            return Some(report);
-        }
-        self.reports.push(report);
-        if self.reports.len() < plan.times as usize {
-            return None;
-        }
-        Some(combine(std::mem::take(&mut self.reports), plan))
+        let plan = run.suite.repeat;
+        let (report, report_dir) = run.finish().await;
+        let mut report = if plan.times <= 1 && self.reports.is_empty() {
+            report
+        } else {
+            self.reports.push(report);
+            if self.reports.len() < plan.times as usize {
+                return None;
+            }
+            combine(std::mem::take(&mut self.reports), plan)
+        };
+        // Written once: a repeated scenario's combined report, not each run's.
+        crate::report::write_json(&mut report, report_dir.as_deref());
+        Some(report)
     }
 }
 
@@ -226,6 +230,5 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
     report.repeats = Some(summary);
     report.judge = judge;
     report.duration_ms = duration_ms;
-    crate::report::rewrite_json(&mut report);
     report
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::agent_call::call_agent;
 use super::{ScenarioInfo, Suite};
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
-use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity, Status};
+use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use crate::clock::Clock;
 use crate::eval::{evaluate_with, turn_failures};
 use crate::judge::{Judge, JudgeUsage, judge_phase};
@@ -202,7 +202,7 @@ impl ScenarioRun {
     /// The judge (its model also extracts and plays simulated users): the scenario's or
     /// suite's, else the one the environment names.
     pub(crate) fn model_for_steps(&self) -> Option<Judge> {
-        self.suite.judge.clone().or_else(env_judge)
+        self.suite.judge_or_env()
     }
 
     /// Records a model-powered step's verdict.
@@ -218,16 +218,9 @@ impl ScenarioRun {
         outcome: Outcome,
         severity: Severity,
     ) {
-        self.step_verdicts.push(Verdict {
-            label,
-            check: kind.into(),
-            scope: Scope::Conversation,
-            severity,
-            id: None,
-            status: outcome.status,
-            reason: outcome.reason,
-            details: outcome.details,
-        });
+        self.step_verdicts.push(super::step_verdict::step_verdict(
+            label, kind, severity, outcome,
+        ));
     }
 
     /// Records that a model-powered step could not be done.
@@ -241,10 +234,6 @@ impl ScenarioRun {
             Some(u) => u.merge(&usage),
             None => self.step_usage = Some(usage),
         }
-    }
-
-    pub(crate) fn repeat_plan(&self) -> super::Repeat {
-        self.suite.repeat
     }
 
     /// Pins the run's "now" (its `user_time`) the first time it is needed.
@@ -414,25 +403,40 @@ impl ScenarioRun {
     /// not pass.
     ///
     /// See the type's example.
-    pub async fn report(mut self) -> Report {
+    pub async fn report(self) -> Report {
+        let (mut report, report_dir) = self.finish().await;
+        write_json(&mut report, report_dir.as_deref());
+        report
+    }
+
+    /// Evaluates every check: the report, and where the suite wants reports written (the
+    /// caller writes it once, after combining repeated runs).
+    pub(crate) async fn finish(mut self) -> (Report, Option<std::path::PathBuf>) {
         self.user_time();
         let mut verdicts: Vec<Verdict> = self
             .setup_errors
             .iter()
-            .map(|e| Verdict {
-                label: "scenario setup".to_owned(),
-                check: "setup".into(),
-                scope: Scope::Conversation,
-                severity: Severity::Error,
-                id: None,
-                status: Status::Error,
-                reason: e.clone(),
-                details: Default::default(),
+            .map(|e| {
+                super::step_verdict::step_verdict(
+                    "scenario setup".to_owned(),
+                    "setup",
+                    Severity::Error,
+                    Outcome::error(e.clone()),
+                )
             })
             .collect();
         verdicts.extend(turn_failures(&self.transcript));
         verdicts.append(&mut self.step_verdicts);
-        let judge = self.model_for_steps();
+        // The environment's judge is looked up only when a check needs one.
+        let judge = if self
+            .expectations
+            .iter()
+            .any(|e| crate::judge::needs_judge(&e.check))
+        {
+            self.model_for_steps()
+        } else {
+            None
+        };
         let (judgements, judge_usage) = judge_phase(
             judge.as_ref(),
             &self.transcript,
@@ -445,22 +449,18 @@ impl ScenarioRun {
             &self.expectations,
             Some(&judgements),
         ));
+        if let Some(usage) = judge_usage {
+            self.add_step_usage(usage);
+        }
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
-        report.judge = match (self.step_usage, judge_usage) {
-            (Some(mut a), Some(b)) => {
-                a.merge(&b);
-                Some(a)
-            }
-            (a, b) => a.or(b),
-        };
-        write_json(&mut report, self.suite.report_dir.as_deref());
-        report
+        report.judge = self.step_usage;
+        (report, self.suite.report_dir)
     }
 }
 
 /// The judge the environment names, when the suite has none.
-pub(crate) fn env_judge() -> Option<Judge> {
+pub(super) fn env_judge() -> Option<Judge> {
     #[cfg(feature = "http")]
     {
         Judge::from_env_if_configured()

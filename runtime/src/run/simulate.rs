@@ -135,7 +135,7 @@ impl ScenarioRun {
         mut after_each_turn: impl FnMut(&mut ScenarioRun),
     ) {
         let user = user.into();
-        let label = format!("simulated user reached the objective {:?}", user.objective);
+        let label = super::step_verdict::objective_label(&user.objective);
         let Some(judge) = self.model_for_steps() else {
             self.step_error(
                 label,
@@ -154,9 +154,7 @@ impl ScenarioRun {
                 user: json!({
                     "objective": user.objective,
                     "persona": user.persona,
-                    "conversation": self.transcript.messages().iter()
-                        .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
-                        .collect::<Vec<_>>(),
+                    "conversation": self.transcript.messages(),
                 })
                 .to_string(),
                 schema: json!({

@@ -63,6 +63,12 @@ impl Default for Suite {
 }
 
 impl Suite {
+    /// The suite's judge, else the one the environment names (its model also extracts and
+    /// plays simulated users).
+    pub(crate) fn judge_or_env(&self) -> Option<crate::judge::Judge> {
+        self.judge.clone().or_else(super::scenario_run::env_judge)
+    }
+
     /// A suite with no agent, no context and default settings.
     ///
     /// See the type's example.

@@ -149,6 +149,16 @@ pub struct TraceError {
 }
 
 impl TraceError {
+    /// The place as a path inside the document (`choices[0].message`; empty for the root).
+    ///
+    /// ```
+    /// let e = agent_test_runtime::trace::parse(&serde_json::json!({"choices": []}), Some(agent_test_runtime::trace::Format::OpenAiChat)).unwrap_err();
+    /// assert!(!e.relative_path().starts_with('$'));
+    /// ```
+    pub fn relative_path(&self) -> &str {
+        self.path.trim_start_matches('$').trim_start_matches('.')
+    }
+
     pub(crate) fn at(format: Format, path: impl Into<String>, message: impl Into<String>) -> Self {
         TraceError {
             format: Some(format),

@@ -6,6 +6,7 @@
 //! on a run built by hand that passes it and one that fails it; a table of the format's
 //! semantics, edge cases included; and malformed files, whose errors name the file and the path.
 
+mod errors;
 mod lamdis;
 mod mcplab;
 mod mibo;

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::judge_server::{Behaviour, judge_server};
 
-fn cache(name: &str) -> PathBuf {
+pub fn cache(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "agent-test-judge-cache-{}-{name}",
         std::process::id()
@@ -22,7 +22,7 @@ fn cache(name: &str) -> PathBuf {
 }
 
 /// A judge on the local server, retrying fast.
-fn local(url: &str, cache_dir: PathBuf) -> Judge {
+pub fn local(url: &str, cache_dir: PathBuf) -> Judge {
     Judge::new(
         OpenAiJudge::new("judge-model")
             .base_url(url)

@@ -1,0 +1,38 @@
+//! Verdicts of steps rather than checks (setup, model-powered steps, requests, variable
+//! checks), and the labels they share between live runs and recorded ones: a step is named
+//! the same in both, so reports and repeat tallies line up.
+
+use serde_json::Value;
+
+use crate::Verdict;
+use crate::check::{Outcome, Scope, Severity};
+use crate::matcher::compact;
+
+/// A step's verdict: about the whole conversation, with no id.
+pub(crate) fn step_verdict(
+    label: String,
+    kind: &'static str,
+    severity: Severity,
+    outcome: Outcome,
+) -> Verdict {
+    Verdict {
+        label,
+        check: kind.into(),
+        scope: Scope::Conversation,
+        severity,
+        id: None,
+        status: outcome.status,
+        reason: outcome.reason,
+        details: outcome.details,
+    }
+}
+
+/// What a variable check is called unless labelled.
+pub(crate) fn variable_label(path: &str, equals: &Value) -> String {
+    format!("{path} equals {}", compact(equals))
+}
+
+/// What a simulated user's verdict is called.
+pub(crate) fn objective_label(objective: &str) -> String {
+    format!("simulated user reached the objective {objective:?}")
+}

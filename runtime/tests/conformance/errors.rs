@@ -1,0 +1,588 @@
+//! Every error path of the importers, one row each: the format (or `None` to detect it), the
+//! file's name, its text, and the full message (`file: at path: message`, or `file: message`
+//! without a path). A table reports every failing row at once.
+
+use agent_test_runtime::formats::{self, SeedFormat};
+use serde_json::{Value, json};
+
+use crate::support::load_error;
+
+use SeedFormat::{Lamdis, McpLab, Mibo, MorganaBench, PromptKit};
+
+/// A row: the format named (`None`: detected), the file's name, its text, the full message.
+type ErrorRow = (Option<SeedFormat>, &'static str, String, &'static str);
+
+/// The full message of loading `text`, or why there is none.
+fn error_of(format: Option<SeedFormat>, text: &str, file: &str) -> Result<String, String> {
+    match formats::from_text(text, file, format) {
+        Ok(cases) => Err(format!("loads, giving {} case(s)", cases.len())),
+        Err(e) => Ok(e.to_string()),
+    }
+}
+
+/// Loads every row and checks its full message; reports every failing row at once.
+#[track_caller]
+fn assert_errors(rows: &[ErrorRow]) {
+    let failures: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (format, file, text, expected))| {
+            let got = error_of(*format, text, file);
+            (got.as_deref() != Ok(*expected)).then(|| {
+                let format = format.map_or_else(|| "detected".to_owned(), |f| f.to_string());
+                format!("row {i} ({format}, {file}):\n  text:     {text}\n  expected: {expected}\n  got:      {got:?}")
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// A Mibo case of one input and these procedural assertions.
+fn mibo_procedural(assertion: Value) -> String {
+    json!({"input_utterance": "x", "assertions": {"procedural": [assertion]}}).to_string()
+}
+
+/// A Mibo `node_call` MUST_CALL of `a` with these expected arguments.
+fn mibo_args(args: Value) -> String {
+    mibo_procedural(json!({"target": "node_call", "condition": "MUST_CALL",
+                           "expected_name": "a", "expected_arguments": args}))
+}
+
+/// A PromptKit scenario of one user turn with these assertions (YAML flow items).
+fn promptkit_turn(assertions: &str) -> String {
+    format!(
+        "kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: hi\n      assertions:\n{assertions}"
+    )
+}
+
+/// A Lamdis test of these steps (JSON objects), after a user message.
+fn lamdis_after_message(step: &str) -> String {
+    format!(r#"{{"steps": [{{"type": "message", "content": "hi"}}, {step}]}}"#)
+}
+
+/// A MorganaBench example of one user message and these assertions.
+fn mb_assertions(assertions: Value) -> String {
+    json!({"inputs": {"messages": [{"role": "user", "content": "hi"}]},
+           "expectations": {"assertions": assertions}})
+    .to_string()
+}
+
+/// A MorganaBench `tool_called` of `t` with these parameters.
+fn mb_parameters(parameters: Value) -> String {
+    mb_assertions(json!([{"assert_that": "tool_called", "tool": "t", "parameters": parameters}]))
+}
+
+/// A MorganaBench example of these input messages.
+fn mb_messages(messages: Value) -> String {
+    json!({"inputs": {"messages": messages}, "expectations": {}}).to_string()
+}
+
+/// The shared readers (`read.rs`): an object that is not one, a tag that is not a string, a
+/// wrapper that is not a list.
+#[test]
+fn shared_reader_errors() {
+    assert_errors(&[
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_procedural(json!("http_status")),
+            "x.json: at assertions.procedural[0]: expected an object, got a string (\"http_status\")",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn("        - tools_called\n"),
+            "x.yaml: at spec.turns[0].assertions[0]: expected an object, got a string (\"tools_called\")",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"steps": ["hi"]}"#.into(),
+            "x.json: at steps[0]: expected an object, got a string (\"hi\")",
+        ),
+        (
+            Some(McpLab),
+            "x.yaml",
+            "prompt: p\neval:\n  response_assertions: [contains]\n".into(),
+            "x.yaml: at eval.response_assertions[0]: expected an object, got a string (\"contains\")",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_procedural(json!({"target": 3})),
+            "x.json: at assertions.procedural[0].target: expected one of `node_call`, \
+             `json_match`, `response_regex`, `json_schema`, `http_status`, `response_time`, \
+             `token_limit`, got a number (3)",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn("        - type: [tools_called]\n"),
+            "x.yaml: at spec.turns[0].assertions[0].type: expected one of `content_includes`, \
+             `content_matches`, `tools_called`, `tools_not_called`, `tool_calls_with_args`, \
+             `agent_invoked`, `agent_not_invoked`, `agent_response_contains`, `state_is`, \
+             `transitioned_to`, `workflow_complete`, `guardrail_triggered`, got an array \
+             ([\"tools_called\"])",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"steps": [{"type": null, "content": "hi"}]}"#.into(),
+            "x.json: at steps[0].type: expected one of `message`, `request`, `assistant_check`, \
+             `user_objective`, `extract`, got null",
+        ),
+        (
+            Some(McpLab),
+            "x.yaml",
+            "scenarios: 3\n".into(),
+            "x.yaml: at scenarios: expected a list, got a number (3)",
+        ),
+        (
+            Some(McpLab),
+            "x.yaml",
+            "scenarios:\n  prompt: p\n".into(),
+            "x.yaml: at scenarios: expected a list, got an object ({\"prompt\":\"p\"})",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"tests": 3}"#.into(),
+            "x.json: at tests: expected a list, got a number (3)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"tests": null}"#.into(),
+            "x.json: at tests: expected a list, got null",
+        ),
+    ]);
+}
+
+/// The message for a file of no known format, after `file: ` (it has no path).
+macro_rules! unknown_format {
+    () => {
+        "not a test file of a known format: expected Mibo test cases, MCPLab or PromptKit \
+         scenarios, Lamdis tests or MorganaBench examples (name one with `--input-format`)"
+    };
+}
+
+/// A file of no known format, detected (`formats::from_text(text, file, None)`).
+#[test]
+fn unknown_format_errors() {
+    assert_errors(&[
+        (
+            None,
+            "x.json",
+            r#"{"name": "refund", "steps": []}"#.into(),
+            concat!("x.json: ", unknown_format!()),
+        ),
+        (
+            None,
+            "x.json",
+            "[]".into(),
+            concat!("x.json: ", unknown_format!()),
+        ),
+        (
+            None,
+            "suite/x.yaml",
+            "name: refund
+"
+            .into(),
+            concat!("suite/x.yaml: ", unknown_format!()),
+        ),
+    ]);
+}
+
+/// Mibo (`mibo.rs`).
+#[test]
+fn mibo_errors() {
+    let m = Some(Mibo);
+    assert_errors(&[
+        (
+            m,
+            "x.json",
+            r#"{"input_utterance": "x", "context": 3}"#.into(),
+            "x.json: at context: expected an object of variables, got a number (3)",
+        ),
+        (
+            m,
+            "x.json",
+            r#"{"context": ["USER_ID"], "content": {"input_utterance": "x"}}"#.into(),
+            "x.json: at context: expected an object of variables, got an array ([\"USER_ID\"])",
+        ),
+        (
+            m,
+            "x.json",
+            r#"[{"input_utterance": "x"}, {"context": "c", "content": {"input_utterance": "y"}}]"#
+                .into(),
+            "x.json: at [1].context: expected an object of variables, got a string (\"c\")",
+        ),
+        (
+            m,
+            "x.json",
+            r#"{"input_utterance": "x", "turns": [{"input_utterance": "y"}]}"#.into(),
+            "x.json: at input_utterance: a case with `turns` gives each turn its own \
+             `input_utterance`",
+        ),
+        (
+            m,
+            "x.json",
+            r#"{"custom_body": {}, "turns": [{"input_utterance": "y"}]}"#.into(),
+            "x.json: at custom_body: a case with `turns` gives each turn its own `custom_body`",
+        ),
+        (
+            m,
+            "x.json",
+            r#"{"turns": [{"input_utterance": "a"}, {"assertions": {}}]}"#.into(),
+            "x.json: at turns[1]: expected `input_utterance` or `custom_body`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "json_schema", "schema": "object"})),
+            "x.json: at assertions.procedural[0].schema: expected a JSON Schema object, got a \
+             string (\"object\")",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "http_status"})),
+            "x.json: at assertions.procedural[0]: expected `expected_status`, an HTTP status code",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "http_status", "expected_status": 70000})),
+            "x.json: at assertions.procedural[0]: expected `expected_status`, an HTTP status code",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "response_time"})),
+            "x.json: at assertions.procedural[0]: missing field `max_ms`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "node_call", "condition": "CALL_COUNT",
+                                   "expected_name": "a"})),
+            "x.json: at assertions.procedural[0]: CALL_COUNT needs `expected_count`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "node_call", "condition": "MUST_CALL",
+                                   "expected_name": "a", "expected_count": 2})),
+            "x.json: at assertions.procedural[0].expected_count: `expected_count` goes with \
+             `condition: CALL_COUNT`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_procedural(json!({"target": "node_call", "condition": "MUST_CALL",
+                "expected_name": "Agent", "expected_tool_calls": [
+                    {"condition": "MUST_CALL", "expected_name": "t", "expected_count": 1}]})),
+            "x.json: at assertions.procedural[0].expected_tool_calls[0].expected_count: \
+             `expected_count` goes with `condition: CALL_COUNT`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_args(json!({"sku": {"matcher": "exact"}})),
+            "x.json: at assertions.procedural[0].expected_arguments.sku: an `exact` matcher \
+             takes either `value` or `expression`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_args(
+                json!({"sku": {"matcher": "exact", "value": "A", "expression": "JSON_EXTRACT(X, 'sku')"}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.sku: an `exact` matcher \
+             takes either `value` or `expression`",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_args(json!({"sku": {"matcher": "one_of", "variants": []}})),
+            "x.json: at assertions.procedural[0].expected_arguments.sku.variants: expected at \
+             least one variant",
+        ),
+        (
+            m,
+            "x.json",
+            mibo_args(json!({"sku": {"matcher": "one_of"}})),
+            "x.json: at assertions.procedural[0].expected_arguments.sku.variants: expected at \
+             least one variant",
+        ),
+        (
+            m,
+            "x.json",
+            json!({"input_utterance": "x", "assertions": {"semantic": [
+                {"criteria": "c", "output_key": "summary"}]}})
+            .to_string(),
+            "x.json: at assertions.semantic[0].output_key: `output_key` reads the output of \
+             `target_node`, which is missing",
+        ),
+    ]);
+}
+
+/// PromptKit (`promptkit.rs`).
+#[test]
+fn promptkit_errors() {
+    let p = Some(PromptKit);
+    assert_errors(&[
+        (
+            p,
+            "x.yaml",
+            "kind: Workflow\nspec:\n  turns: [{role: user, content: hi}]\n".into(),
+            "x.yaml: at kind: expected `Scenario`, got a string (\"Workflow\")",
+        ),
+        (
+            p,
+            "x.yaml",
+            "- kind: Scenario\n  spec:\n    turns: [{role: user, content: hi}]\n- kind: 3\n  spec:\n    turns: [{role: user, content: hi}]\n"
+                .into(),
+            "x.yaml: at [1].kind: expected `Scenario`, got a number (3)",
+        ),
+        (
+            p,
+            "x.yaml",
+            "kind: Scenario\nspec:\n  turns:\n    - role: system\n      content: Be brief.\n      assertions: []\n    - role: user\n      content: hi\n"
+                .into(),
+            "x.yaml: at spec.turns[0].assertions: a system turn gets no reply to check",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn("        - {type: tools_called, params: {tools: []}}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.tools: expected at least one name in \
+             `tools`",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn("        - {type: tools_not_called}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.tools: expected at least one name in \
+             `tools`",
+        ),
+        (
+            p,
+            "x.yaml",
+            "kind: Scenario\nspec:\n  turns: [{role: user, content: hi}]\n  conversation_assertions:\n    - {type: agent_invoked, params: {min_calls: 1}}\n"
+                .into(),
+            "x.yaml: at spec.conversation_assertions[0].params.agents: expected at least one \
+             name in `agents`",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn("        - {type: agent_not_invoked, params: {agent_names: []}}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.agents: expected at least one name \
+             in `agents`",
+        ),
+    ]);
+}
+
+/// MorganaBench (`morganabench.rs`).
+#[test]
+fn morganabench_errors() {
+    let mb = Some(MorganaBench);
+    assert_errors(&[
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!(3)),
+            "x.json: at expectations.assertions[0].parameters: expected an array, got a number (3)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!({"param": "to"})),
+            "x.json: at expectations.assertions[0].parameters: expected an array, got an \
+             object ({\"param\":\"to\"})",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to"}])),
+            "x.json: at expectations.assertions[0].parameters[0]: missing field `matcher`",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"matcher": {"match_as": "missing"}}])),
+            "x.json: at expectations.assertions[0].parameters[0]: expected either `param` (one \
+             parameter) or a non-empty `params` (a group)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(
+                json!([{"params": [], "matcher": {"match_as": "free_text", "value": "x"}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0]: expected either `param` (one \
+             parameter) or a non-empty `params` (a group)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "params": ["to"], "matcher": {"match_as": "missing"}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0]: expected either `param` (one \
+             parameter) or a non-empty `params` (a group)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": 3, "matcher": {"match_as": "missing"}}])),
+            "x.json: at expectations.assertions[0].parameters[0]: expected either `param` (one \
+             parameter) or a non-empty `params` (a group)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "equality"}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher: missing field `value`",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "optional"}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher: missing field `default`",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "optional",
+                "default": {"match_as": "equality"}}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.default: missing field \
+             `value`",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_messages(json!([])),
+            "x.json: at inputs.messages: expected at least one message (the user's request)",
+        ),
+        (
+            mb,
+            "x.json",
+            format!("[{}]", mb_messages(json!([]))),
+            "x.json: at [0].inputs.messages: expected at least one message (the user's request)",
+        ),
+        (
+            mb,
+            "x.jsonl",
+            mb_messages(json!([])),
+            "x.jsonl: at line 1: inputs.messages: expected at least one message (the user's \
+             request)",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_messages(
+                json!([{"role": "tool", "content": "42"}, {"role": "user", "content": "hi"}]),
+            ),
+            "x.json: at inputs.messages[0].role: expected `user`, `assistant`, `system` or \
+             `developer`, got `tool`",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_messages(json!([{"role": "system", "content": "Be brief."},
+                               {"role": "function", "content": "{}"},
+                               {"role": "user", "content": "hi"}])),
+            "x.json: at inputs.messages[1].role: expected `user`, `assistant`, `system` or \
+             `developer`, got `function`",
+        ),
+    ]);
+}
+
+/// Lamdis (`lamdis.rs`). A `variable_check` among a `user_objective`'s `attachedChecks` is
+/// asserted in `lamdis::malformed_tests_name_the_file_and_the_path`.
+#[test]
+fn lamdis_errors() {
+    let l = Some(Lamdis);
+    assert_errors(&[
+        (
+            l,
+            "x.json",
+            lamdis_after_message(
+                r#"{"type": "assistant_check", "mode": "includes", "includes": ["risk"], "scope": "all"}"#,
+            ),
+            "x.json: at steps[1].scope: unknown scope `all`, expected one of `last`, `transcript`",
+        ),
+        (
+            l,
+            "x.json",
+            lamdis_after_message(
+                r#"{"type": "assistant_check", "mode": "judge", "rubric": "r", "scope": 1}"#,
+            ),
+            "x.json: at steps[1].scope: expected one of `last`, `transcript`, got a number (1)",
+        ),
+        (
+            l,
+            "x.json",
+            lamdis_after_message(
+                r#"{"type": "extract", "variableName": "orderId", "description": "d", "scope": "conversation"}"#,
+            ),
+            "x.json: at steps[1].scope: unknown scope `conversation`, expected one of `last`, \
+             `transcript`",
+        ),
+        (
+            l,
+            "x.json",
+            r#"{"steps": [{"type": "user_objective", "description": "d", "attachedChecks": [{"type": "assistant_check", "mode": "includes", "includes": ["a"], "scope": "turn"}]}]}"#
+                .into(),
+            "x.json: at steps[0].attachedChecks[0].scope: unknown scope `turn`, expected one of \
+             `last`, `transcript`",
+        ),
+    ]);
+}
+
+/// An example without `expectations`: at the root, the message alone.
+#[test]
+fn morganabench_missing_expectations_alone() {
+    assert_eq!(
+        load_error(
+            MorganaBench,
+            r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}}"#,
+            "x.json"
+        ),
+        "x.json: missing field `expectations`"
+    );
+}
+
+/// An example without `expectations` in an array: the path is the example's index.
+#[test]
+fn morganabench_missing_expectations_in_an_array() {
+    assert_eq!(
+        load_error(
+            MorganaBench,
+            r#"[{"inputs": {"messages": [{"role": "user", "content": "hi"}]}}]"#,
+            "x.json"
+        ),
+        "x.json: at [0]: missing field `expectations`"
+    );
+}
+
+/// An example without `expectations` on a JSONL line: the path is the line.
+#[test]
+fn morganabench_missing_expectations_on_a_line() {
+    assert_eq!(
+        load_error(
+            MorganaBench,
+            r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}}"#,
+            "x.jsonl"
+        ),
+        "x.jsonl: at line 1: missing field `expectations`"
+    );
+}
