@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Secret, client, env, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
 use crate::model::{Call, Reply, Usage, usage_in};
@@ -284,19 +284,20 @@ impl ChatAgent {
             let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &url, self.timeout)
                 .await
                 .map_err(|e| e.with_partial(reply.clone()))?;
-            let text = String::from_utf8_lossy(&bytes);
             if !status.is_success() {
                 return Err(AgentError::new(format!(
                     "the model endpoint {} answered HTTP {}: {}",
                     shown_url(&url),
                     status.as_u16(),
-                    crate::report::clip(&text, 300)
+                    crate::report::clip(&String::from_utf8_lossy(&bytes), 300)
                 ))
                 .with_partial(reply));
             }
-            let json: Value = serde_json::from_str(&text).map_err(|e| {
+            // Strict: text that is not UTF-8 is an error, not replacement characters.
+            let json: Value = serde_json::from_slice(&bytes).map_err(|e| {
                 AgentError::new(format!(
-                    "the model endpoint answered with invalid JSON: {e}"
+                    "the model endpoint answered with invalid JSON: {e}: {}",
+                    excerpt(&String::from_utf8_lossy(&bytes))
                 ))
                 .with_partial(reply.clone())
             })?;

@@ -109,6 +109,23 @@ fn human(d: Duration) -> String {
     }
 }
 
+/// A short, printable excerpt of a body for an error message: at most 200 bytes, control
+/// characters escaped, in backticks.
+pub(crate) fn excerpt(text: &str) -> String {
+    let clipped = crate::report::clip(text, 200);
+    let mut out = String::with_capacity(clipped.len() + 2);
+    out.push('`');
+    for c in clipped.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
 /// Reads a response body up to `max` bytes.
 pub(crate) async fn read_body(
     mut response: reqwest::Response,

@@ -109,7 +109,8 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
             None => err,
         });
     }
-    serde_json::from_str(&text).map_err(|e| {
+    // From the bytes: text that is not UTF-8 is malformed, not replacement characters.
+    serde_json::from_slice(&bytes).map_err(|e| {
         ModelError::retryable(format!(
             "the judge endpoint answered with invalid JSON ({e}): {}",
             crate::report::clip(&text, 200)
