@@ -216,8 +216,10 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
             Long("jobs") => jobs = number(&value(&mut p, "jobs")?, "jobs")?.max(1),
             Long("http") if sub == "run" => http = Some(value(&mut p, "http")?),
             Long("method") => method = Some(value(&mut p, "method")?),
-            Long("header") => headers.push(header(&value(&mut p, "header")?)?),
-            Long("secret-header") => secret_headers.push(header(&value(&mut p, "secret-header")?)?),
+            Long("header") => headers.push(header(&value(&mut p, "header")?, false)?),
+            Long("secret-header") => {
+                secret_headers.push(header(&value(&mut p, "secret-header")?, true)?)
+            }
             Long("bearer-env") => bearer_env = Some(value(&mut p, "bearer-env")?),
             Long("template") => template = Some(value(&mut p, "template")?),
             Long("session-from") => session_from = Some(value(&mut p, "session-from")?),
@@ -332,9 +334,18 @@ fn seconds(s: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("--timeout: `{s}` is not a number of seconds"))
 }
 
-fn header(s: &str) -> Result<(String, String), String> {
+/// `Name: value`; a malformed secret header is refused without being printed.
+fn header(s: &str, secret: bool) -> Result<(String, String), String> {
     s.split_once(':')
         .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
         .filter(|(k, _)| !k.is_empty())
-        .ok_or_else(|| format!("a header is `Name: value`, got `{s}`"))
+        .ok_or_else(|| {
+            if secret {
+                "--secret-header: a header is `Name: value` (the value given has no name; it is \
+                 not shown, being secret)"
+                    .to_owned()
+            } else {
+                format!("--header: a header is `Name: value`, got `{s}`")
+            }
+        })
 }

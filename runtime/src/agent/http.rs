@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, excerpt, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
 use crate::matcher::compact;
@@ -76,6 +76,8 @@ pub struct HttpAgent {
     session: Mutex<Option<Value>>,
     /// Built on first use, then reused: a client holds the connection pool and TLS setup.
     client: OnceLock<Result<reqwest::Client, AgentError>>,
+    /// The secret headers' values, removed from everything recorded; built on first use.
+    redactor: OnceLock<Redactor>,
 }
 
 enum HeaderValue {
@@ -111,6 +113,7 @@ impl HttpAgent {
             lossy_utf8: false,
             session: Mutex::new(None),
             client: OnceLock::new(),
+            redactor: OnceLock::new(),
         }
     }
 
@@ -250,6 +253,15 @@ impl HttpAgent {
         self
     }
 
+    fn redactor(&self) -> &Redactor {
+        self.redactor.get_or_init(|| {
+            Redactor::new(self.headers.iter().filter_map(|(_, v)| match v {
+                HeaderValue::Secret(s) => Some(s),
+                HeaderValue::Plain(_) => None,
+            }))
+        })
+    }
+
     fn session(&self) -> Option<Value> {
         match self.session.lock() {
             Ok(g) => g.clone(),
@@ -328,12 +340,7 @@ impl HttpAgent {
 
     /// The reply in a response, or what is wrong with it (the rest of a sentence that starts
     /// with "the response from <url> (HTTP <status>)").
-    fn read(
-        &self,
-        status: u16,
-        content_type: Option<&str>,
-        bytes: &[u8],
-    ) -> Result<Reply, String> {
+    fn read(&self, status: u16, content_type: Option<&str>, bytes: &[u8]) -> Result<Reply, String> {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => Cow::Borrowed(t),
             Err(_) if self.lossy_utf8 => String::from_utf8_lossy(bytes),
@@ -543,8 +550,13 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
 }
 
 impl Agent for HttpAgent {
+    /// One turn, with the secret headers' values redacted from the reply and the error: the
+    /// one place everything the agent records passes through.
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
-        Box::pin(self.turn(request))
+        Box::pin(async move {
+            let result = self.turn(request).await;
+            self.redactor().result(result)
+        })
     }
 }
 

@@ -130,6 +130,6 @@ impl JudgeModel for AnthropicJudge {
         &'a self,
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>> {
-        Box::pin(self.call(prompt))
+        Box::pin(async move { self.endpoint.redact(self.call(prompt).await) })
     }
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::ModelError;
+use super::{Completion, ModelError};
 use crate::agent::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, env, read_body, request_error, shown_url,
 };
 
 /// A model on an HTTP endpoint. `Debug` shows the URL without its query and never the key.
@@ -18,6 +18,8 @@ pub(super) struct Endpoint {
     pub(super) base_url: String,
     pub(super) api_key: Option<Secret>,
     client: OnceLock<Result<reqwest::Client, String>>,
+    /// The key, removed from answers and errors; built on first use (after the builder set it).
+    redactor: OnceLock<Redactor>,
 }
 
 impl Endpoint {
@@ -37,6 +39,7 @@ impl Endpoint {
                 .to_owned(),
             api_key: env(key_vars).map(Secret::new),
             client: OnceLock::new(),
+            redactor: OnceLock::new(),
         }
     }
 
@@ -47,6 +50,26 @@ impl Endpoint {
     /// The endpoint's URL for `path` (`/chat/completions`).
     pub(super) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
+    }
+
+    /// An answer or error with the key redacted: the one place everything the judge's model
+    /// says passes through on its way to verdicts, reports and the cache, so an endpoint that
+    /// echoes the request (a 401 page quoting the headers) cannot leak the key.
+    pub(super) fn redact(
+        &self,
+        result: Result<Completion, ModelError>,
+    ) -> Result<Completion, ModelError> {
+        let redactor = self.redactor.get_or_init(|| Redactor::new(&self.api_key));
+        match result {
+            Ok(mut c) => {
+                redactor.string(&mut c.text);
+                Ok(c)
+            }
+            Err(mut e) => {
+                redactor.string(&mut e.message);
+                Err(e)
+            }
+        }
     }
 
     /// The shared client. Its own timeout is generous: the [`Judge`](super::Judge) enforces

@@ -170,8 +170,15 @@ async fn a_body_that_is_not_utf8_is_an_agent_error_unless_read_lossily() {
              (at byte 21; `.lossy_utf8()` reads it anyway): `<html>502 Bad Gateway\u{fffd}\u{fffd}\\0`"
         )
     );
-    assert!(report.verdicts[1].reason.starts_with("not evaluated: the agent failed on turn 1"));
-    assert_eq!(report.transcript.turns[0].reply.text, "", "no text was read");
+    assert!(
+        report.verdicts[1]
+            .reason
+            .starts_with("not evaluated: the agent failed on turn 1")
+    );
+    assert_eq!(
+        report.transcript.turns[0].reply.text, "",
+        "no text was read"
+    );
 
     // Latin-1 text reads as text with replacement characters when asked for.
     let agent = HttpAgent::post(format!("{url}/latin1")).lossy_utf8();
@@ -188,7 +195,11 @@ async fn a_body_that_is_not_utf8_is_an_agent_error_unless_read_lossily() {
     run.user("hi").await;
     run.expect_turn(reply().contains("Bienvenue"));
     let report = run.report().await;
-    assert_eq!(statuses(&report), [Status::Error, Status::Error], "{report}");
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
     assert!(
         report.verdicts[0]
             .reason
@@ -260,7 +271,11 @@ async fn configured_paths_that_are_missing_or_malformed_are_agent_errors() {
     run.user("hi").await;
     run.expect_turn(reply().not_contains("error"));
     let report = run.report().await;
-    assert_eq!(statuses(&report), [Status::Error, Status::Error], "{report}");
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
     assert_eq!(
         report.verdicts[0].reason,
         format!(
@@ -276,7 +291,11 @@ async fn configured_paths_that_are_missing_or_malformed_are_agent_errors() {
     run.user("hi").await;
     run.expect_turn(no_tool("cancel_order"));
     let report = run.report().await;
-    assert_eq!(statuses(&report), [Status::Error, Status::Error], "{report}");
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
     assert_eq!(
         report.verdicts[0].reason,
         format!(

@@ -7,5 +7,6 @@ mod http_agent;
 mod judge;
 mod judge_errors;
 mod judge_server;
+mod secrets;
 mod servers;
 mod step_errors;

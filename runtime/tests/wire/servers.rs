@@ -126,7 +126,11 @@ async fn truncated_text() -> Response {
 
 /// Latin-1 text: "café" with `é` as the single byte 0xE9.
 async fn latin1() -> Response {
-    ([("content-type", "text/plain")], b"Bienvenue au caf\xe9 !".to_vec()).into_response()
+    (
+        [("content-type", "text/plain")],
+        b"Bienvenue au caf\xe9 !".to_vec(),
+    )
+        .into_response()
 }
 
 /// An error in the usual `{"error": {"message"}}` shape, which has no `data.answer`.
