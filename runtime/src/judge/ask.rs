@@ -39,10 +39,24 @@ impl Judge {
         repeat: usize,
         required: &[&str],
     ) -> (Result<Value, String>, JudgeUsage) {
+        let (answer, usage, _notes) = self.ask_json_noted(kind, prompt, repeat, required).await;
+        (answer, usage)
+    }
+
+    /// [`Judge::ask_json`], with notes for the report: a cache entry found invalid, a cache
+    /// that could not be written.
+    pub(crate) async fn ask_json_noted(
+        &self,
+        kind: &str,
+        prompt: &JudgePrompt,
+        repeat: usize,
+        required: &[&str],
+    ) -> (Result<Value, String>, JudgeUsage, Vec<String>) {
         let model = self.model_id();
+        let mut notes = Vec::new();
         let mode = match self.effective_mode() {
             Ok(m) => m,
-            Err(e) => return (Err(e), JudgeUsage::default()),
+            Err(e) => return (Err(e), JudgeUsage::default(), notes),
         };
         let cache = Cache::new(self.effective_cache_dir());
         let key = Cache::key_of(&[
@@ -57,14 +71,40 @@ impl Judge {
             model: model.clone(),
             ..JudgeUsage::default()
         };
-        if mode.reads_cache()
-            && let Some(v) = cache.get_value(&key)
-        {
-            usage.cached = 1;
-            return (Ok(v), usage);
+        // An answer without the required fields is as malformed as no JSON: asked again, never
+        // cached — and a cached one is read by the same rule.
+        let valid = |v: Value| -> Result<Value, String> {
+            match required.iter().find(|k| v.get(**k).is_none()) {
+                Some(k) => Err(format!(
+                    "the model's answer has no `{k}`: {}",
+                    crate::report::clip(&crate::matcher::compact(&v), 200)
+                )),
+                None => Ok(v),
+            }
+        };
+        if mode.reads_cache() {
+            match cache.get_value(&key, &model, valid) {
+                Ok(Some(v)) => {
+                    usage.cached = 1;
+                    return (Ok(v), usage, notes);
+                }
+                Ok(None) => {}
+                Err(bad) if mode == JudgeMode::Replay => {
+                    return (
+                        Err(replay_miss(&bad.described("answer"), "the model")),
+                        usage,
+                        notes,
+                    );
+                }
+                Err(bad) => notes.push(bad.note()),
+            }
         }
         if mode == JudgeMode::Replay {
-            return (Err(replay_miss("no cached answer", "the model")), usage);
+            return (
+                Err(replay_miss("no cached answer", "the model")),
+                usage,
+                notes,
+            );
         }
         let mut last_error = String::new();
         let mut retry_after = None;
@@ -82,30 +122,24 @@ impl Judge {
                     continue;
                 }
             };
-            // An answer without the required fields is as malformed as no JSON: it is asked
-            // again, and never cached.
-            let checked = super::prompt::json_object(&c.text).and_then(|v| {
-                match required.iter().find(|k| v.get(**k).is_none()) {
-                    Some(k) => Err(format!(
-                        "the model's answer has no `{k}`: {}",
-                        crate::report::clip(&c.text, 200)
-                    )),
-                    None => Ok(v),
-                }
-            });
-            match checked {
+            match super::prompt::json_object(&c.text).and_then(valid) {
                 Ok(v) => {
-                    if mode.writes_cache() {
-                        let _ = cache.put_value(&key, &model, kind, &v);
+                    if mode.writes_cache()
+                        && let Err(e) = cache.put_value(&key, &model, kind, &v)
+                    {
+                        notes.push(format!(
+                            "could not write to the judge cache: {e}; the next run will ask the \
+                             model again"
+                        ));
                     }
                     usage.price(self.price);
-                    return (Ok(v), usage);
+                    return (Ok(v), usage, notes);
                 }
                 Err(e) => last_error = e,
             }
         }
         usage.price(self.price);
         let n = usage.requests;
-        (Err(after_requests(&last_error, n)), usage)
+        (Err(after_requests(&last_error, n)), usage, notes)
     }
 }

@@ -5,6 +5,7 @@ mod chat_agent;
 mod data_steps;
 mod http_agent;
 mod judge;
+mod judge_cache;
 mod judge_errors;
 mod judge_server;
 mod secrets;
