@@ -907,3 +907,210 @@ async fn credentials_echoed_by_servers_appear_in_no_output_and_no_recording() {
         stderr(&out)
     );
 }
+
+/// A judge that accepts connections and never answers; counts the connections.
+async fn silent_judge() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let accepted = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    (format!("http://{addr}/v1"), accepted)
+}
+
+/// A judge that always fails with a 500 (reachable, so retried); counts the requests.
+async fn failing_judge() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::routing::post;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    let router = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move || {
+            seen.fetch_add(1, Ordering::SeqCst);
+            async {
+                (
+                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                    [("retry-after", "0")],
+                    "down for maintenance",
+                )
+            }
+        }),
+    );
+    (format!("http://{}/v1", serve(router).await), count)
+}
+
+/// `agent-test eval` of four recordings graded by the judge at `url`, one worker, with `args`
+/// and `env`.
+async fn eval_judged(dir: &Path, url: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = bin();
+    cmd.args(["eval", "--scenarios"])
+        .arg(dir.join("s.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .args(["--jobs", "1", "--format", "json"])
+        .args(args)
+        .env("AGENT_TEST_JUDGE_MODEL", "judge-model")
+        .env("AGENT_TEST_JUDGE_PROVIDER", "openai")
+        .env("AGENT_TEST_JUDGE_BASE_URL", url)
+        .env("AGENT_TEST_JUDGE_MODE", "off")
+        .env_remove("AGENT_TEST_JUDGE_TIMEOUT")
+        .env_remove("AGENT_TEST_JUDGE_RETRIES");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    tokio::task::spawn_blocking(move || cmd.output().expect("runs"))
+        .await
+        .expect("joined")
+}
+
+/// The judge verdicts' reasons and the judge requests of every run in JSON output.
+fn judged(out: &Output) -> (Vec<String>, Vec<u64>) {
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let runs = doc["runs"].as_array().expect("runs");
+    let reasons = runs
+        .iter()
+        .map(|r| {
+            r["report"]["verdicts"]
+                .as_array()
+                .expect("verdicts")
+                .iter()
+                .find(|v| v["check"] == "judge")
+                .and_then(|v| v["reason"].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    let requests = runs
+        .iter()
+        .map(|r| r["report"]["judge"]["requests"].as_u64().unwrap_or(0))
+        .collect();
+    (reasons, requests)
+}
+
+fn judged_dir(name: &str) -> PathBuf {
+    let dir = temp(name);
+    let mut scenario = refund_scenario();
+    scenario["expect"] = json!([{"check": {"type": "judge", "criteria": "confirms the refund"}}]);
+    write(&dir.join("s.json"), &scenario);
+    for i in 0..4 {
+        write(&dir.join(format!("runs/r{i}.json")), &recording("ORD-9921"));
+    }
+    dir
+}
+
+#[tokio::test]
+async fn a_dead_judge_is_waited_for_twice_per_command_not_per_run() {
+    use std::sync::atomic::Ordering;
+    let dir = judged_dir("dead-judge");
+    let (url, accepted) = silent_judge().await;
+    let out = eval_judged(&dir, &url, &["--judge-timeout", "0.2"], &[]).await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    // Without giving up: 3 attempts (2 retries) for each of the 4 runs.
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+    assert_eq!(requests, [2, 0, 0, 0]);
+    for r in &reasons {
+        assert!(
+            r.starts_with(
+                "not graded: judge unreachable: no answer from the judge within 0.2 s; after 2 \
+                 failed attempts in a row, no more requests are sent to it in this run"
+            ),
+            "{r}"
+        );
+    }
+    // The environment sets the timeout too; a refused connection gives up the same way.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        format!("http://{}/v1", l.local_addr().expect("addr"))
+    };
+    let out = eval_judged(&dir, &closed, &[], &[("AGENT_TEST_JUDGE_TIMEOUT", "0.2")]).await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    assert_eq!(requests, [2, 0, 0, 0]);
+    assert!(
+        reasons[3].starts_with(&format!(
+            "not graded: judge unreachable: cannot connect to {closed}/chat/completions"
+        )),
+        "{reasons:?}"
+    );
+}
+
+#[tokio::test]
+async fn judge_retries_and_timeout_come_from_the_command_line_or_the_environment() {
+    use std::sync::atomic::Ordering;
+    let dir = judged_dir("judge-limits");
+    let (url, count) = failing_judge().await;
+    // The environment: 1 retry per run.
+    let out = eval_judged(&dir, &url, &[], &[("AGENT_TEST_JUDGE_RETRIES", "1")]).await;
+    assert_exit(&out, 1);
+    assert_eq!(judged(&out).1, [2, 2, 2, 2]);
+    assert_eq!(count.swap(0, Ordering::SeqCst), 8);
+    // The command line wins over the environment.
+    let out = eval_judged(
+        &dir,
+        &url,
+        &["--judge-retries", "0"],
+        &[("AGENT_TEST_JUDGE_RETRIES", "1")],
+    )
+    .await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    assert_eq!(requests, [1, 1, 1, 1]);
+    assert!(
+        reasons[0].ends_with("answered HTTP 500: down for maintenance (after 1 request)"),
+        "{reasons:?}"
+    );
+    assert_eq!(count.swap(0, Ordering::SeqCst), 4);
+    // Values that cannot be read are errors, never ignored; the judge is not asked.
+    for (var, value, why) in [
+        (
+            "AGENT_TEST_JUDGE_TIMEOUT",
+            "soon",
+            "AGENT_TEST_JUDGE_TIMEOUT=`soon` is not a number of seconds greater than 0",
+        ),
+        (
+            "AGENT_TEST_JUDGE_TIMEOUT",
+            "0",
+            "AGENT_TEST_JUDGE_TIMEOUT=`0` is not a number of seconds greater than 0",
+        ),
+        (
+            "AGENT_TEST_JUDGE_RETRIES",
+            "-1",
+            "AGENT_TEST_JUDGE_RETRIES=`-1` is not a whole number of retries (0 or more)",
+        ),
+    ] {
+        let out = eval_judged(&dir, &url, &[], &[(var, value)]).await;
+        assert_exit(&out, 1);
+        let (reasons, requests) = judged(&out);
+        assert_eq!(reasons[0], format!("not graded: {why}"));
+        assert_eq!(requests, [0, 0, 0, 0]);
+    }
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+    // Wrong options are a wrong command line.
+    for (flag, value, why) in [
+        (
+            "--judge-timeout",
+            "0",
+            "--judge-timeout: `0` is not a number of seconds",
+        ),
+        (
+            "--judge-retries",
+            "two",
+            "--judge-retries: `two` is not a whole number",
+        ),
+    ] {
+        let out = eval_judged(&dir, &url, &[flag, value], &[]).await;
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    }
+}

@@ -54,8 +54,9 @@ impl Judge {
     ) -> (Result<Value, String>, JudgeUsage, Vec<String>) {
         let model = self.model_id();
         let mut notes = Vec::new();
-        let mode = match self.effective_mode() {
-            Ok(m) => m,
+        let settings = self.effective_mode().and_then(|m| Ok((m, self.limits()?)));
+        let (mode, limits) = match settings {
+            Ok(s) => s,
             Err(e) => return (Err(e), JudgeUsage::default(), notes),
         };
         let cache = Cache::new(self.effective_cache_dir());
@@ -108,9 +109,16 @@ impl Judge {
         }
         let mut last_error = String::new();
         let mut retry_after = None;
-        for attempt in 0..=self.retries {
+        for attempt in 0..=limits.retries {
             let c = match self
-                .attempt(attempt, &mut retry_after, prompt, &mut usage, "the model")
+                .attempt(
+                    attempt,
+                    limits,
+                    &mut retry_after,
+                    prompt,
+                    &mut usage,
+                    "the model",
+                )
                 .await
             {
                 Ok(c) => c,

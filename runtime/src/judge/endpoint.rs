@@ -47,6 +47,11 @@ impl Endpoint {
         self.base_url = url.trim_end_matches('/').to_owned();
     }
 
+    /// The base URL as shown (without a query string, where keys may be).
+    pub(super) fn shown(&self) -> String {
+        shown_url(&self.base_url).to_owned()
+    }
+
     /// The endpoint's URL for `path` (`/chat/completions`).
     pub(super) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
@@ -98,10 +103,15 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(600);
 /// retrying, other failures are not.
 pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Value, ModelError> {
     let timeout = SEND_TIMEOUT;
-    let response = req
-        .send()
-        .await
-        .map_err(|e| ModelError::retryable(request_error(&e, url, timeout).message().to_owned()))?;
+    let response = req.send().await.map_err(|e| {
+        let message = request_error(&e, url, timeout).message().to_owned();
+        // Not reached at all: counted towards giving up on the endpoint.
+        if e.is_connect() || e.is_timeout() {
+            ModelError::unreachable(message)
+        } else {
+            ModelError::retryable(message)
+        }
+    })?;
     let status = response.status();
     let retry_after = response
         .headers()

@@ -349,8 +349,9 @@ impl Judge {
             checks: u32::try_from(items.len()).unwrap_or(u32::MAX),
             ..JudgeUsage::default()
         };
-        let mode = match self.effective_mode() {
-            Ok(m) => m,
+        let settings = self.effective_mode().and_then(|m| Ok((m, self.limits()?)));
+        let (mode, limits) = match settings {
+            Ok(s) => s,
             Err(e) => {
                 return (
                     items.iter().map(|_| Err(e.clone())).collect(),
@@ -394,7 +395,7 @@ impl Judge {
         // Why each check is still ungraded: a batch-wide failure, or its own invalid result.
         let mut errors: Vec<String> = vec![String::new(); items.len()];
         let mut retry_after = None;
-        for attempt in 0..=self.retries {
+        for attempt in 0..=limits.retries {
             let pending: Vec<usize> = (0..items.len()).filter(|&i| grades[i].is_none()).collect();
             if pending.is_empty() {
                 break;
@@ -403,6 +404,7 @@ impl Judge {
             let completion = match self
                 .attempt(
                     attempt,
+                    limits,
                     &mut retry_after,
                     &prompt(&batch),
                     &mut usage,

@@ -6,6 +6,7 @@ mod data_steps;
 mod http_agent;
 mod judge;
 mod judge_cache;
+mod judge_down;
 mod judge_errors;
 mod judge_server;
 mod secrets;
