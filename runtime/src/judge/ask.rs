@@ -74,17 +74,20 @@ impl Judge {
         };
         // An answer without the required fields is as malformed as no JSON: asked again, never
         // cached — and a cached one is read by the same rule.
-        let valid = |v: Value| -> Result<Value, String> {
+        let valid = |v: Value, text: &str| -> Result<Value, String> {
             match required.iter().find(|k| v.get(**k).is_none()) {
                 Some(k) => Err(format!(
                     "the model's answer has no `{k}`: {}",
-                    crate::report::clip(&crate::matcher::compact(&v), 200)
+                    crate::report::clip(text, 200)
                 )),
                 None => Ok(v),
             }
         };
         if mode.reads_cache() {
-            match cache.get_value(&key, &model, valid) {
+            match cache.get_value(&key, &model, |v| {
+                let text = crate::matcher::compact(&v);
+                valid(v, &text)
+            }) {
                 Ok(Some(v)) => {
                     usage.cached = 1;
                     return (Ok(v), usage, notes);
@@ -130,7 +133,7 @@ impl Judge {
                     continue;
                 }
             };
-            match super::prompt::json_object(&c.text).and_then(valid) {
+            match super::prompt::json_object(&c.text).and_then(|v| valid(v, &c.text)) {
                 Ok(v) => {
                     if mode.writes_cache()
                         && let Err(e) = cache.put_value(&key, &model, kind, &v)
