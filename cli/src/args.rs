@@ -59,9 +59,9 @@ COMMON:
     --output <FILE>            write the output to a file instead of standard output
     --quiet                    text: only failures and the summary
     --stats                    print wall time and peak memory to standard error
-    --judge-timeout <SECONDS>  the judge's timeout per request (default 60; else
-                               $AGENT_TEST_JUDGE_TIMEOUT)
-    --judge-retries <N>        the judge's retries (default 2; else $AGENT_TEST_JUDGE_RETRIES)
+    --judge-timeout <SECONDS>  the judge's timeout per request (else $AGENT_TEST_JUDGE_TIMEOUT,
+                               else 60)
+    --judge-retries <N>        the judge's retries (else $AGENT_TEST_JUDGE_RETRIES, else 2)
     -h, --help                 this help
     -V, --version              the version
 
