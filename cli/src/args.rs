@@ -40,6 +40,7 @@ run: drive a live agent through each scenario.
       --reply-at <PATH>        the reply text's path in responses
       --calls-at <PATH>        the tool calls' path in responses
       --trace-format <F>       read responses as this trace format
+      --lossy-utf8             read bodies that are not UTF-8 anyway (else an agent error)
     --openai <MODEL>           an OpenAI-compatible chat model with mocked tools
       --base-url <URL>         the endpoint (default: $AGENT_TEST_BASE_URL, $OPENAI_BASE_URL)
       --system <TEXT|@FILE>    the system prompt
@@ -58,6 +59,9 @@ COMMON:
     --output <FILE>            write the output to a file instead of standard output
     --quiet                    text: only failures and the summary
     --stats                    print wall time and peak memory to standard error
+    --judge-timeout <SECONDS>  the judge's timeout per request (else $AGENT_TEST_JUDGE_TIMEOUT,
+                               else 60)
+    --judge-retries <N>        the judge's retries (else $AGENT_TEST_JUDGE_RETRIES, else 2)
     -h, --help                 this help
     -V, --version              the version
 
@@ -65,6 +69,8 @@ JUDGE: judge checks ({\"type\": \"judge\", \"criteria\": ...}) and semantic matc
 the judge the environment names: AGENT_TEST_JUDGE_MODEL, AGENT_TEST_JUDGE_PROVIDER (openai or
 anthropic), AGENT_TEST_JUDGE_BASE_URL, AGENT_TEST_JUDGE_API_KEY (else OPENAI_* / ANTHROPIC_*).
 Verdicts are cached (AGENT_TEST_JUDGE_CACHE); AGENT_TEST_JUDGE_MODE=replay uses only the cache.
+A judge not reached twice in a row (refused, no answer in time) is not asked again: the
+remaining judge checks are errors at once (\"judge unreachable: ...\").
 
 EXIT STATUS: 0 when every error-severity check passed, 1 when one did not, 2 when the
 command line or an input file is wrong.";
@@ -86,6 +92,10 @@ pub(crate) struct Common {
     pub(crate) output: Option<PathBuf>,
     pub(crate) quiet: bool,
     pub(crate) stats: bool,
+    /// The judge's timeout per request, when given.
+    pub(crate) judge_timeout: Option<Duration>,
+    /// The judge's retries, when given.
+    pub(crate) judge_retries: Option<u32>,
 }
 
 /// `agent-test eval`.
@@ -111,6 +121,7 @@ pub(crate) enum AgentSpec {
         reply_at: Option<String>,
         calls_at: Option<String>,
         trace_format: Option<Format>,
+        lossy_utf8: bool,
     },
     OpenAi {
         model: String,
@@ -173,6 +184,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
     let (mut base_url, mut system, mut tools, mut mocks, mut max_steps) =
         (None, None, None, None, None);
     let mut timeout = Duration::from_secs(120);
+    let (mut judge_timeout, mut judge_retries, mut lossy_utf8) = (None, None, false);
     let (mut clock, mut timezone, mut record_dir) = (None, None, None);
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
@@ -216,8 +228,10 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
             Long("jobs") => jobs = number(&value(&mut p, "jobs")?, "jobs")?.max(1),
             Long("http") if sub == "run" => http = Some(value(&mut p, "http")?),
             Long("method") => method = Some(value(&mut p, "method")?),
-            Long("header") => headers.push(header(&value(&mut p, "header")?)?),
-            Long("secret-header") => secret_headers.push(header(&value(&mut p, "secret-header")?)?),
+            Long("header") => headers.push(header(&value(&mut p, "header")?, false)?),
+            Long("secret-header") => {
+                secret_headers.push(header(&value(&mut p, "secret-header")?, true)?)
+            }
             Long("bearer-env") => bearer_env = Some(value(&mut p, "bearer-env")?),
             Long("template") => template = Some(value(&mut p, "template")?),
             Long("session-from") => session_from = Some(value(&mut p, "session-from")?),
@@ -231,9 +245,18 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
             Long("max-steps") => {
                 max_steps = Some(number(&value(&mut p, "max-steps")?, "max-steps")?)
             }
-            Long("timeout") => {
-                timeout = Duration::from_secs_f64(seconds(&value(&mut p, "timeout")?)?)
+            Long("timeout") => timeout = seconds(&value(&mut p, "timeout")?, "timeout")?,
+            Long("judge-timeout") => {
+                judge_timeout = Some(seconds(&value(&mut p, "judge-timeout")?, "judge-timeout")?)
             }
+            Long("judge-retries") => {
+                let n = value(&mut p, "judge-retries")?;
+                judge_retries = Some(
+                    n.parse::<u32>()
+                        .map_err(|_| format!("--judge-retries: `{n}` is not a whole number"))?,
+                );
+            }
+            Long("lossy-utf8") => lossy_utf8 = true,
             Long("clock") => clock = Some(value(&mut p, "clock")?),
             Long("timezone") => timezone = Some(value(&mut p, "timezone")?),
             Long("record-dir") => record_dir = Some(PathBuf::from(value(&mut p, "record-dir")?)),
@@ -256,6 +279,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
         output,
         quiet,
         stats,
+        judge_timeout,
+        judge_retries,
     };
     if sub == "eval" {
         // Without --runs, the recordings the scenario files carry (MorganaBench `outputs`)
@@ -279,6 +304,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
             reply_at,
             calls_at,
             trace_format,
+            lossy_utf8,
         },
         (None, Some(model)) => AgentSpec::OpenAi {
             model,
@@ -324,17 +350,28 @@ fn number(s: &str, name: &str) -> Result<usize, String> {
         .map_err(|_| format!("--{name}: `{s}` is not a whole number"))
 }
 
-fn seconds(s: &str) -> Result<f64, String> {
+/// A number of seconds greater than 0 (`20`, `2.5`, `20s`) for the option `--name`.
+fn seconds(s: &str, name: &str) -> Result<Duration, String> {
     s.trim_end_matches('s')
         .parse::<f64>()
         .ok()
-        .filter(|v| *v > 0.0 && v.is_finite())
-        .ok_or_else(|| format!("--timeout: `{s}` is not a number of seconds"))
+        .filter(|v| *v > 0.0)
+        .and_then(|v| Duration::try_from_secs_f64(v).ok())
+        .ok_or_else(|| format!("--{name}: `{s}` is not a number of seconds"))
 }
 
-fn header(s: &str) -> Result<(String, String), String> {
+/// `Name: value`; a malformed secret header is refused without being printed.
+fn header(s: &str, secret: bool) -> Result<(String, String), String> {
     s.split_once(':')
         .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
         .filter(|(k, _)| !k.is_empty())
-        .ok_or_else(|| format!("a header is `Name: value`, got `{s}`"))
+        .ok_or_else(|| {
+            if secret {
+                "--secret-header: a header is `Name: value` (the value given has no name; it is \
+                 not shown, being secret)"
+                    .to_owned()
+            } else {
+                format!("--header: a header is `Name: value`, got `{s}`")
+            }
+        })
 }

@@ -39,7 +39,7 @@ pub(crate) fn eval(args: &EvalArgs, loaded: &Loaded) -> Result<Vec<RunResult>, S
     let scenarios = Scenarios::new(&loaded.scenarios);
     // Judge checks are graded by the judge the environment names (AGENT_TEST_JUDGE_MODEL, ...),
     // with its cache: AGENT_TEST_JUDGE_MODE=replay evaluates them with no network at all.
-    let judge = Judge::from_env_if_configured();
+    let judge = crate::judge(&args.common);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<RunResult>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
     let workers = args.jobs.min(inputs.len()).max(1);

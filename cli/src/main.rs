@@ -87,6 +87,19 @@ fn execute(
     }
 }
 
+/// The judge the environment names, with the command line's timeout and retries (which win
+/// over the environment's).
+pub(crate) fn judge(common: &Common) -> Option<agent_test_runtime::judge::Judge> {
+    let mut judge = agent_test_runtime::judge::Judge::from_env_if_configured()?;
+    if let Some(t) = common.judge_timeout {
+        judge = judge.timeout(t);
+    }
+    if let Some(n) = common.judge_retries {
+        judge = judge.retries(n);
+    }
+    Some(judge)
+}
+
 /// Every scenario of every file, with the recordings the files carry; every unreadable file
 /// is reported.
 fn load_all(common: &Common) -> Result<inputs::Loaded, Vec<String>> {

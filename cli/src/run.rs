@@ -42,6 +42,7 @@ pub(crate) fn agent(
             reply_at,
             calls_at,
             trace_format,
+            lossy_utf8,
         } => {
             let mut a = HttpAgent::post(url.clone()).timeout(timeout);
             if let Some(m) = method {
@@ -73,6 +74,9 @@ pub(crate) fn agent(
             }
             if let Some(f) = trace_format {
                 a = a.trace_format(*f);
+            }
+            if *lossy_utf8 {
+                a = a.lossy_utf8();
             }
             Arc::new(a)
         }
@@ -136,10 +140,15 @@ pub(crate) fn run(args: &RunArgs, scenarios: &[Scenario]) -> Result<Vec<RunResul
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    // One judge for every scenario, with the command line's settings.
+    let judge = crate::judge(&args.common);
     let mut results = Vec::new();
     for scenario in scenarios {
         let agent = agent(&args.agent, args.timeout)?;
         let mut suite = Suite::new().agent(agent).timeout(args.timeout);
+        if let Some(j) = &judge {
+            suite = suite.judge(j.clone());
+        }
         if let Some(c) = &args.clock {
             suite = suite.clock(Clock::fixed(c.clone()));
         }

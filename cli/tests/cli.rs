@@ -705,3 +705,412 @@ fn eval_run_named_after_no_scenario() {
     assert!(text.contains("1 unreadable"), "{text}");
     assert_eq!(stderr(&out), "");
 }
+
+/// A server that echoes every request's headers back, on every path agent-test talks to: an
+/// HTTP agent (`/agent`: a 401 page quoting them, or a JSON reply with them in its text and a
+/// tool call), a judge (`/judge/v1/...`: a 500 page quoting them, then verdicts whose
+/// reasoning quotes them) and a chat model (`/model/v1/...`: a 401 page quoting them).
+async fn echo_server() -> std::net::SocketAddr {
+    use axum::http::{HeaderMap, StatusCode};
+    use axum::response::IntoResponse;
+    use axum::routing::post;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    fn quoted(headers: &HeaderMap) -> String {
+        headers
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", v.to_str().unwrap_or("?")))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+    let judged = Arc::new(AtomicUsize::new(0));
+    let router = axum::Router::new()
+        .route(
+            "/agent",
+            post(|headers: HeaderMap, axum::Json(body): axum::Json<Value>| async move {
+                let lines = quoted(&headers);
+                if body["input"].as_str().unwrap_or_default().starts_with("ORD-") {
+                    axum::Json(json!({"reply": format!("Your refund is on its way. Sent:\n{lines}"),
+                        "tool_calls": [{"name": "process_refund", "arguments": {"order_id": "ORD-9921", "auth": lines}}]}))
+                        .into_response()
+                } else {
+                    (StatusCode::UNAUTHORIZED, format!("401 Unauthorized\n{lines}")).into_response()
+                }
+            }),
+        )
+        .route(
+            "/judge/v1/chat/completions",
+            post(move |headers: HeaderMap, axum::Json(body): axum::Json<Value>| {
+                let n = judged.fetch_add(1, Ordering::SeqCst);
+                async move {
+                    let lines = quoted(&headers);
+                    if n.is_multiple_of(2) {
+                        return (StatusCode::INTERNAL_SERVER_ERROR, [("retry-after", "0")], format!("500 upstream\n{lines}")).into_response();
+                    }
+                    let user: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
+                    let results: Vec<Value> = user["checks"].as_array().into_iter().flatten()
+                        .map(|c| json!({"id": c["id"], "score": 0.3, "pass": false, "reasoning": format!("the request had {lines}")}))
+                        .collect();
+                    axum::Json(json!({"choices": [{"message": {"role": "assistant", "content": json!({"results": results}).to_string()}}]}))
+                        .into_response()
+                }
+            }),
+        )
+        .route(
+            "/model/v1/chat/completions",
+            post(|headers: HeaderMap| async move {
+                (StatusCode::UNAUTHORIZED, format!("bad key: {}", quoted(&headers))).into_response()
+            }),
+        );
+    serve(router).await
+}
+
+/// Every file under `dir`, read.
+fn read_all(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(read_all(&path));
+        } else {
+            out.push((path.clone(), std::fs::read_to_string(&path).expect("read")));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn credentials_echoed_by_servers_appear_in_no_output_and_no_recording() {
+    const BEARER: &str = "sk-SENTINEL-cli-bearer-1";
+    const HEADER: &str = "sk-SENTINEL-cli-header-2";
+    const JUDGE: &str = "sk-SENTINEL-cli-judge-3";
+    const MODEL: &str = "sk-SENTINEL-cli-model-4";
+    let addr = echo_server().await;
+    let dir = temp("secrets");
+    let mut scenario = refund_scenario();
+    scenario["expect"] = json!([{"check": {"type": "judge", "criteria": "confirms the refund"}}]);
+    write(&dir.join("s.json"), &scenario);
+    for format in ["text", "json", "junit"] {
+        let record = dir.join(format!("rec-{format}"));
+        let out = tokio::task::spawn_blocking({
+            let (dir, record) = (dir.clone(), record.clone());
+            move || {
+                bin()
+                    .args(["run", "--scenarios"])
+                    .arg(dir.join("s.json"))
+                    .args([
+                        "--http",
+                        &format!("http://{addr}/agent"),
+                        "--calls-at",
+                        "tool_calls",
+                    ])
+                    .args(["--bearer-env", "SENTINEL_TOKEN", "--secret-header"])
+                    .arg(format!("X-Api-Key: {HEADER}"))
+                    .args(["--format", format, "--record-dir"])
+                    .arg(&record)
+                    .env("SENTINEL_TOKEN", BEARER)
+                    .env("AGENT_TEST_JUDGE_MODEL", "judge-model")
+                    .env("AGENT_TEST_JUDGE_PROVIDER", "openai")
+                    .env(
+                        "AGENT_TEST_JUDGE_BASE_URL",
+                        format!("http://{addr}/judge/v1"),
+                    )
+                    .env("AGENT_TEST_JUDGE_API_KEY", JUDGE)
+                    .env("AGENT_TEST_JUDGE_MODE", "off")
+                    .output()
+                    .expect("runs")
+            }
+        })
+        .await
+        .expect("joined");
+        assert_exit(&out, 1);
+        let (text, err) = (stdout(&out), stderr(&out));
+        for secret in [BEARER, HEADER, JUDGE] {
+            assert!(
+                !text.contains(secret),
+                "{format} output leaks {secret}:\n{text}"
+            );
+            assert!(!err.contains(secret), "stderr leaks {secret}:\n{err}");
+        }
+        assert!(text.contains("Bearer ***"), "{format}:\n{text}");
+        assert!(text.contains("x-api-key: ***"), "{format}:\n{text}");
+        let recordings = read_all(&record);
+        assert_eq!(recordings.len(), 1, "{recordings:?}");
+        for (path, content) in &recordings {
+            for secret in [BEARER, HEADER, JUDGE] {
+                assert!(
+                    !content.contains(secret),
+                    "{} leaks {secret}",
+                    path.display()
+                );
+            }
+            assert!(content.contains("authorization: Bearer ***"), "{content}");
+            assert!(
+                content.contains("the request had"),
+                "the judge's reasoning is kept: {content}"
+            );
+        }
+    }
+    // A chat model's key, echoed in its error.
+    let out = tokio::task::spawn_blocking({
+        let dir = dir.clone();
+        move || {
+            bin()
+                .args(["run", "--scenarios"])
+                .arg(dir.join("s.json"))
+                .args([
+                    "--openai",
+                    "m",
+                    "--base-url",
+                    &format!("http://{addr}/model/v1"),
+                ])
+                .args(["--format", "json", "--record-dir"])
+                .arg(dir.join("rec-model"))
+                .env("AGENT_TEST_API_KEY", MODEL)
+                .env_remove("AGENT_TEST_JUDGE_MODEL")
+                .env_remove("AGENT_TEST_JUDGE_PROVIDER")
+                .env_remove("AGENT_TEST_JUDGE_BASE_URL")
+                .output()
+                .expect("runs")
+        }
+    })
+    .await
+    .expect("joined");
+    assert_exit(&out, 1);
+    assert!(
+        stdout(&out).contains("bad key: ***") || stdout(&out).contains("Bearer ***"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stdout(&out).contains(MODEL), "{}", stdout(&out));
+    for (path, content) in read_all(&dir.join("rec-model")) {
+        assert!(!content.contains(MODEL), "{} leaks the key", path.display());
+    }
+    // A malformed secret header is refused without being printed.
+    let out = bin()
+        .args([
+            "run",
+            "--scenarios",
+            "s.json",
+            "--http",
+            "http://127.0.0.1:9/",
+            "--secret-header",
+        ])
+        .arg(HEADER)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert!(!stderr(&out).contains(HEADER), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--secret-header: a header is `Name: value`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A judge that accepts connections and never answers; counts the connections.
+async fn silent_judge() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let accepted = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    (format!("http://{addr}/v1"), accepted)
+}
+
+/// A judge that always fails with a 500 (reachable, so retried); counts the requests.
+async fn failing_judge() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::routing::post;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    let router = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move || {
+            seen.fetch_add(1, Ordering::SeqCst);
+            async {
+                (
+                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                    [("retry-after", "0")],
+                    "down for maintenance",
+                )
+            }
+        }),
+    );
+    (format!("http://{}/v1", serve(router).await), count)
+}
+
+/// `agent-test eval` of four recordings graded by the judge at `url`, one worker, with `args`
+/// and `env`.
+async fn eval_judged(dir: &Path, url: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = bin();
+    cmd.args(["eval", "--scenarios"])
+        .arg(dir.join("s.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .args(["--jobs", "1", "--format", "json"])
+        .args(args)
+        .env("AGENT_TEST_JUDGE_MODEL", "judge-model")
+        .env("AGENT_TEST_JUDGE_PROVIDER", "openai")
+        .env("AGENT_TEST_JUDGE_BASE_URL", url)
+        .env("AGENT_TEST_JUDGE_MODE", "off")
+        .env_remove("AGENT_TEST_JUDGE_TIMEOUT")
+        .env_remove("AGENT_TEST_JUDGE_RETRIES");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    tokio::task::spawn_blocking(move || cmd.output().expect("runs"))
+        .await
+        .expect("joined")
+}
+
+/// The judge verdicts' reasons and the judge requests of every run in JSON output.
+fn judged(out: &Output) -> (Vec<String>, Vec<u64>) {
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let runs = doc["runs"].as_array().expect("runs");
+    let reasons = runs
+        .iter()
+        .map(|r| {
+            r["report"]["verdicts"]
+                .as_array()
+                .expect("verdicts")
+                .iter()
+                .find(|v| v["check"] == "judge")
+                .and_then(|v| v["reason"].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    let requests = runs
+        .iter()
+        .map(|r| r["report"]["judge"]["requests"].as_u64().unwrap_or(0))
+        .collect();
+    (reasons, requests)
+}
+
+fn judged_dir(name: &str) -> PathBuf {
+    let dir = temp(name);
+    let mut scenario = refund_scenario();
+    scenario["expect"] = json!([{"check": {"type": "judge", "criteria": "confirms the refund"}}]);
+    write(&dir.join("s.json"), &scenario);
+    for i in 0..4 {
+        write(&dir.join(format!("runs/r{i}.json")), &recording("ORD-9921"));
+    }
+    dir
+}
+
+#[tokio::test]
+async fn a_dead_judge_is_waited_for_twice_per_command_not_per_run() {
+    use std::sync::atomic::Ordering;
+    let dir = judged_dir("dead-judge");
+    let (url, accepted) = silent_judge().await;
+    let out = eval_judged(&dir, &url, &["--judge-timeout", "0.2"], &[]).await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    // Without giving up: 3 attempts (2 retries) for each of the 4 runs.
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+    assert_eq!(requests, [2, 0, 0, 0]);
+    for r in &reasons {
+        assert!(
+            r.starts_with(
+                "not graded: judge unreachable: no answer from the judge within 0.2 s; after 2 \
+                 failed attempts in a row, no more requests are sent to it in this run"
+            ),
+            "{r}"
+        );
+    }
+    // The environment sets the timeout too; a refused connection gives up the same way.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        format!("http://{}/v1", l.local_addr().expect("addr"))
+    };
+    let out = eval_judged(&dir, &closed, &[], &[("AGENT_TEST_JUDGE_TIMEOUT", "0.2")]).await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    assert_eq!(requests, [2, 0, 0, 0]);
+    assert!(
+        reasons[3].starts_with(&format!(
+            "not graded: judge unreachable: cannot connect to {closed}/chat/completions"
+        )),
+        "{reasons:?}"
+    );
+}
+
+#[tokio::test]
+async fn judge_retries_and_timeout_come_from_the_command_line_or_the_environment() {
+    use std::sync::atomic::Ordering;
+    let dir = judged_dir("judge-limits");
+    let (url, count) = failing_judge().await;
+    // The environment: 1 retry per run.
+    let out = eval_judged(&dir, &url, &[], &[("AGENT_TEST_JUDGE_RETRIES", "1")]).await;
+    assert_exit(&out, 1);
+    assert_eq!(judged(&out).1, [2, 2, 2, 2]);
+    assert_eq!(count.swap(0, Ordering::SeqCst), 8);
+    // The command line wins over the environment.
+    let out = eval_judged(
+        &dir,
+        &url,
+        &["--judge-retries", "0"],
+        &[("AGENT_TEST_JUDGE_RETRIES", "1")],
+    )
+    .await;
+    assert_exit(&out, 1);
+    let (reasons, requests) = judged(&out);
+    assert_eq!(requests, [1, 1, 1, 1]);
+    assert!(
+        reasons[0].ends_with("answered HTTP 500: down for maintenance (after 1 request)"),
+        "{reasons:?}"
+    );
+    assert_eq!(count.swap(0, Ordering::SeqCst), 4);
+    // Values that cannot be read are errors, never ignored; the judge is not asked.
+    for (var, value, why) in [
+        (
+            "AGENT_TEST_JUDGE_TIMEOUT",
+            "soon",
+            "AGENT_TEST_JUDGE_TIMEOUT=`soon` is not a number of seconds greater than 0",
+        ),
+        (
+            "AGENT_TEST_JUDGE_TIMEOUT",
+            "0",
+            "AGENT_TEST_JUDGE_TIMEOUT=`0` is not a number of seconds greater than 0",
+        ),
+        (
+            "AGENT_TEST_JUDGE_RETRIES",
+            "-1",
+            "AGENT_TEST_JUDGE_RETRIES=`-1` is not a whole number of retries (0 or more)",
+        ),
+    ] {
+        let out = eval_judged(&dir, &url, &[], &[(var, value)]).await;
+        assert_exit(&out, 1);
+        let (reasons, requests) = judged(&out);
+        assert_eq!(reasons[0], format!("not graded: {why}"));
+        assert_eq!(requests, [0, 0, 0, 0]);
+    }
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+    // Wrong options are a wrong command line.
+    for (flag, value, why) in [
+        (
+            "--judge-timeout",
+            "0",
+            "--judge-timeout: `0` is not a number of seconds",
+        ),
+        (
+            "--judge-retries",
+            "two",
+            "--judge-retries: `two` is not a whole number",
+        ),
+    ] {
+        let out = eval_judged(&dir, &url, &[flag, value], &[]).await;
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    }
+}

@@ -7,7 +7,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, env, excerpt, read_body, request_error,
+    shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
 use crate::model::{Call, Reply, Usage, usage_in};
@@ -41,8 +42,9 @@ impl fmt::Debug for Mock {
 ///
 /// The endpoint and key come from the environment unless set: `AGENT_TEST_BASE_URL` or
 /// `OPENAI_BASE_URL` (default `https://api.openai.com/v1`), `AGENT_TEST_API_KEY` or
-/// `OPENAI_API_KEY`. Temperature is 0 unless set. The key never appears in reports or `Debug`
-/// output.
+/// `OPENAI_API_KEY`. Temperature is 0 unless set. The key never appears in reports,
+/// recordings or `Debug` output: it is replaced with `***` in the replies and errors the agent
+/// records, even when the endpoint echoes it back.
 ///
 /// ```no_run
 /// use agent_test_runtime::agent::ChatAgent;
@@ -69,6 +71,8 @@ pub struct ChatAgent {
     params: Map<String, Value>,
     timeout: Duration,
     client: OnceLock<Result<reqwest::Client, AgentError>>,
+    /// The key, removed from everything recorded; built on first use.
+    redactor: OnceLock<Redactor>,
 }
 
 impl ChatAgent {
@@ -89,6 +93,7 @@ impl ChatAgent {
             params: Map::new(),
             timeout: Duration::from_secs(120),
             client: OnceLock::new(),
+            redactor: OnceLock::new(),
         }
     }
 
@@ -284,19 +289,20 @@ impl ChatAgent {
             let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &url, self.timeout)
                 .await
                 .map_err(|e| e.with_partial(reply.clone()))?;
-            let text = String::from_utf8_lossy(&bytes);
             if !status.is_success() {
                 return Err(AgentError::new(format!(
                     "the model endpoint {} answered HTTP {}: {}",
                     shown_url(&url),
                     status.as_u16(),
-                    crate::report::clip(&text, 300)
+                    crate::report::clip(&String::from_utf8_lossy(&bytes), 300)
                 ))
                 .with_partial(reply));
             }
-            let json: Value = serde_json::from_str(&text).map_err(|e| {
+            // Strict: text that is not UTF-8 is an error, not replacement characters.
+            let json: Value = serde_json::from_slice(&bytes).map_err(|e| {
                 AgentError::new(format!(
-                    "the model endpoint answered with invalid JSON: {e}"
+                    "the model endpoint answered with invalid JSON: {e}: {}",
+                    excerpt(&String::from_utf8_lossy(&bytes))
                 ))
                 .with_partial(reply.clone())
             })?;
@@ -360,8 +366,15 @@ impl ChatAgent {
 }
 
 impl Agent for ChatAgent {
+    /// One turn, with the key redacted from the reply and the error (a model or proxy may echo
+    /// it): the one place everything the agent records passes through.
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
-        Box::pin(self.turn(request))
+        Box::pin(async move {
+            let result = self.turn(request).await;
+            self.redactor
+                .get_or_init(|| Redactor::new(&self.api_key))
+                .result(result)
+        })
     }
 }
 

@@ -1,12 +1,15 @@
 //! An agent reached over HTTP.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::wire::{DEFAULT_MAX_BODY_BYTES, Secret, client, read_body, request_error};
+use super::wire::{
+    DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
+};
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
 use crate::matcher::compact;
 use crate::model::{Call, Reply};
@@ -30,11 +33,24 @@ use crate::trace::{self, Format};
 /// reply text, tool calls and usage come from the paths you give, else from a trace format the
 /// body is in (OpenAI, Responses API, Anthropic, Gemini, LangChain, Mibo, MorganaBench, n8n),
 /// else from the first of `reply`, `response`, `output`, `text`, `message`, `answer`, `content`.
-/// A body that is not JSON is the reply text. No answer within the timeout, a refused
-/// connection or a body over 10 MiB is an agent error.
+/// A non-2xx answer whose body has none of these (nor the `reply_at` path) shows the server's
+/// error message (`error`, `error.message`), else the body itself, as its text.
+///
+/// **Broken answers are agent errors, never replies.** No answer within the timeout, a refused
+/// connection or a body over 10 MiB; a body that is not UTF-8 (unless
+/// [`HttpAgent::lossy_utf8`]); a body that is not JSON although JSON was expected — its
+/// `Content-Type` says JSON (`application/json`, `…+json`), or, for a 2xx answer, a path or
+/// trace format is configured ([`reply_at`](HttpAgent::reply_at),
+/// [`tool_calls_at`](HttpAgent::tool_calls_at), [`session_id_from`](HttpAgent::session_id_from),
+/// [`trace_format`](HttpAgent::trace_format)); a 2xx answer without the `reply_at` path; tool
+/// calls at `tool_calls_at` that are not a list of named calls (an absent or `null` list is no
+/// calls). The message names the URL, the status and the problem, with an excerpt of the body;
+/// the turn keeps the HTTP status. Otherwise a body that is not JSON is the reply text.
 ///
 /// Header values set with [`HttpAgent::secret_header`] or [`HttpAgent::bearer_token`] never
-/// appear in reports, logs or `Debug` output.
+/// appear in reports, recordings, logs or `Debug` output: they are replaced by `***` in
+/// everything the agent records (reply text, body, tool calls) and in its errors, whatever the
+/// server sends back.
 ///
 /// ```no_run
 /// use agent_test_runtime::agent::HttpAgent;
@@ -56,9 +72,12 @@ pub struct HttpAgent {
     format: Option<Format>,
     timeout: Duration,
     max_body_bytes: usize,
+    lossy_utf8: bool,
     session: Mutex<Option<Value>>,
     /// Built on first use, then reused: a client holds the connection pool and TLS setup.
     client: OnceLock<Result<reqwest::Client, AgentError>>,
+    /// The secret headers' values, removed from everything recorded; built on first use.
+    redactor: OnceLock<Redactor>,
 }
 
 enum HeaderValue {
@@ -91,8 +110,10 @@ impl HttpAgent {
             format: None,
             timeout: Duration::from_secs(60),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            lossy_utf8: false,
             session: Mutex::new(None),
             client: OnceLock::new(),
+            redactor: OnceLock::new(),
         }
     }
 
@@ -218,6 +239,29 @@ impl HttpAgent {
         self
     }
 
+    /// Reads bodies that are not valid UTF-8 anyway, replacing each invalid sequence with
+    /// `�` (U+FFFD), for services that answer in another encoding. Without it such a body is
+    /// an agent error: text read wrongly could pass checks it should fail.
+    ///
+    /// ```
+    /// # use agent_test_runtime::agent::HttpAgent;
+    /// let legacy = HttpAgent::post("http://localhost:8080/agent").lossy_utf8();
+    /// # let _ = legacy;
+    /// ```
+    pub fn lossy_utf8(mut self) -> Self {
+        self.lossy_utf8 = true;
+        self
+    }
+
+    fn redactor(&self) -> &Redactor {
+        self.redactor.get_or_init(|| {
+            Redactor::new(self.headers.iter().filter_map(|(_, v)| match v {
+                HeaderValue::Secret(s) => Some(s),
+                HeaderValue::Plain(_) => None,
+            }))
+        })
+    }
+
     fn session(&self) -> Option<Value> {
         match self.session.lock() {
             Ok(g) => g.clone(),
@@ -274,16 +318,82 @@ impl HttpAgent {
             .await
             .map_err(|e| request_error(&e, &self.url, self.timeout))?;
         let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let bytes = read_body(response, self.max_body_bytes, &self.url, self.timeout).await?;
-        let mut reply = match serde_json::from_slice::<Value>(&bytes) {
-            Ok(json) => self.read_json(json)?,
-            Err(_) => Reply::text(String::from_utf8_lossy(&bytes).into_owned()),
+        self.read(status, content_type.as_deref(), &bytes)
+            .map_err(|problem| {
+                // The turn keeps the status, so `http_status` checks on the conversation see it.
+                let status_only = Reply {
+                    http_status: Some(status),
+                    ..Reply::default()
+                };
+                AgentError::new(format!(
+                    "the response from {} (HTTP {status}) {problem}",
+                    shown_url(&self.url)
+                ))
+                .with_partial(status_only)
+            })
+    }
+
+    /// The reply in a response, or what is wrong with it (the rest of a sentence that starts
+    /// with "the response from <url> (HTTP <status>)").
+    fn read(&self, status: u16, content_type: Option<&str>, bytes: &[u8]) -> Result<Reply, String> {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => Cow::Borrowed(t),
+            Err(_) if self.lossy_utf8 => String::from_utf8_lossy(bytes),
+            Err(e) => {
+                return Err(format!(
+                    "is not valid UTF-8 (at byte {}; `.lossy_utf8()` reads it anyway): {}",
+                    e.valid_up_to(),
+                    excerpt(&String::from_utf8_lossy(bytes))
+                ));
+            }
+        };
+        let success = (200..300).contains(&status);
+        let mut reply = match serde_json::from_str::<Value>(&text) {
+            Ok(json) => self.read_json(json, success)?,
+            Err(e) => match self.json_expected(content_type, success) {
+                Some(why) if text.trim().is_empty() => {
+                    return Err(format!("is empty, though {why}"));
+                }
+                Some(why) => {
+                    return Err(format!(
+                        "is not valid JSON, though {why}: {e}: {}",
+                        excerpt(&text)
+                    ));
+                }
+                None => Reply::text(text.into_owned()),
+            },
         };
         reply.http_status = Some(status);
         Ok(reply)
     }
 
-    fn read_json(&self, json: Value) -> Result<Reply, AgentError> {
+    /// Why the body must be JSON, if it must: its Content-Type says so, or (for a 2xx answer:
+    /// an error page need not have the success shape) the agent is configured to read JSON.
+    fn json_expected(&self, content_type: Option<&str>, success: bool) -> Option<String> {
+        if let Some(ct) = content_type.filter(|ct| is_json_media_type(ct)) {
+            return Some(format!("its Content-Type is `{ct}`"));
+        }
+        if !success {
+            return None;
+        }
+        let configured = [
+            (self.reply_at.is_some(), "`.reply_at(..)`"),
+            (self.calls_at.is_some(), "`.tool_calls_at(..)`"),
+            (self.session_from.is_some(), "`.session_id_from(..)`"),
+            (self.format.is_some(), "`.trace_format(..)`"),
+        ];
+        configured
+            .iter()
+            .find(|(set, _)| *set)
+            .map(|(_, what)| format!("{what} is set"))
+    }
+
+    fn read_json(&self, json: Value, success: bool) -> Result<Reply, String> {
         if let Some(path) = &self.session_from
             && let Some(id) = path.get(&json)
         {
@@ -292,9 +402,8 @@ impl HttpAgent {
         let format = self.format.or_else(|| trace::detect(&json));
         let mut reply = match format {
             Some(f) => {
-                let t = trace::parse(&json, Some(f)).map_err(|e| {
-                    AgentError::new(format!("the response is not a valid {f} trace: {e}"))
-                })?;
+                let t = trace::parse(&json, Some(f))
+                    .map_err(|e| format!("is not a valid {f} trace: {e}"))?;
                 t.turns
                     .into_iter()
                     .last()
@@ -306,20 +415,62 @@ impl HttpAgent {
         if let Some(path) = &self.reply_at {
             reply.text = match path.get(&json) {
                 Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) => String::new(),
                 Some(other) => compact(other),
-                None => String::new(),
+                None if success => {
+                    return Err(format!(
+                        "has no `{}`, where `.reply_at(..)` says the reply is: {}",
+                        path.as_str(),
+                        excerpt(&compact(&json))
+                    ));
+                }
+                // An error answer has its own shape: show what the server said.
+                None => default_text(&json),
             };
         }
+        if !success && reply.text.is_empty() {
+            reply.text = compact(&json);
+        }
         if let Some(path) = &self.calls_at {
-            reply.calls = path
-                .get(&json)
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(generic_call).collect())
-                .unwrap_or_default();
+            reply.calls = match path.get(&json) {
+                // APIs leave an empty list out.
+                None | Some(Value::Null) => Vec::new(),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        generic_call(item).ok_or_else(|| {
+                            format!(
+                                "has a tool call without a `name` at `{}[{i}]`: {}",
+                                path.as_str(),
+                                excerpt(&compact(item))
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+                Some(other) => {
+                    return Err(format!(
+                        "has no list of tool calls at `{}` (`.tool_calls_at(..)`): {}",
+                        path.as_str(),
+                        excerpt(&compact(other))
+                    ));
+                }
+            };
         }
         reply.body = Some(json);
         Ok(reply)
     }
+}
+
+/// `application/json`, or any `…+json` type (`application/problem+json`), parameters aside.
+fn is_json_media_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json")
 }
 
 /// A call from a generic `{name, arguments, result, error}` item.
@@ -399,8 +550,13 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
 }
 
 impl Agent for HttpAgent {
+    /// One turn, with the secret headers' values redacted from the reply and the error: the
+    /// one place everything the agent records passes through.
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
-        Box::pin(self.turn(request))
+        Box::pin(async move {
+            let result = self.turn(request).await;
+            self.redactor().result(result)
+        })
     }
 }
 

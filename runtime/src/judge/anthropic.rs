@@ -119,6 +119,10 @@ impl JudgeModel for AnthropicJudge {
         format!("anthropic:{}", self.endpoint.model)
     }
 
+    fn endpoint(&self) -> Option<String> {
+        Some(self.endpoint.shown())
+    }
+
     /// Rebuilt with the environment's key, as [`AnthropicJudge::new`] reads it.
     fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
         Some(std::sync::Arc::new(
@@ -130,6 +134,6 @@ impl JudgeModel for AnthropicJudge {
         &'a self,
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>> {
-        Box::pin(self.call(prompt))
+        Box::pin(async move { self.endpoint.redact(self.call(prompt).await) })
     }
 }

@@ -39,10 +39,25 @@ impl Judge {
         repeat: usize,
         required: &[&str],
     ) -> (Result<Value, String>, JudgeUsage) {
+        let (answer, usage, _notes) = self.ask_json_noted(kind, prompt, repeat, required).await;
+        (answer, usage)
+    }
+
+    /// [`Judge::ask_json`], with notes for the report: a cache entry found invalid, a cache
+    /// that could not be written.
+    pub(crate) async fn ask_json_noted(
+        &self,
+        kind: &str,
+        prompt: &JudgePrompt,
+        repeat: usize,
+        required: &[&str],
+    ) -> (Result<Value, String>, JudgeUsage, Vec<String>) {
         let model = self.model_id();
-        let mode = match self.effective_mode() {
-            Ok(m) => m,
-            Err(e) => return (Err(e), JudgeUsage::default()),
+        let mut notes = Vec::new();
+        let settings = self.effective_mode().and_then(|m| Ok((m, self.limits()?)));
+        let (mode, limits) = match settings {
+            Ok(s) => s,
+            Err(e) => return (Err(e), JudgeUsage::default(), notes),
         };
         let cache = Cache::new(self.effective_cache_dir());
         let key = Cache::key_of(&[
@@ -57,20 +72,56 @@ impl Judge {
             model: model.clone(),
             ..JudgeUsage::default()
         };
-        if mode.reads_cache()
-            && let Some(v) = cache.get_value(&key)
-        {
-            usage.cached = 1;
-            return (Ok(v), usage);
+        // An answer without the required fields is as malformed as no JSON: asked again, never
+        // cached — and a cached one is read by the same rule.
+        let valid = |v: Value, text: &str| -> Result<Value, String> {
+            match required.iter().find(|k| v.get(**k).is_none()) {
+                Some(k) => Err(format!(
+                    "the model's answer has no `{k}`: {}",
+                    crate::report::clip(text, 200)
+                )),
+                None => Ok(v),
+            }
+        };
+        if mode.reads_cache() {
+            match cache.get_value(&key, &model, |v| {
+                let text = crate::matcher::compact(&v);
+                valid(v, &text)
+            }) {
+                Ok(Some(v)) => {
+                    usage.cached = 1;
+                    return (Ok(v), usage, notes);
+                }
+                Ok(None) => {}
+                Err(bad) if mode == JudgeMode::Replay => {
+                    return (
+                        Err(replay_miss(&bad.described("answer"), "the model")),
+                        usage,
+                        notes,
+                    );
+                }
+                Err(bad) => notes.push(bad.note()),
+            }
         }
         if mode == JudgeMode::Replay {
-            return (Err(replay_miss("no cached answer", "the model")), usage);
+            return (
+                Err(replay_miss("no cached answer", "the model")),
+                usage,
+                notes,
+            );
         }
         let mut last_error = String::new();
         let mut retry_after = None;
-        for attempt in 0..=self.retries {
+        for attempt in 0..=limits.retries {
             let c = match self
-                .attempt(attempt, &mut retry_after, prompt, &mut usage, "the model")
+                .attempt(
+                    attempt,
+                    limits,
+                    &mut retry_after,
+                    prompt,
+                    &mut usage,
+                    "the model",
+                )
                 .await
             {
                 Ok(c) => c,
@@ -82,30 +133,24 @@ impl Judge {
                     continue;
                 }
             };
-            // An answer without the required fields is as malformed as no JSON: it is asked
-            // again, and never cached.
-            let checked = super::prompt::json_object(&c.text).and_then(|v| {
-                match required.iter().find(|k| v.get(**k).is_none()) {
-                    Some(k) => Err(format!(
-                        "the model's answer has no `{k}`: {}",
-                        crate::report::clip(&c.text, 200)
-                    )),
-                    None => Ok(v),
-                }
-            });
-            match checked {
+            match super::prompt::json_object(&c.text).and_then(|v| valid(v, &c.text)) {
                 Ok(v) => {
-                    if mode.writes_cache() {
-                        let _ = cache.put_value(&key, &model, kind, &v);
+                    if mode.writes_cache()
+                        && let Err(e) = cache.put_value(&key, &model, kind, &v)
+                    {
+                        notes.push(format!(
+                            "could not write to the judge cache: {e}; the next run will ask the \
+                             model again"
+                        ));
                     }
                     usage.price(self.price);
-                    return (Ok(v), usage);
+                    return (Ok(v), usage, notes);
                 }
                 Err(e) => last_error = e,
             }
         }
         usage.price(self.price);
         let n = usage.requests;
-        (Err(after_requests(&last_error, n)), usage)
+        (Err(after_requests(&last_error, n)), usage, notes)
     }
 }

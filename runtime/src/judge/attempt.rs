@@ -2,9 +2,54 @@
 //! bounded by the timeout, its tokens added to the usage. Verdicts and model-powered steps
 //! share it, with the cache-mode rules and the messages that go with them.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use super::{Completion, Judge, JudgeMode, JudgePrompt, JudgeUsage, ModelError};
+use super::{Completion, Judge, JudgeMode, JudgePrompt, JudgeUsage, Limits, ModelError};
+
+/// Failures in a row to reach a judge after which it is not asked again in this process.
+const UNREACHABLE_AFTER: u32 = 2;
+
+/// Whether a judge can be reached: attempts that did not reach it in a row (refused
+/// connections, unknown hosts, no answer in time), and once there were
+/// [`UNREACHABLE_AFTER`], why it is given up. Any answer from it — even an error status —
+/// resets the count, so a slow judge that answers between timeouts is still asked.
+#[derive(Debug, Default)]
+pub(crate) struct Reachability {
+    state: Mutex<(u32, Option<String>)>,
+}
+
+impl Reachability {
+    /// Why the judge is not asked any more, if it is not.
+    fn given_up(&self) -> Option<String> {
+        self.lock().1.clone()
+    }
+
+    fn record(&self, answer: &Result<Completion, ModelError>) {
+        let mut state = self.lock();
+        match answer {
+            Err(e) if e.unreachable => {
+                state.0 = state.0.saturating_add(1);
+                if state.0 >= UNREACHABLE_AFTER {
+                    state.1 = Some(format!(
+                        "judge unreachable: {}; after {} failed attempts in a row, no more \
+                         requests are sent to it in this run",
+                        e.message, state.0
+                    ));
+                }
+            }
+            _ => *state = (0, None),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u32, Option<String>)> {
+        match self.state.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+}
 
 impl JudgeMode {
     /// Whether cached answers are reused (`live`, `replay`).
@@ -19,28 +64,55 @@ impl JudgeMode {
 }
 
 impl Judge {
+    /// The reachability of this judge's model: process-wide per endpoint, so that a suite of
+    /// many scenarios (each its own test, with its own `Judge` value) finds a dead judge once;
+    /// per `Judge` value (and its clones) for a model without an endpoint.
+    fn reachability(&self) -> Arc<Reachability> {
+        static BY_ENDPOINT: OnceLock<Mutex<HashMap<String, Arc<Reachability>>>> = OnceLock::new();
+        let Some(endpoint) = self.model.endpoint() else {
+            return Arc::clone(&self.reachability);
+        };
+        let map = BY_ENDPOINT.get_or_init(Mutex::default);
+        let mut map = match map.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        Arc::clone(map.entry(endpoint).or_default())
+    }
+
     /// Request number `attempt` (from 0) of `prompt`. A failure keeps the provider's
     /// `Retry-After` in `retry_after` for the next wait; `who` names the answerer in the
-    /// timeout message ("the judge", "the model").
+    /// timeout message ("the judge", "the model"). A judge found unreachable is not asked:
+    /// the answer is at once a non-retryable "judge unreachable: …" error.
     pub(super) async fn attempt(
         &self,
         attempt: u32,
+        limits: Limits,
         retry_after: &mut Option<Duration>,
         prompt: &JudgePrompt,
         usage: &mut JudgeUsage,
         who: &str,
     ) -> Result<Completion, ModelError> {
+        let reachability = self.reachability();
+        if let Some(why) = reachability.given_up() {
+            return Err(ModelError::fatal(why));
+        }
         if attempt > 0 {
             tokio::time::sleep(self.wait(attempt, retry_after.take())).await;
+            // Another scenario may have found it down in the meantime.
+            if let Some(why) = reachability.given_up() {
+                return Err(ModelError::fatal(why));
+            }
         }
         usage.requests += 1;
-        let answer = match tokio::time::timeout(self.timeout, self.model.complete(prompt)).await {
-            Err(_) => Err(ModelError::retryable(format!(
+        let answer = match tokio::time::timeout(limits.timeout, self.model.complete(prompt)).await {
+            Err(_) => Err(ModelError::unreachable(format!(
                 "no answer from {who} within {} s",
-                self.timeout.as_secs_f64()
+                limits.timeout.as_secs_f64()
             ))),
             Ok(r) => r,
         };
+        reachability.record(&answer);
         match answer {
             Ok(c) => {
                 usage.add_tokens(c.usage);
@@ -73,8 +145,12 @@ pub(super) fn replay_miss(what: &str, whom: &str) -> String {
     )
 }
 
-/// The last error, with how many requests were made.
+/// The last error, with how many requests were made (none: a judge found unreachable
+/// before this grading was not asked).
 pub(super) fn after_requests(error: &str, requests: u32) -> String {
+    if requests == 0 {
+        return error.to_owned();
+    }
     format!(
         "{error} (after {requests} request{})",
         crate::report::plural(requests as usize)

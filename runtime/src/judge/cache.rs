@@ -2,10 +2,48 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{JudgeItem, Judgement, prompt::PROMPT_VERSION};
+use super::prompt::{PROMPT_VERSION, grade};
+use super::{JudgeItem, Judgement};
+
+/// A cache entry that no live answer could be: a miss when live (asked again and
+/// overwritten, with a note), an error in replay.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Invalid {
+    /// The entry's file.
+    pub(crate) path: PathBuf,
+    /// What is wrong with it.
+    pub(crate) why: String,
+}
+
+impl Invalid {
+    fn new(path: &Path, why: impl Into<String>) -> Self {
+        Invalid {
+            path: path.to_owned(),
+            why: why.into(),
+        }
+    }
+
+    /// The note for a live run, which asked again.
+    pub(crate) fn note(&self) -> String {
+        format!(
+            "the judge cache entry {} is invalid ({}): asked again and overwritten",
+            self.path.display(),
+            self.why
+        )
+    }
+
+    /// Why a replay has no answer: `the cached verdict <file> is invalid: <why>`.
+    pub(crate) fn described(&self, what: &str) -> String {
+        format!(
+            "the cached {what} {} is invalid: {}",
+            self.path.display(),
+            self.why
+        )
+    }
+}
 
 /// A directory of cached verdicts: one small JSON file per (model, instructions, check,
 /// material, repeat index), named by the SHA-256 of those.
@@ -34,16 +72,64 @@ impl Cache {
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// The entry under `key`; an unreadable one counts as absent (it is rewritten later).
-    fn read(&self, key: &str) -> Option<serde_json::Value> {
-        serde_json::from_slice(&std::fs::read(self.path(key)).ok()?).ok()
+    /// The entry under `key`: `Ok(None)` when there is none, an error (naming the file) when
+    /// it cannot be read or is not a JSON object.
+    fn read(&self, key: &str) -> Result<Option<serde_json::Map<String, Value>>, Invalid> {
+        let path = self.path(key);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            // No entry: nothing there, or no directory for it (a write will say why).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(e) => return Err(Invalid::new(&path, format!("it cannot be read ({e})"))),
+        };
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(map)) => Ok(Some(map)),
+            Ok(_) => Err(Invalid::new(&path, "it is not a JSON object")),
+            Err(e) => Err(Invalid::new(&path, format!("it is not JSON ({e})"))),
+        }
     }
 
-    /// A cached model answer (extractions, simulated users).
-    pub(crate) fn get_value(&self, key: &str) -> Option<serde_json::Value> {
-        self.read(key)?
-            .get_mut("value")
-            .map(serde_json::Value::take)
+    /// An entry's `model` must be the one asked: the key covers it, so another one means the
+    /// file was copied or edited.
+    fn check_model(
+        path: &Path,
+        entry: &serde_json::Map<String, Value>,
+        model: &str,
+    ) -> Result<(), Invalid> {
+        match entry.get("model").and_then(Value::as_str) {
+            Some(m) if m == model => Ok(()),
+            Some(m) => Err(Invalid::new(
+                path,
+                format!("it was recorded for {m}, not {model}"),
+            )),
+            None => Err(Invalid::new(path, "it has no `model`")),
+        }
+    }
+
+    /// A cached model answer (extractions, simulated users), checked by `valid` exactly as a
+    /// live answer is.
+    pub(crate) fn get_value(
+        &self,
+        key: &str,
+        model: &str,
+        valid: impl FnOnce(Value) -> Result<Value, String>,
+    ) -> Result<Option<Value>, Invalid> {
+        let Some(mut entry) = self.read(key)? else {
+            return Ok(None);
+        };
+        let path = self.path(key);
+        Self::check_model(&path, &entry, model)?;
+        let value = entry
+            .remove("value")
+            .ok_or_else(|| Invalid::new(&path, "it has no `value`"))?;
+        valid(value).map(Some).map_err(|e| Invalid::new(&path, e))
     }
 
     /// Stores a model answer.
@@ -52,7 +138,7 @@ impl Cache {
         key: &str,
         model: &str,
         kind: &str,
-        value: &serde_json::Value,
+        value: &Value,
     ) -> Result<(), String> {
         self.write(key, &json!({"model": model, "kind": kind, "value": value}))
     }
@@ -61,9 +147,18 @@ impl Cache {
         self.dir.join(&key[..2]).join(format!("{key}.json"))
     }
 
-    /// The cached verdict.
-    pub(crate) fn get(&self, key: &str) -> Option<Judgement> {
-        serde_json::from_value(self.read(key)?.get_mut("judgement")?.take()).ok()
+    /// The cached verdict, validated exactly as a live answer is (a numeric score in 0..1, a
+    /// boolean `pass`, a text `reasoning`).
+    pub(crate) fn get(&self, key: &str, model: &str) -> Result<Option<Judgement>, Invalid> {
+        let Some(entry) = self.read(key)? else {
+            return Ok(None);
+        };
+        let path = self.path(key);
+        Self::check_model(&path, &entry, model)?;
+        match entry.get("judgement") {
+            Some(j @ Value::Object(_)) => grade(j).map(Some).map_err(|e| Invalid::new(&path, e)),
+            _ => Err(Invalid::new(&path, "it has no `judgement` object")),
+        }
     }
 
     /// Stores a verdict. Written to a temporary file and renamed, so tests running in

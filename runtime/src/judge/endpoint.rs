@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::ModelError;
+use super::{Completion, ModelError};
 use crate::agent::wire::{
-    DEFAULT_MAX_BODY_BYTES, Secret, client, env, read_body, request_error, shown_url,
+    DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, env, read_body, request_error, shown_url,
 };
 
 /// A model on an HTTP endpoint. `Debug` shows the URL without its query and never the key.
@@ -18,6 +18,8 @@ pub(super) struct Endpoint {
     pub(super) base_url: String,
     pub(super) api_key: Option<Secret>,
     client: OnceLock<Result<reqwest::Client, String>>,
+    /// The key, removed from answers and errors; built on first use (after the builder set it).
+    redactor: OnceLock<Redactor>,
 }
 
 impl Endpoint {
@@ -37,6 +39,7 @@ impl Endpoint {
                 .to_owned(),
             api_key: env(key_vars).map(Secret::new),
             client: OnceLock::new(),
+            redactor: OnceLock::new(),
         }
     }
 
@@ -44,9 +47,34 @@ impl Endpoint {
         self.base_url = url.trim_end_matches('/').to_owned();
     }
 
+    /// The base URL as shown (without a query string, where keys may be).
+    pub(super) fn shown(&self) -> String {
+        shown_url(&self.base_url).to_owned()
+    }
+
     /// The endpoint's URL for `path` (`/chat/completions`).
     pub(super) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
+    }
+
+    /// An answer or error with the key redacted: the one place everything the judge's model
+    /// says passes through on its way to verdicts, reports and the cache, so an endpoint that
+    /// echoes the request (a 401 page quoting the headers) cannot leak the key.
+    pub(super) fn redact(
+        &self,
+        result: Result<Completion, ModelError>,
+    ) -> Result<Completion, ModelError> {
+        let redactor = self.redactor.get_or_init(|| Redactor::new(&self.api_key));
+        match result {
+            Ok(mut c) => {
+                redactor.string(&mut c.text);
+                Ok(c)
+            }
+            Err(mut e) => {
+                redactor.string(&mut e.message);
+                Err(e)
+            }
+        }
     }
 
     /// The shared client. Its own timeout is generous: the [`Judge`](super::Judge) enforces
@@ -75,10 +103,15 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(600);
 /// retrying, other failures are not.
 pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Value, ModelError> {
     let timeout = SEND_TIMEOUT;
-    let response = req
-        .send()
-        .await
-        .map_err(|e| ModelError::retryable(request_error(&e, url, timeout).message().to_owned()))?;
+    let response = req.send().await.map_err(|e| {
+        let message = request_error(&e, url, timeout).message().to_owned();
+        // Not reached at all: counted towards giving up on the endpoint.
+        if e.is_connect() || e.is_timeout() {
+            ModelError::unreachable(message)
+        } else {
+            ModelError::retryable(message)
+        }
+    })?;
     let status = response.status();
     let retry_after = response
         .headers()
@@ -109,7 +142,8 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
             None => err,
         });
     }
-    serde_json::from_str(&text).map_err(|e| {
+    // From the bytes: text that is not UTF-8 is malformed, not replacement characters.
+    serde_json::from_slice(&bytes).map_err(|e| {
         ModelError::retryable(format!(
             "the judge endpoint answered with invalid JSON ({e}): {}",
             crate::report::clip(&text, 200)

@@ -30,6 +30,8 @@ pub struct Judgements {
     unavailable: Option<String>,
     /// The instant the semantic date matchers were graded against.
     now: Option<jiff::Zoned>,
+    /// Problems of the judge's cache, for the report's notes.
+    notes: Vec<String>,
 }
 
 impl Judgements {
@@ -46,7 +48,14 @@ impl Judgements {
             grades: HashMap::new(),
             unavailable: Some(reason.into()),
             now: None,
+            notes: Vec::new(),
         }
+    }
+
+    /// What the report should note: the judge's cache could not be written, or held invalid
+    /// entries.
+    pub(crate) fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The grade of an item, or why there is none.
@@ -95,13 +104,14 @@ pub(crate) async fn judge_phase(
     if items.is_empty() {
         return (Judgements::default(), None);
     }
-    let (grades, usage) = judge.grade_keyed(&items, repeat).await;
+    let (grades, usage, notes) = judge.grade_keyed(&items, repeat).await;
     let grades = items.into_iter().map(|(key, _)| key).zip(grades).collect();
     (
         Judgements {
             grades,
             unavailable: None,
             now: Some(now),
+            notes,
         },
         Some(usage),
     )
@@ -322,24 +332,33 @@ impl Judge {
     ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
         let keyed: Vec<(String, JudgeItem)> =
             items.iter().map(|i| (item_key(i), i.clone())).collect();
-        self.grade_keyed(&keyed, repeat).await
+        let (grades, usage, _notes) = self.grade_keyed(&keyed, repeat).await;
+        (grades, usage)
     }
 
-    /// [`Judge::grade`] of items given with their keys (their JSON).
+    /// [`Judge::grade`] of items given with their keys (their JSON), with notes for the
+    /// report: cache entries found invalid, a cache that could not be written.
     pub(crate) async fn grade_keyed(
         &self,
         items: &[(String, JudgeItem)],
         repeat: usize,
-    ) -> (Vec<Result<Judgement, String>>, JudgeUsage) {
+    ) -> (Vec<Result<Judgement, String>>, JudgeUsage, Vec<String>) {
         let model = self.model_id();
         let mut usage = JudgeUsage {
             model: model.clone(),
             checks: u32::try_from(items.len()).unwrap_or(u32::MAX),
             ..JudgeUsage::default()
         };
-        let mode = match self.effective_mode() {
-            Ok(m) => m,
-            Err(e) => return (items.iter().map(|_| Err(e.clone())).collect(), usage),
+        let settings = self.effective_mode().and_then(|m| Ok((m, self.limits()?)));
+        let (mode, limits) = match settings {
+            Ok(s) => s,
+            Err(e) => {
+                return (
+                    items.iter().map(|_| Err(e.clone())).collect(),
+                    usage,
+                    Vec::new(),
+                );
+            }
         };
         let cache = Cache::new(self.effective_cache_dir());
         let keys: Vec<String> = items
@@ -347,11 +366,20 @@ impl Judge {
             .map(|(json, _)| Cache::key(&model, json, repeat))
             .collect();
         let mut grades: Vec<Option<Result<Judgement, String>>> = vec![None; items.len()];
+        let mut notes = Vec::new();
         if mode.reads_cache() {
             for (i, key) in keys.iter().enumerate() {
-                if let Some(j) = cache.get(key) {
-                    grades[i] = Some(Ok(j));
-                    usage.cached += 1;
+                match cache.get(key, &model) {
+                    Ok(Some(j)) => {
+                        grades[i] = Some(Ok(j));
+                        usage.cached += 1;
+                    }
+                    Ok(None) => {}
+                    // Read as strictly as a live answer: never a pass on a bad entry.
+                    Err(bad) if mode == JudgeMode::Replay => {
+                        grades[i] = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
+                    }
+                    Err(bad) => notes.push(bad.note()),
                 }
             }
         }
@@ -363,10 +391,11 @@ impl Judge {
                 )));
             }
         }
+        let mut unwritten: (Option<String>, usize) = (None, 0);
         // Why each check is still ungraded: a batch-wide failure, or its own invalid result.
         let mut errors: Vec<String> = vec![String::new(); items.len()];
         let mut retry_after = None;
-        for attempt in 0..=self.retries {
+        for attempt in 0..=limits.retries {
             let pending: Vec<usize> = (0..items.len()).filter(|&i| grades[i].is_none()).collect();
             if pending.is_empty() {
                 break;
@@ -375,6 +404,7 @@ impl Judge {
             let completion = match self
                 .attempt(
                     attempt,
+                    limits,
                     &mut retry_after,
                     &prompt(&batch),
                     &mut usage,
@@ -403,10 +433,14 @@ impl Judge {
                     for (&i, result) in pending.iter().zip(results) {
                         match result {
                             Ok(j) => {
-                                if mode.writes_cache() {
-                                    // A cache that cannot be written costs money later, not
-                                    // correctness now.
-                                    let _ = cache.put(&keys[i], &model, &items[i].1, repeat, &j);
+                                // A cache that cannot be written costs money later, not
+                                // correctness now: a note, not a failure.
+                                if mode.writes_cache()
+                                    && let Err(e) =
+                                        cache.put(&keys[i], &model, &items[i].1, repeat, &j)
+                                {
+                                    unwritten.0.get_or_insert(e);
+                                    unwritten.1 += 1;
                                 }
                                 grades[i] = Some(Ok(j));
                             }
@@ -423,6 +457,13 @@ impl Judge {
             .map(|(g, error)| g.unwrap_or_else(|| Err(after_requests(&error, attempts))))
             .collect();
         usage.price(self.price);
-        (grades, usage)
+        if let (Some(e), n) = unwritten {
+            notes.push(format!(
+                "could not write to the judge cache: {e}; the next run will ask the judge again \
+                 for {n} check{}",
+                crate::report::plural(n)
+            ));
+        }
+        (grades, usage, notes)
     }
 }

@@ -63,6 +63,22 @@ pub const JUDGE_MODE_ENV: &str = "AGENT_TEST_JUDGE_MODE";
 /// The environment variable that overrides every judge's cache directory.
 pub const JUDGE_CACHE_ENV: &str = "AGENT_TEST_JUDGE_CACHE";
 
+/// The environment variable that sets a judge's timeout per request, in seconds (`20`,
+/// `2.5`), unless the code sets one ([`Judge::timeout`]). A value that is not a number of
+/// seconds greater than 0 is an error verdict for every judge check, never ignored.
+pub const JUDGE_TIMEOUT_ENV: &str = "AGENT_TEST_JUDGE_TIMEOUT";
+
+/// The environment variable that sets how often a judge retries (`0`, `2`, …), unless the
+/// code sets it ([`Judge::retries`]). A value that is not a whole number is an error verdict
+/// for every judge check, never ignored.
+pub const JUDGE_RETRIES_ENV: &str = "AGENT_TEST_JUDGE_RETRIES";
+
+/// Retries when neither the code nor the environment says.
+const DEFAULT_RETRIES: u32 = 2;
+
+/// The timeout per request when neither the code nor the environment says.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// How a judge uses its cache.
 ///
 /// ```
@@ -108,10 +124,21 @@ pub struct Judge {
     model: Arc<dyn JudgeModel>,
     cache_dir: Option<PathBuf>,
     mode: JudgeMode,
-    retries: u32,
+    /// Set in code; else the environment's, else [`DEFAULT_RETRIES`].
+    retries: Option<u32>,
     backoff: Duration,
-    timeout: Duration,
+    /// Set in code; else the environment's, else [`DEFAULT_TIMEOUT`].
+    timeout: Option<Duration>,
     price: Option<(f64, f64)>,
+    /// Failures to reach a model that has no endpoint to share them by (shared by clones).
+    reachability: Arc<attempt::Reachability>,
+}
+
+/// The timeout and retries in effect for one grading.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) timeout: Duration,
+    pub(crate) retries: u32,
 }
 
 impl Judge {
@@ -135,10 +162,11 @@ impl Judge {
             model: Arc::new(model),
             cache_dir: None,
             mode: JudgeMode::Live,
-            retries: 2,
+            retries: None,
             backoff: Duration::from_millis(500),
-            timeout: Duration::from_secs(60),
+            timeout: None,
             price: None,
+            reachability: Arc::default(),
         }
     }
 
@@ -166,7 +194,9 @@ impl Judge {
         self
     }
 
-    /// How many times a failed or malformed answer is asked for again (default 2).
+    /// How many times a failed or malformed answer is asked for again (default 2; when the
+    /// code does not set it, `AGENT_TEST_JUDGE_RETRIES` does, and `agent-test`'s
+    /// `--judge-retries`).
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
@@ -176,7 +206,7 @@ impl Judge {
     /// # }
     /// ```
     pub fn retries(mut self, retries: u32) -> Self {
-        self.retries = retries;
+        self.retries = Some(retries);
         self
     }
 
@@ -189,7 +219,11 @@ impl Judge {
         self
     }
 
-    /// How long one request may take (default 60 s); a timeout is retried.
+    /// How long one request may take (default 60 s; when the code does not set it,
+    /// `AGENT_TEST_JUDGE_TIMEOUT` does, and `agent-test`'s `--judge-timeout`); a timeout is
+    /// retried. No answer in time counts as not reaching the judge: after two such failures
+    /// (or refused connections) in a row, the endpoint is not asked again in this process and
+    /// its remaining checks are errors at once ("judge unreachable: …").
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
@@ -199,7 +233,7 @@ impl Judge {
     /// # }
     /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.timeout = Some(timeout);
         self
     }
 
@@ -229,6 +263,30 @@ impl Judge {
         }
     }
 
+    /// The timeout and retries in effect: the code's, else the environment's, else the
+    /// defaults. An environment value that cannot be read is an error even when the code
+    /// sets its own: a typo must not go unnoticed.
+    pub(crate) fn limits(&self) -> Result<Limits, String> {
+        let env_timeout = env_value(JUDGE_TIMEOUT_ENV, |v| {
+            v.trim()
+                .trim_end_matches('s')
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .ok_or("is not a number of seconds greater than 0")
+        })?;
+        let env_retries = env_value(JUDGE_RETRIES_ENV, |v| {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| "is not a whole number of retries (0 or more)")
+        })?;
+        Ok(Limits {
+            timeout: self.timeout.or(env_timeout).unwrap_or(DEFAULT_TIMEOUT),
+            retries: self.retries.or(env_retries).unwrap_or(DEFAULT_RETRIES),
+        })
+    }
+
     /// The cache directory in effect.
     fn effective_cache_dir(&self) -> PathBuf {
         if let Some(dir) = std::env::var_os(JUDGE_CACHE_ENV).filter(|d| !d.is_empty()) {
@@ -237,6 +295,22 @@ impl Judge {
         self.cache_dir
             .clone()
             .unwrap_or_else(|| crate::report::report_root(None).join("judge-cache"))
+    }
+}
+
+/// The environment variable `name` read by `parse`; unset or blank is `None`, a value that
+/// does not parse an error naming the variable and the value.
+fn env_value<T>(
+    name: &str,
+    parse: impl FnOnce(&str) -> Result<T, &'static str>,
+) -> Result<Option<T>, String> {
+    match std::env::var(name) {
+        Ok(v) if v.trim().is_empty() => Ok(None),
+        Ok(v) => parse(&v)
+            .map(Some)
+            .map_err(|why| format!("{name}=`{v}` {why}")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(format!("{name} is not valid text")),
     }
 }
 

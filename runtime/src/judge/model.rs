@@ -56,6 +56,11 @@ pub struct ModelError {
     pub retry: bool,
     /// How long the provider asked to wait (`Retry-After`).
     pub retry_after: Option<Duration>,
+    /// The model could not be reached at all (connection refused, no such host, no answer
+    /// within the timeout). After two such failures in a row the judge stops asking that
+    /// endpoint for the rest of the process, so a dead judge costs two attempts, not every
+    /// scenario's timeouts.
+    pub unreachable: bool,
 }
 
 impl ModelError {
@@ -70,6 +75,7 @@ impl ModelError {
             message: message.into(),
             retry: false,
             retry_after: None,
+            unreachable: false,
         }
     }
 
@@ -81,6 +87,22 @@ impl ModelError {
             message: message.into(),
             retry: true,
             retry_after: None,
+            unreachable: false,
+        }
+    }
+
+    /// The model could not be reached (connection refused, DNS, no answer in time): worth
+    /// retrying, and counted towards giving up on the endpoint.
+    ///
+    /// ```
+    /// # use agent_test_runtime::judge::ModelError;
+    /// let e = ModelError::unreachable("cannot connect to http://127.0.0.1:9/v1");
+    /// assert!(e.retry && e.unreachable);
+    /// ```
+    pub fn unreachable(message: impl Into<String>) -> Self {
+        ModelError {
+            unreachable: true,
+            ..ModelError::retryable(message)
         }
     }
 
@@ -141,6 +163,14 @@ pub trait JudgeModel: Send + Sync {
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>>;
 
+    /// The endpoint requests go to (without secrets), when there is one: judges on the same
+    /// endpoint share, process-wide, the count of failures to reach it, so that once it is
+    /// found down no scenario waits for it again. `None` (the default): the count is kept per
+    /// [`Judge`](super::Judge) value and its clones.
+    fn endpoint(&self) -> Option<String> {
+        None
+    }
+
     /// The same model at another endpoint, for [`Judge::base_url`](super::Judge::base_url);
     /// `None` (the default) when the model has no endpoint to move.
     fn at_base_url(&self, _url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
@@ -176,6 +206,10 @@ impl<M: JudgeModel + ?Sized> JudgeModel for std::sync::Arc<M> {
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>> {
         (**self).complete(prompt)
+    }
+
+    fn endpoint(&self) -> Option<String> {
+        (**self).endpoint()
     }
 
     fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {

@@ -154,6 +154,10 @@ impl JudgeModel for OpenAiJudge {
         format!("openai:{}", self.endpoint.model)
     }
 
+    fn endpoint(&self) -> Option<String> {
+        Some(self.endpoint.shown())
+    }
+
     /// Rebuilt with the environment's key, as [`OpenAiJudge::new`] reads it.
     fn at_base_url(&self, url: &str) -> Option<std::sync::Arc<dyn JudgeModel>> {
         Some(std::sync::Arc::new(
@@ -165,6 +169,6 @@ impl JudgeModel for OpenAiJudge {
         &'a self,
         prompt: &'a JudgePrompt,
     ) -> BoxFuture<'a, Result<Completion, ModelError>> {
-        Box::pin(self.call(prompt))
+        Box::pin(async move { self.endpoint.redact(self.call(prompt).await) })
     }
 }

@@ -211,8 +211,9 @@ pub(crate) fn parse_answer(
     Ok(out)
 }
 
-/// One result, validated.
-fn grade(r: &Value) -> Result<Judgement, String> {
+/// One result, validated: a numeric `score` in 0..1; `pass` (not decisive) a boolean and
+/// `reasoning` a text when present. Cached verdicts are read with the same rules.
+pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
     let score = r
         .get("score")
         .and_then(Value::as_f64)
@@ -223,14 +224,30 @@ fn grade(r: &Value) -> Result<Judgement, String> {
             crate::matcher::compact(r)
         ));
     }
+    let pass = match r.get("pass") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            return Err(format!(
+                "the judge's `pass` is not true or false: {}",
+                crate::matcher::compact(r)
+            ));
+        }
+    };
+    let reasoning = match r.get("reasoning") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(format!(
+                "the judge's `reasoning` is not text: {}",
+                crate::matcher::compact(r)
+            ));
+        }
+    };
     Ok(Judgement {
         score,
-        pass: r.get("pass").and_then(Value::as_bool).unwrap_or(false),
-        reasoning: r
-            .get("reasoning")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        pass,
+        reasoning,
     })
 }
 
@@ -296,5 +313,25 @@ mod tests {
         assert!(a[0].as_ref().unwrap_err().contains("outside 0..1"));
         let a = parse_answer(r#"{"results": [{"id": "c1", "score": "high"}]}"#, &[0]).unwrap();
         assert!(a[0].as_ref().unwrap_err().contains("no numeric `score`"));
+        let a = parse_answer(
+            r#"{"results": [{"id": "c1", "score": 1, "pass": "yes"}]}"#,
+            &[0],
+        )
+        .unwrap();
+        assert!(
+            a[0].as_ref()
+                .unwrap_err()
+                .contains("`pass` is not true or false")
+        );
+        let a = parse_answer(
+            r#"{"results": [{"id": "c1", "score": 1, "reasoning": 7}]}"#,
+            &[0],
+        )
+        .unwrap();
+        assert!(
+            a[0].as_ref()
+                .unwrap_err()
+                .contains("`reasoning` is not text")
+        );
     }
 }

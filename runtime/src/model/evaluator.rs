@@ -95,7 +95,9 @@ impl ScenarioEvaluator {
         let transcript = self.with_context(transcript);
         let (judgements, usage) =
             crate::judge::judge_phase(judge, &transcript, &self.expectations, 0).await;
-        self.report(transcript, Some(&judgements), usage)
+        let mut report = self.report(transcript, Some(&judgements), usage);
+        report.add_notes(judgements.notes());
+        report
     }
 
     /// The scenario's context variables the recording lacks (a recording's own values win:

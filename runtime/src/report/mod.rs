@@ -143,6 +143,15 @@ impl Report {
         }
     }
 
+    /// Adds notes about the harness (a cache or report that could not be written), each once.
+    pub(crate) fn add_notes<'a>(&mut self, notes: impl IntoIterator<Item = &'a String>) {
+        for note in notes {
+            if !self.notes.contains(note) {
+                self.notes.push(note.clone());
+            }
+        }
+    }
+
     /// Whether the run passed.
     ///
     /// See the type's example.

@@ -148,10 +148,11 @@ impl ScenarioRun {
                 "additionalProperties": false
             }),
         };
-        let (answer, usage) = judge
-            .ask_json("extract", &prompt, self.info.repeat, &["found"])
+        let (answer, usage, notes) = judge
+            .ask_json_noted("extract", &prompt, self.info.repeat, &["found"])
             .await;
         self.add_step_usage(usage);
+        self.add_step_notes(notes);
         let answer = answer?;
         if answer.get("found").and_then(Value::as_bool) == Some(false) {
             return Err(format!(

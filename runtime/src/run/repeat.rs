@@ -212,6 +212,12 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
             a
         });
     let duration_ms = reports.iter().map(|r| r.duration_ms).sum();
+    let mut notes: Vec<String> = Vec::new();
+    for n in reports.iter().flat_map(|r| &r.notes) {
+        if !notes.contains(n) {
+            notes.push(n.clone());
+        }
+    }
     let pick = reports
         .iter()
         .rposition(|r| !r.passed)
@@ -230,5 +236,6 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
     report.repeats = Some(summary);
     report.judge = judge;
     report.duration_ms = duration_ms;
+    report.notes = notes;
     report
 }

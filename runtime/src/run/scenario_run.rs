@@ -57,6 +57,8 @@ pub struct ScenarioRun {
     step_verdicts: Vec<Verdict>,
     /// What those steps cost.
     step_usage: Option<JudgeUsage>,
+    /// Notes of those steps for the report (the judge's cache could not be written, ...).
+    step_notes: Vec<String>,
     started: Instant,
 }
 
@@ -88,6 +90,7 @@ impl ScenarioRun {
             expectations: Vec::new(),
             step_verdicts: Vec::new(),
             step_usage: None,
+            step_notes: Vec::new(),
             started: Instant::now(),
         }
     }
@@ -234,6 +237,11 @@ impl ScenarioRun {
             Some(u) => u.merge(&usage),
             None => self.step_usage = Some(usage),
         }
+    }
+
+    /// Adds notes of a model-powered step for the report.
+    pub(crate) fn add_step_notes(&mut self, notes: Vec<String>) {
+        self.step_notes.extend(notes);
     }
 
     /// Pins the run's "now" (its `user_time`) the first time it is needed.
@@ -455,6 +463,8 @@ impl ScenarioRun {
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
         report.judge = self.step_usage;
+        report.add_notes(&self.step_notes);
+        report.add_notes(judgements.notes());
         (report, self.suite.report_dir)
     }
 }

@@ -164,10 +164,11 @@ impl ScenarioRun {
                     "additionalProperties": false
                 }),
             };
-            let (answer, usage) = judge
-                .ask_json("simulate", &prompt, self.info.repeat, &["objective_met"])
+            let (answer, usage, notes) = judge
+                .ask_json_noted("simulate", &prompt, self.info.repeat, &["objective_met"])
                 .await;
             self.add_step_usage(usage);
+            self.add_step_notes(notes);
             let answer = match answer {
                 Ok(a) => a,
                 Err(e) => {

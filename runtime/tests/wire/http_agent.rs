@@ -142,25 +142,196 @@ async fn slow_answers_time_out() {
     );
 }
 
+/// The statuses of a report's verdicts, in order.
+fn statuses(report: &agent_test_runtime::report::Report) -> Vec<Status> {
+    report.verdicts.iter().map(|v| v.status).collect()
+}
+
 #[tokio::test]
-async fn garbage_bodies_become_text() {
+async fn a_body_that_is_not_utf8_is_an_agent_error_unless_read_lossily() {
     let (url, _) = agent_server().await;
     let mut run = ScenarioRun::new(
         Suite::new().agent(HttpAgent::post(format!("{url}/garbage"))),
         "garbage",
     );
     run.user("hi").await;
+    run.expect_turn(reply().starts_with("<html>502 Bad Gateway"));
     run.expect(http_status(502));
-    run.expect(reply().starts_with("<html>502 Bad Gateway"));
-    run.expect(json_path("$.x").exists());
     let report = run.report().await;
-    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
     assert_eq!(
-        statuses,
-        [Status::Pass, Status::Pass, Status::Fail],
+        statuses(&report),
+        [Status::Error, Status::Error, Status::Pass],
         "{report}"
     );
-    assert!(report.verdicts[2].reason.contains("invalid JSON"));
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!(
+            "the agent failed: the response from {url}/garbage (HTTP 502) is not valid UTF-8 \
+             (at byte 21; `.lossy_utf8()` reads it anyway): `<html>502 Bad Gateway\u{fffd}\u{fffd}\\0`"
+        )
+    );
+    assert!(
+        report.verdicts[1]
+            .reason
+            .starts_with("not evaluated: the agent failed on turn 1")
+    );
+    assert_eq!(
+        report.transcript.turns[0].reply.text, "",
+        "no text was read"
+    );
+
+    // Latin-1 text reads as text with replacement characters when asked for.
+    let agent = HttpAgent::post(format!("{url}/latin1")).lossy_utf8();
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "latin1");
+    run.user("hi").await;
+    run.expect_turn(reply().equals("Bienvenue au caf\u{fffd} !"));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/latin1"))),
+        "latin1-strict",
+    );
+    run.user("hi").await;
+    run.expect_turn(reply().contains("Bienvenue"));
+    let report = run.report().await;
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
+    assert!(
+        report.verdicts[0]
+            .reason
+            .contains("(HTTP 200) is not valid UTF-8 (at byte 16;"),
+        "{}",
+        report.verdicts[0].reason
+    );
+}
+
+#[tokio::test]
+async fn a_truncated_json_body_is_an_agent_error_not_a_reply() {
+    let (url, _) = agent_server().await;
+    // Said to be JSON by its Content-Type: every check of the turn passed on it before.
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/truncated"))),
+        "truncated",
+    );
+    run.user("refund ORD-9921").await;
+    run.expect_turn(reply().contains("refund"));
+    run.expect_turn(no_tool("cancel_order"));
+    run.expect(reply().contains("refund"));
+    let report = run.report().await;
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error, Status::Error, Status::Fail],
+        "{report}"
+    );
+    let body = r#"{"reply": "Your refund is on its way", "tool_calls": [{"name": "process_ref"#;
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!(
+            "the agent failed: the response from {url}/truncated (HTTP 200) is not valid JSON, \
+             though its Content-Type is `application/json; charset=utf-8`: {}: `{body}`",
+            serde_json::from_str::<serde_json::Value>(body).unwrap_err()
+        )
+    );
+    assert_eq!(report.transcript.turns[0].reply.http_status, Some(200));
+    assert!(!report.passed());
+
+    // Sent as text, but a reply path is configured: the client expects JSON.
+    let agent = HttpAgent::post(format!("{url}/truncated-text")).reply_at("data.answer");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "truncated-text");
+    run.user("refund ORD-9921").await;
+    let report = run.report().await;
+    assert!(
+        report.verdicts[0].reason.starts_with(&format!(
+            "the agent failed: the response from {url}/truncated-text (HTTP 200) is not valid \
+             JSON, though `.reply_at(..)` is set: EOF while parsing"
+        )),
+        "{}",
+        report.verdicts[0].reason
+    );
+    // Without either, a text body is the reply, as before.
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(format!("{url}/truncated-text"))),
+        "text",
+    );
+    run.user("hi").await;
+    run.expect_turn(reply().starts_with(r#"{"data""#));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+}
+
+#[tokio::test]
+async fn configured_paths_that_are_missing_or_malformed_are_agent_errors() {
+    let (url, _) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/no-answer")).reply_at("data.answer");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "no-answer");
+    run.user("hi").await;
+    run.expect_turn(reply().not_contains("error"));
+    let report = run.report().await;
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!(
+            "the agent failed: the response from {url}/no-answer (HTTP 200) has no \
+             `data.answer`, where `.reply_at(..)` says the reply is: `{{\"data\":{{\"status\":\"queued\"}}}}`"
+        )
+    );
+
+    let agent = HttpAgent::post(format!("{url}/calls-not-a-list"))
+        .reply_at("data.answer")
+        .tool_calls_at("data.tool_calls");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "calls");
+    run.user("hi").await;
+    run.expect_turn(no_tool("cancel_order"));
+    let report = run.report().await;
+    assert_eq!(
+        statuses(&report),
+        [Status::Error, Status::Error],
+        "{report}"
+    );
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!(
+            "the agent failed: the response from {url}/calls-not-a-list (HTTP 200) has no list \
+             of tool calls at `data.tool_calls` (`.tool_calls_at(..)`): `{{\"name\":\"lookup_order\"}}`"
+        )
+    );
+
+    let agent = HttpAgent::post(format!("{url}/calls-not-a-list")).tool_calls_at("items");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "nameless");
+    run.user("hi").await;
+    let report = run.report().await;
+    assert_eq!(
+        report.verdicts[0].reason,
+        format!(
+            "the agent failed: the response from {url}/calls-not-a-list (HTTP 200) has a tool \
+             call without a `name` at `items[0]`: `{{\"args\":{{}}}}`"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_non_2xx_answer_without_the_reply_path_shows_the_servers_error() {
+    let (url, _) = agent_server().await;
+    let agent = HttpAgent::post(format!("{url}/upstream-error")).reply_at("data.answer");
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "upstream");
+    run.user("hi").await;
+    run.expect_turn(http_status(502));
+    run.expect_turn(reply().contains("overloaded"));
+    run.expect_turn(field("error.code").is(502));
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    assert_eq!(
+        report.transcript.turns[0].reply.text,
+        "upstream model overloaded"
+    );
 }
 
 #[tokio::test]

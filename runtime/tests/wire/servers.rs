@@ -52,6 +52,12 @@ pub async fn agent_server() -> (String, Log) {
         .route("/huge", post(huge))
         .route("/openai", post(openai_shaped))
         .route("/auth", post(auth))
+        .route("/truncated", post(truncated))
+        .route("/truncated-text", post(truncated_text))
+        .route("/latin1", post(latin1))
+        .route("/upstream-error", post(upstream_error))
+        .route("/no-answer", post(no_answer))
+        .route("/calls-not-a-list", post(calls_not_a_list))
         .with_state(log.clone());
     (serve(router).await, log)
 }
@@ -98,6 +104,53 @@ async fn garbage() -> Response {
     let mut bytes = b"<html>502 Bad Gateway".to_vec();
     bytes.extend_from_slice(&[0xff, 0xfe, 0x00]);
     (StatusCode::BAD_GATEWAY, bytes).into_response()
+}
+
+/// A JSON answer cut off in the middle, said to be JSON.
+async fn truncated() -> Response {
+    (
+        [("content-type", "application/json; charset=utf-8")],
+        r#"{"reply": "Your refund is on its way", "tool_calls": [{"name": "process_ref"#,
+    )
+        .into_response()
+}
+
+/// The same, sent without a Content-Type saying it is JSON.
+async fn truncated_text() -> Response {
+    (
+        [("content-type", "text/plain")],
+        r#"{"data": {"answer": "Your refund is on its way"#,
+    )
+        .into_response()
+}
+
+/// Latin-1 text: "café" with `é` as the single byte 0xE9.
+async fn latin1() -> Response {
+    (
+        [("content-type", "text/plain")],
+        b"Bienvenue au caf\xe9 !".to_vec(),
+    )
+        .into_response()
+}
+
+/// An error in the usual `{"error": {"message"}}` shape, which has no `data.answer`.
+async fn upstream_error() -> Response {
+    (
+        StatusCode::BAD_GATEWAY,
+        axum::Json(json!({"error": {"message": "upstream model overloaded", "code": 502}})),
+    )
+        .into_response()
+}
+
+/// A 200 whose JSON lacks the reply the client expects.
+async fn no_answer() -> Response {
+    axum::Json(json!({"data": {"status": "queued"}})).into_response()
+}
+
+/// Tool calls that are not a list of calls.
+async fn calls_not_a_list() -> Response {
+    axum::Json(json!({"data": {"answer": "done", "tool_calls": {"name": "lookup_order"}}, "items": [{"args": {}}]}))
+        .into_response()
 }
 
 async fn huge() -> Response {
