@@ -45,6 +45,7 @@ pub mod report;
 pub mod request;
 mod run;
 mod schema;
+mod strict_json;
 pub mod trace;
 mod verdict;
 

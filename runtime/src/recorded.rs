@@ -167,11 +167,15 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
     })
 }
 
+/// Parses JSON text with the one strict reader of every input (a repeated key is an error, a
+/// leading byte order mark is skipped).
 fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| LoadError {
-        file: file.to_owned(),
-        path: String::new(),
-        message: format!("not valid JSON: {e}"),
+    crate::strict_json::parse(text).map_err(|e| {
+        e.into_load_error(file, |e| LoadError {
+            file: file.to_owned(),
+            path: String::new(),
+            message: format!("not valid JSON: {e}"),
+        })
     })
 }
 

@@ -335,9 +335,15 @@ pub(crate) fn stem(file: &Path) -> String {
         .map_or_else(|| "case".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
-/// Parses JSON text, or names the line and column where it breaks.
+/// Parses JSON text, or names the line and column where it breaks, or the key given twice
+/// (the one strict reader of every input; a leading byte order mark is skipped).
 pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| json_error(file, &e))
+    crate::strict_json::parse(text).map_err(|e| json_text_error(file, e))
+}
+
+/// A JSON reading error of `file`, worded as [`json`] does.
+pub(crate) fn json_text_error(file: &Path, e: crate::strict_json::JsonTextError) -> LoadError {
+    e.into_load_error(file, |e| json_error(file, &e))
 }
 
 /// Where and why JSON text breaks.
@@ -358,19 +364,28 @@ pub(crate) fn json_error(file: &Path, e: &serde_json::Error) -> LoadError {
 pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;
-    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
-        let message = e.to_string();
-        // The first line reads "error: line L column C: message"; the rest is a snippet.
-        let first = message.lines().next().unwrap_or_default();
-        let first = first.strip_prefix("error: ").unwrap_or(first);
-        let (path, message) = match first.split_once(": ") {
-            Some((at, m)) if at.starts_with("line ") => (at.replace(" column", ", column"), m),
-            _ => (String::new(), first),
-        };
-        LoadError {
+    crate::strict_json::parse_yaml(text, options).map_err(|e| match e {
+        Ok(duplicate) => LoadError {
             file: file.to_owned(),
-            path,
-            message: format!("not valid YAML: {message}"),
+            message: duplicate.message(0),
+            path: duplicate.path,
+        },
+        Err(e) => {
+            let message = e.to_string();
+            // The first line reads "error: line L column C: message"; the rest is a snippet.
+            let first = message.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let (path, message) = match first.split_once(": ") {
+                Some((at, m)) if at.starts_with("line ") => {
+                    (at.replace(" column", ", column"), m)
+                }
+                _ => (String::new(), first),
+            };
+            LoadError {
+                file: file.to_owned(),
+                path,
+                message: format!("not valid YAML: {message}"),
+            }
         }
     })
 }

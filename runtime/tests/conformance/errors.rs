@@ -586,3 +586,102 @@ fn morganabench_missing_expectations_on_a_line() {
         "x.jsonl: at line 1: missing field `expectations`"
     );
 }
+
+/// A key given twice in one object, in any format: an error naming the path and both places,
+/// never "the last one wins" (a Mibo assertion with two `condition`s would flip its meaning).
+#[test]
+fn duplicate_keys_are_errors_in_every_format() {
+    assert_errors(&[
+        (
+            None,
+            "case.json",
+            "{\"input_utterance\": \"x\", \"assertions\": {\"procedural\": [\n  \
+             {\"target\": \"node_call\", \"expected_name\": \"a\",\n   \
+             \"condition\": \"MUST_CALL\",\n   \"condition\": \"MUST_NOT_CALL\"}]}}"
+                .into(),
+            "case.json: at assertions.procedural[0].condition: duplicate key `condition`: \
+             first at line 3, column 4, again at line 4, column 4; a key may appear only once \
+             in an object",
+        ),
+        (
+            Some(Lamdis),
+            "t.json",
+            r#"{"steps": [{"type": "message", "content": "hi", "content": "bye"}]}"#.into(),
+            "t.json: at steps[0].content: duplicate key `content`: first at line 1, column 32, \
+             again at line 1, column 49; a key may appear only once in an object",
+        ),
+        (
+            None,
+            "mb.json",
+            r#"{"inputs": {"messages": []}, "expectations": {}, "inputs": {"messages": []}}"#
+                .into(),
+            "mb.json: at inputs: duplicate key `inputs`: first at line 1, column 2, again at \
+             line 1, column 50; a key may appear only once in an object",
+        ),
+        (
+            None,
+            "mb.jsonl",
+            format!(
+                "{}\n{}",
+                mb_messages(json!([{"role": "user", "content": "hi"}])),
+                r#"{"inputs": {"messages": [{"role": "user", "role": "assistant", "content": "hi"}]}, "expectations": {}}"#
+            ),
+            "mb.jsonl: at line 2: inputs.messages[0].role: duplicate key `role`: first at \
+             line 2, column 27, again at line 2, column 43; a key may appear only once in an \
+             object",
+        ),
+        (
+            None,
+            "s.yaml",
+            "prompt: p\neval:\n  response_assertions:\n    - type: contains\n      value: a\n      value: b\n"
+                .into(),
+            "s.yaml: at eval.response_assertions[0].value: duplicate key `value`: first at \
+             line 5, column 7, again at line 6, column 7; a key may appear only once in an \
+             object",
+        ),
+        (
+            Some(PromptKit),
+            "p.yaml",
+            promptkit_turn(
+                "        - type: content_includes\n          params: {patterns: [a]}\n          type: tools_called\n",
+            ),
+            "p.yaml: at spec.turns[0].assertions[0].type: duplicate key `type`: first at line \
+             7, column 11, again at line 9, column 11; a key may appear only once in an object",
+        ),
+    ]);
+}
+
+/// A UTF-8 byte order mark at the start of a file (as some Windows editors write) is skipped.
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_format() {
+    let bom = |text: &str| format!("\u{feff}{text}");
+    let files = [
+        ("mibo.json", bom(r#"{"scenario": "s", "input_utterance": "hi"}"#)),
+        ("mcplab.yaml", bom("prompt: hi\n")),
+        (
+            "promptkit.yaml",
+            bom("kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: hi\n"),
+        ),
+        (
+            "lamdis.json",
+            bom(r#"{"steps": [{"type": "message", "content": "hi"}]}"#),
+        ),
+        (
+            "mb.json",
+            bom(&mb_messages(json!([{"role": "user", "content": "hi"}]))),
+        ),
+        (
+            "mb.jsonl",
+            bom(&format!(
+                "{0}\n{0}\n",
+                mb_messages(json!([{"role": "user", "content": "hi"}]))
+            )),
+        ),
+    ];
+    for (file, text) in files {
+        let cases = formats::from_text(&text, file, None)
+            .unwrap_or_else(|e| panic!("{file} with a byte order mark: {e}"));
+        assert!(!cases.is_empty(), "{file}");
+        assert_eq!(formats::detect(&text, file).is_some(), true, "{file}");
+    }
+}
