@@ -31,6 +31,8 @@ pub mod agent;
 pub mod assign;
 pub mod check;
 mod clock;
+#[cfg(test)]
+mod closed_forms;
 mod eval;
 mod expression;
 pub mod formats;

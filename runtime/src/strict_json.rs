@@ -87,6 +87,62 @@ impl JsonTextError {
     }
 }
 
+/// Reads an externally tagged enum (`{"exactly": 1}`, `"conversation"`) with `inner` (its
+/// derived reader), refusing an object with more than its one key: serde would say "expected
+/// map with a single key" without naming the key, this says "unknown field `k`" so that the
+/// loader can show where it is. `variants` are the enum's keys.
+pub(crate) fn one_key<'de, D, T>(
+    d: D,
+    variants: &[&str],
+    inner: impl FnOnce(Value) -> Result<T, serde_json::Error>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let v = <Value as serde::Deserialize>::deserialize(d)?;
+    if let Value::Object(o) = &v
+        && o.len() > 1
+    {
+        let names = variants
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(match o.keys().find(|k| !variants.contains(&k.as_str())) {
+            Some(k) => {
+                de::Error::custom(format_args!("unknown field `{k}`, expected one of {names}"))
+            }
+            None => de::Error::custom(format_args!(
+                "expected only one of {names}, got {}",
+                o.keys()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )),
+        });
+    }
+    inner(v).map_err(de::Error::custom)
+}
+
+/// `Serialize` and `Deserialize` for an externally tagged enum derived with
+/// `#[serde(remote = "Self")]`, read with [`one_key`].
+macro_rules! one_key_enum {
+    ($t:ty, [$($variant:literal),* $(,)?]) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <$t>::serialize(self, s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::strict_json::one_key(d, &[$($variant),*], |v| <$t>::deserialize(v))
+            }
+        }
+    };
+}
+pub(crate) use one_key_enum;
+
 /// What the visitor says when it meets a repeated key; the place is found afterwards.
 const DUPLICATE: &str = "\u{0}duplicate key";
 
@@ -217,17 +273,14 @@ pub(crate) fn parse_yaml(
     // Repeated keys reach the visitor, which knows the path and both places.
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     let found = std::cell::RefCell::new(None);
-    let parsed = serde_saphyr::with_deserializer_from_str_with_options(
-        strip_bom(text),
-        options,
-        |de| {
+    let parsed =
+        serde_saphyr::with_deserializer_from_str_with_options(strip_bom(text), options, |de| {
             YamlValue {
                 path: String::new(),
                 found: &found,
             }
             .deserialize(de)
-        },
-    );
+        });
     parsed.map_err(|e| found.into_inner().map_or(Err(e), Ok))
 }
 
@@ -427,7 +480,13 @@ mod tests {
         let d = duplicate("{\"a\": [1, {\"b\": {\"c\": 1,\n  \"c\": 2}}]}");
         assert_eq!(d.path, "a[1].b.c");
         assert_eq!(d.key, "c");
-        assert_eq!(d.first, Place { line: 1, column: 18 });
+        assert_eq!(
+            d.first,
+            Place {
+                line: 1,
+                column: 18
+            }
+        );
         assert_eq!(d.again, Place { line: 2, column: 3 });
         assert_eq!(
             d.message(0),
@@ -465,7 +524,10 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_skipped_once() {
-        assert_eq!(parse("\u{feff}{\"a\": 1}").unwrap(), serde_json::json!({"a": 1}));
+        assert_eq!(
+            parse("\u{feff}{\"a\": 1}").unwrap(),
+            serde_json::json!({"a": 1})
+        );
         assert!(parse("\u{feff}\u{feff}{}").is_err());
     }
 

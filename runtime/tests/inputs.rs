@@ -57,13 +57,66 @@ fn a_byte_order_mark_is_skipped() {
     )
     .unwrap();
     assert_eq!(
-        RecordedRun::load(&run).expect("a BOM is skipped").scenario.name,
+        RecordedRun::load(&run)
+            .expect("a BOM is skipped")
+            .scenario
+            .name,
         "x"
     );
     // Only one: a second mark is text, and not JSON.
     let err = agent_test_runtime::load_json::<Scenario>("s.json", "\u{feff}\u{feff}{}")
         .unwrap_err()
         .to_string();
-    assert!(err.starts_with("s.json: not valid JSON: expected value"), "{err}");
+    assert!(
+        err.starts_with("s.json: not valid JSON: expected value"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A misspelt option is an error at its place, in every check family (the text, tool set,
+/// sequence and no-tools checks used to ignore it, silently changing the verdict).
+#[test]
+fn a_misspelt_option_is_an_error_at_its_place() {
+    let cases = [
+        (
+            r#"{"type": "text", "source": "reply", "op": "contains", "value": "Refund", "case_sensitve": true}"#,
+            "unknown field `case_sensitve`, expected one of `source`, `op`, `value`, `case_sensitive`, `trim`",
+        ),
+        (
+            r#"{"type": "tool_set", "mode": "required", "tools": ["a"], "succeded": true}"#,
+            "unknown field `succeded`, expected one of `mode`, `tools`, `succeeded`",
+        ),
+        (
+            r#"{"type": "tool_sequence", "tools": ["a"], "succeded": true}"#,
+            "unknown field `succeded`, expected `tools` or `succeeded`",
+        ),
+        (
+            r#"{"type": "no_tools", "succeded": true}"#,
+            "unknown field `succeded`, expected `succeeded`",
+        ),
+        (
+            r#"{"type": "tool", "name": "a", "count": {"exactly": 1, "at_mots": 2}}"#,
+            "unknown field `at_mots`, expected one of `exactly`, `at_least`, `at_most`, `between`",
+        ),
+        (
+            r#"{"type": "field", "path": "a", "matcher": {"matcher": "any", "optinal": true}}"#,
+            "unknown field `optinal`, there are no fields",
+        ),
+    ];
+    for (check, message) in cases {
+        let text = format!(
+            r#"{{"name": "s", "steps": [{{"step": "user", "text": "hi", "expect": [{{"check": {check}}}]}}]}}"#
+        );
+        let field = message.split('`').nth(1).unwrap();
+        let place = match field {
+            "at_mots" => "count.at_mots".to_owned(),
+            "optinal" => "matcher.optinal".to_owned(),
+            f => f.to_owned(),
+        };
+        assert_eq!(
+            scenario_error(&text),
+            format!("s.json: at steps[0].expect[0].check.{place}: {message}")
+        );
+    }
 }

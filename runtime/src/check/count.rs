@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(Count::Between(1, 2).to_string(), "between 1 and 2 times");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 pub enum Count {
     /// Exactly this many.
     Exactly(usize),
@@ -22,6 +22,8 @@ pub enum Count {
     /// Between the two, inclusive.
     Between(usize, usize),
 }
+
+crate::strict_json::one_key_enum!(Count, ["exactly", "at_least", "at_most", "between"]);
 
 impl Count {
     /// Whether `n` calls satisfy the rule.

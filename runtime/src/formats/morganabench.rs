@@ -233,7 +233,9 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
         }
         let at = format!("line {}", n + 1);
         let v = strict_json::parse(line).map_err(|e| match e {
-            JsonTextError::Syntax(e) => load_error(file, (at.clone(), format!("not valid JSON: {e}"))),
+            JsonTextError::Syntax(e) => {
+                load_error(file, (at.clone(), format!("not valid JSON: {e}")))
+            }
             JsonTextError::Duplicate(d) => {
                 load_error(file, (format!("{at}: {}", d.path), d.message(n)))
             }

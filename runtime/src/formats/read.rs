@@ -376,9 +376,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
             let first = message.lines().next().unwrap_or_default();
             let first = first.strip_prefix("error: ").unwrap_or(first);
             let (path, message) = match first.split_once(": ") {
-                Some((at, m)) if at.starts_with("line ") => {
-                    (at.replace(" column", ", column"), m)
-                }
+                Some((at, m)) if at.starts_with("line ") => (at.replace(" column", ", column"), m),
                 _ => (String::new(), first),
             };
             LoadError {

@@ -656,7 +656,10 @@ fn duplicate_keys_are_errors_in_every_format() {
 fn a_byte_order_mark_is_skipped_in_every_format() {
     let bom = |text: &str| format!("\u{feff}{text}");
     let files = [
-        ("mibo.json", bom(r#"{"scenario": "s", "input_utterance": "hi"}"#)),
+        (
+            "mibo.json",
+            bom(r#"{"scenario": "s", "input_utterance": "hi"}"#),
+        ),
         ("mcplab.yaml", bom("prompt: hi\n")),
         (
             "promptkit.yaml",
