@@ -214,9 +214,24 @@ pub fn load_value<T: DeserializeOwned>(
     let file = file.as_ref();
     serde_path_to_error::deserialize(&value).map_err(|e| {
         let message = e.inner().to_string();
+        let path = exact_path(&value, e.path(), &message);
+        // A scenario names the place of an impossible constraint inside it.
+        if let Some((inner, rest)) = message
+            .strip_prefix(crate::model::IMPOSSIBLE_AT)
+            .and_then(|m| m.split_once(": "))
+        {
+            return LoadError {
+                file: file.to_owned(),
+                path: match path.as_str() {
+                    "" | "." => inner.to_owned(),
+                    outer => format!("{outer}.{inner}"),
+                },
+                message: format!("impossible constraint: {rest}"),
+            };
+        }
         LoadError {
             file: file.to_owned(),
-            path: exact_path(&value, e.path(), &message),
+            path,
             message,
         }
     })

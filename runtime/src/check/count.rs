@@ -39,6 +39,25 @@ impl Count {
     }
 }
 
+impl Count {
+    /// Why no number of calls can satisfy the rule, if none can (`between(5, 1)`).
+    ///
+    /// ```
+    /// use agent_test_runtime::check::Count;
+    /// assert_eq!(Count::Between(5, 1).problem().unwrap(),
+    ///            "between(5, 1) can never pass: the minimum is greater than the maximum");
+    /// assert!(Count::Between(1, 1).problem().is_none());
+    /// ```
+    pub fn problem(self) -> Option<String> {
+        match self {
+            Count::Between(a, b) if a > b => Some(format!(
+                "between({a}, {b}) can never pass: the minimum is greater than the maximum"
+            )),
+            _ => None,
+        }
+    }
+}
+
 impl Default for Count {
     fn default() -> Self {
         Count::AtLeast(1)
