@@ -295,12 +295,19 @@ fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
             c.into_expectation()
         }
         "http_status" => {
-            let status = opt_u64(o, "expected_status", at)?
-                .and_then(|s| u16::try_from(s).ok())
+            let status = opt_u64(o, "expected_status", at)?.ok_or_else(|| {
+                (
+                    at.to_owned(),
+                    "expected `expected_status`, an HTTP status code".to_owned(),
+                )
+            })?;
+            let status = u16::try_from(status)
+                .ok()
+                .filter(|s| (100..=599).contains(s))
                 .ok_or_else(|| {
                     (
-                        at.to_owned(),
-                        "expected `expected_status`, an HTTP status code".to_owned(),
+                        join(at, "expected_status"),
+                        format!("expected an HTTP status from 100 to 599, got {status}"),
                     )
                 })?;
             http_status(status).into_expectation()
@@ -438,9 +445,13 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
         "date" => {
             let e = string(o, "expression", at)?;
             let tolerance = opt_u64(o, "tolerance_minutes", at)?.unwrap_or(0);
-            date(e)
-                .tolerance_minutes(u32::try_from(tolerance).unwrap_or(u32::MAX))
-                .into_matcher()
+            let tolerance = u32::try_from(tolerance).map_err(|_| {
+                (
+                    join(at, "tolerance_minutes"),
+                    format!("expected at most {} minutes, got {tolerance}", u32::MAX),
+                )
+            })?;
+            date(e).tolerance_minutes(tolerance).into_matcher()
         }
         "one_of" => {
             let variants = array(o, "variants", at)?;

@@ -348,6 +348,7 @@ fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCa
             assertion(a, &format!("expectations.assertions[{i}]")).map_err(|(p, m)| err(p, m))?;
         scenario = scenario.expect(e);
     }
+    let scenario = super::read::possible(scenario, "").map_err(|(p, m)| err(p, m))?;
     let recording = match example.outputs {
         None => None,
         Some(_) => {

@@ -349,6 +349,14 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
             }
             let mut c = agent_invoked(agents);
             if let Some(n) = opt_u64(p, "min_calls", &p_at)? {
+                if n == 0 {
+                    return Err((
+                        join(&p_at, "min_calls"),
+                        "expected at least 1: `min_calls: 0` can never fail (to require that an \
+                         agent is not invoked, use `agent_not_invoked`)"
+                            .into(),
+                    ));
+                }
                 c = c.min_calls(usize::try_from(n).unwrap_or(usize::MAX));
             }
             one(c.into_expectation())

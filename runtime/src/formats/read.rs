@@ -320,6 +320,24 @@ pub(crate) fn named_scenario(
     Ok(scenario)
 }
 
+/// The scenario of a case at `at`, unless it tests nothing or has an impossible constraint
+/// (a net under the formats' own checks, which name the field).
+pub(crate) fn possible(scenario: Scenario, at: &str) -> Result<Scenario, Problem> {
+    match scenario.problem() {
+        None => Ok(scenario),
+        Some(problem) => {
+            let message = match problem.strip_prefix(crate::model::IMPOSSIBLE_AT) {
+                Some(rest) => format!(
+                    "impossible constraint: {}",
+                    rest.split_once(": ").map_or(rest, |(_, m)| m)
+                ),
+                None => problem,
+            };
+            Err((at.to_owned(), message))
+        }
+    }
+}
+
 /// A problem as a [`LoadError`] of `file`.
 pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
     LoadError {
@@ -449,6 +467,7 @@ pub(crate) fn cases(
                 (String::new(), stem.clone())
             };
             read(v, &here, name)
+                .and_then(|scenario| possible(scenario, &here))
                 .map(|scenario| ImportedCase {
                     scenario,
                     recording: None,

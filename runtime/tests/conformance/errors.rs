@@ -259,7 +259,8 @@ fn mibo_errors() {
             m,
             "x.json",
             mibo_procedural(json!({"target": "http_status", "expected_status": 70000})),
-            "x.json: at assertions.procedural[0]: expected `expected_status`, an HTTP status code",
+            "x.json: at assertions.procedural[0].expected_status: expected an HTTP status from \
+             100 to 599, got 70000",
         ),
         (
             m,
@@ -687,4 +688,75 @@ fn a_byte_order_mark_is_skipped_in_every_format() {
         assert!(!cases.is_empty(), "{file}");
         assert_eq!(formats::detect(&text, file).is_some(), true, "{file}");
     }
+}
+
+/// A constraint no run can meet is an error naming the field, in every format: never clamped,
+/// never adjusted, never accepted.
+#[test]
+fn impossible_constraints_are_errors_in_every_format() {
+    let objective = |fields: &str| {
+        format!(r#"{{"steps": [{{"type": "user_objective", "description": "d"{fields}}}]}}"#)
+    };
+    assert_errors(&[
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_procedural(json!({"target": "http_status", "expected_status": 1000})),
+            "x.json: at assertions.procedural[0].expected_status: expected an HTTP status from \
+             100 to 599, got 1000",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"when": {"matcher": "date", "expression": "TODAY()", "tolerance_minutes": 5_000_000_000u64}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.when.tolerance_minutes: \
+             expected at most 4294967295 minutes, got 5000000000",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn(
+                "        - type: agent_invoked\n          params: {agents: [a], min_calls: 0}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.min_calls: expected at least 1: \
+             `min_calls: 0` can never fail (to require that an agent is not invoked, use \
+             `agent_not_invoked`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 0"#),
+            "x.json: at steps[0].minTurns: expected at least 1 (a conversation has a turn), got 0",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 5, "maxTurns": 2"#),
+            "x.json: at steps[0].minTurns: 5 turns can never be met in at most 2 turns \
+             (`maxTurns`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 2, "iterativeConversation": false"#),
+            "x.json: at steps[0].minTurns: 2 turns can never be met in one turn \
+             (`iterativeConversation: false`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "maxTurns": 4, "iterativeConversation": false"#),
+            "x.json: at steps[0].maxTurns: a conversation with `iterativeConversation: false` \
+             has one turn: remove `maxTurns`",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"tests": [{"name": "t", "steps": []}]}"#.into(),
+            "x.json: at tests[0]: empty scenario: it has no steps and no checks, so it would \
+             test nothing",
+        ),
+    ]);
 }
