@@ -149,6 +149,37 @@ fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> 
 
 /// A MorganaBench matcher as a native one.
 fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
+    const MATCH_AS: &[&str] = &[
+        "equality",
+        "email",
+        "missing",
+        "optional",
+        "free_text",
+        "date_time",
+    ];
+    let o = super::read::open_object(v, at)?;
+    if !o.contains_key("match_as") {
+        // Another system's matcher (Mibo's `{"matcher": "regex"}`), a misspelt `match_as`, or
+        // none at all: never read as something else.
+        let foreign = o.keys().find(|k| super::read::names_a_matcher(k));
+        return Err(match foreign {
+            Some(k) => (
+                join(at, k),
+                format!(
+                    "{} is not MorganaBench's matcher syntax: write {{\"match_as\": {}, ...}}",
+                    super::read::matcher_word(k),
+                    list(MATCH_AS).replace(", ", " | ")
+                ),
+            ),
+            None => (
+                at.to_owned(),
+                format!(
+                    "missing field `match_as`, expected one of {}",
+                    list(MATCH_AS)
+                ),
+            ),
+        });
+    }
     let kind = v
         .get("match_as")
         .and_then(Value::as_str)
@@ -175,14 +206,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
                 format!("{at}.match_as"),
                 format!(
                     "unknown matcher `{other}`, expected one of {}",
-                    list(&[
-                        "equality",
-                        "email",
-                        "missing",
-                        "optional",
-                        "free_text",
-                        "date_time"
-                    ])
+                    list(MATCH_AS)
                 ),
             ));
         }

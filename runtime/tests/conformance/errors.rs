@@ -760,3 +760,168 @@ fn impossible_constraints_are_errors_in_every_format() {
         ),
     ]);
 }
+
+/// The tail of every Mibo "not a matcher" message.
+macro_rules! or_exact {
+    () => {
+        " (or {\"matcher\": \"exact\", \"value\": ...} to compare the object as it is)"
+    };
+}
+
+/// A matcher written in another system's syntax, or misspelt, where a format reads data: an
+/// error showing the format's own syntax, never a literal compared silently.
+#[test]
+fn matchers_in_another_syntax_are_errors() {
+    let mibo_field = |v: Value| {
+        mibo_procedural(json!({"target": "json_match", "field": "data.city", "expected_value": v}))
+    };
+    assert_errors(&[
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"city": {"one_of": ["Lisbon", "Porto"]}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.city.one_of: `one_of` is ",
+                "not Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"one_of\", \"variants\": [...]}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"id": {"regex": "^ORD-"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.id.regex: `regex` is not ",
+                "Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"regex\", \"value\": \"^...$\"}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"id": {"matchr": "regex", "value": "^ORD-"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.id.matchr: `matchr` (did ",
+                "you mean `matcher`?) is not Mibo's matcher syntax, and a bare object is compared ",
+                "as data: write {\"matcher\": \"exact\" | \"contains\" | \"regex\" | \"date\" | ",
+                "\"one_of\" | \"any\", ...}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"to": {"match_as": "email", "value": "ana@example.com"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.to.match_as: `match_as` ",
+                "is not Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"exact\" | \"contains\" | \"regex\" | \"date\" | \"one_of\" | ",
+                "\"any\", ...}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"when": {"date": "TODAY()", "tolerance_minutes": 5}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.when.date: `date` is not ",
+                "Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"date\", \"expression\": \"TODAY()\", \"tolerance_minutes\": 0}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_field(json!({"any": true})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_value.any: `any` is not Mibo's ",
+                "matcher syntax, and a bare object is compared as data: write {\"matcher\": ",
+                "\"any\"}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"address": {"city": {"matcher": "regex", "value": "^L"}}})),
+            "x.json: at assertions.procedural[0].expected_arguments.address.city.matcher: a \
+             matcher inside a literal object is compared as data: check the nested value on its \
+             own, with a dotted path (`\"address.city\": {\"matcher\": ...}` in \
+             `expected_arguments`, or a `json_match` on that field)",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"code": {"matcher": "one_of", "variants": [{"type": "string", "patern": "^A"}]}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.code.variants[0].patern: \
+             unknown JSON Schema keyword `patern` (did you mean `pattern`?): a `one_of` variant \
+             is a JSON Schema fragment like {\"type\": \"string\", \"pattern\": \"^x\"}, and JSON \
+             Schema ignores a keyword it does not know, so this variant would match anything",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"code": {"matcher": "one_of", "variants": [{"matcher": "regex", "value": "^A"}]}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.code.variants[0].matcher: \
+             unknown JSON Schema keyword `matcher`: a `one_of` variant is a JSON Schema fragment \
+             like {\"type\": \"string\", \"pattern\": \"^x\"}, and JSON Schema ignores a keyword \
+             it does not know, so this variant would match anything",
+        ),
+        (
+            Some(MorganaBench),
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"matcher": "regex", "value": "^a"}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.matcher: `matcher` is \
+             not MorganaBench's matcher syntax: write {\"match_as\": `equality` | `email` | \
+             `missing` | `optional` | `free_text` | `date_time`, ...}",
+        ),
+        (
+            Some(MorganaBench),
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_az": "email", "value": "a@b.c"}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.match_az: `match_az` \
+             (did you mean `match_as`?) is not MorganaBench's matcher syntax: write \
+             {\"match_as\": `equality` | `email` | `missing` | `optional` | `free_text` | \
+             `date_time`, ...}",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn(
+                "        - type: tool_calls_with_args\n          params:\n            tool_name: search\n            expected_args: {city: {regex: '^L'}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.expected_args.city.regex: `regex` is \
+             not PromptKit syntax: `expected_args` values are compared as text; a pattern goes \
+             in `args_match` (`args_match: {city: \"^...$\"}`)",
+        ),
+    ]);
+}
+
+/// Data that merely shares a word with a matcher stays data.
+#[test]
+fn data_that_shares_words_with_matchers_loads() {
+    for args in [
+        json!({"event": {"date": "2026-11-23"}}),
+        json!({"contact": {"email": "ana@example.com"}}),
+        json!({"price": {"value": 3, "currency": "EUR"}}),
+        json!({"filter": {"contains": "shoes", "in": "title"}}),
+        json!({"code": {"matcher": "exact", "value": {"regex": "^x"}}}),
+    ] {
+        let text = mibo_args(args.clone());
+        assert!(
+            formats::from_text(&text, "x.json", Some(Mibo)).is_ok(),
+            "{args}: {:?}",
+            formats::from_text(&text, "x.json", Some(Mibo)).err()
+        );
+    }
+}
