@@ -514,3 +514,39 @@ fn impossible_constraints_written_as_literals_are_errors() {
         ["min_passes = 3 can never be reached with repeat = 1 (the default)"]
     );
 }
+
+#[test]
+fn json_literals_with_repeated_keys_or_matcher_objects_are_errors() {
+    let src = r#"
+        agent = demo_agent();
+        scenario a {
+            user "hi" {
+                expect tool("refund").args(json!({"amount": 10, "amount": 1000}));
+                expect tool("refund").arg("order", json!({"id": {"x": 1, "y": 2, "x": 3}}));
+                expect tool("refund").arg("id", json!({"regex": "^ORD-"}));
+                expect tool("refund").args(json!({"id": {"one_of": ["a", "b"]}}));
+                expect field("when").is(json!({"date": "TODAY()"}));
+                expect field("when").is(json!({"date": "2026-11-23"}));
+                expect tool("refund").arg("id", exact(json!({"regex": "^ORD-"})));
+                expect tool("refund").arg("contact", json!({"email": "ana@example.com"}));
+            }
+        }
+    "#;
+    let matcher = |w: &str| {
+        format!(
+            "this `json!` object is compared as data, but reads as a matcher (`{w}`): matchers \
+             are functions (`{w}(..)`, see agent_test::matcher); to compare the object as it \
+             is, write `exact(json!(..))`"
+        )
+    };
+    assert_eq!(
+        errors(src),
+        [
+            "duplicate key `amount` in `json!`: serde_json would keep only this one; a key may appear only once in an object".to_owned(),
+            "duplicate key `x` in `json!`: serde_json would keep only this one; a key may appear only once in an object".to_owned(),
+            matcher("regex"),
+            matcher("one_of"),
+            matcher("date"),
+        ]
+    );
+}

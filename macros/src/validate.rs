@@ -70,6 +70,7 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
             scan_calls(&e.tokens, &mut |callee, args| {
                 check_literal(callee, args, &vars, diag)
             });
+            check_json_literals(&e.tokens, diag);
         }
         check_ids(&expects, diag);
     }
@@ -280,6 +281,134 @@ fn check_threshold(args: &TokenStream, diag: &mut Diagnostics) {
                 if negative { "-" } else { "" }
             ),
         );
+    }
+}
+
+/// Methods whose argument is an expected value (data, or a matcher).
+const VALUE_TAKERS: &[&str] = &["arg", "is", "is_not", "result", "result_at"];
+
+/// Names of the native matchers (and the `matcher` / `match_as` keys of Mibo's and
+/// MorganaBench's syntaxes): a `json!` object made of one reads as a matcher, but is data.
+const MATCHER_WORDS: &[&str] = &[
+    "exact",
+    "contains",
+    "regex",
+    "date",
+    "one_of",
+    "any",
+    "any_of",
+    "all_of",
+    "not",
+    "missing",
+    "expr",
+    "free_text",
+    "date_time",
+    "matcher",
+    "match_as",
+];
+
+/// `json!({...})` literals in a check: a key given twice (serde_json keeps the last one,
+/// silently), and an object passed as an expected value that reads as a matcher
+/// (`.arg("id", json!({"regex": "^ORD-"}))` compares with that object, it matches nothing).
+fn check_json_literals(tokens: &TokenStream, diag: &mut Diagnostics) {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let TokenTree::Group(g) = t else { continue };
+        let is_json = i >= 2
+            && is_punct(&tokens[i - 1], '!')
+            && matches!(&tokens[i - 2], TokenTree::Ident(id) if id == "json");
+        if is_json {
+            duplicate_json_keys(&g.stream(), diag);
+        } else {
+            check_json_literals(&g.stream(), diag);
+        }
+        // `.arg("id", json!({...}))`: the value given to a method taking an expected value.
+        let method = i.checked_sub(1).and_then(|p| match &tokens[p] {
+            TokenTree::Ident(id) if p > 0 && is_punct(&tokens[p - 1], '.') => Some(id.to_string()),
+            _ => None,
+        });
+        if g.delimiter() == Delimiter::Parenthesis
+            && let Some(method) =
+                method.filter(|m| VALUE_TAKERS.contains(&m.as_str()) || m == "args")
+        {
+            let args = arguments(&g.stream());
+            let Some(value) = args.last() else { continue };
+            if let [TokenTree::Ident(j), bang, TokenTree::Group(body)] = value.as_slice()
+                && j == "json"
+                && is_punct(bang, '!')
+                && let Some(v) = crate::json_lit::literal_json(&body.stream())
+            {
+                let found = match (&v, method.as_str()) {
+                    (serde_json::Value::Object(o), "args") => o.values().find_map(matcher_word),
+                    (v, _) => matcher_word(v),
+                };
+                if let Some(word) = found {
+                    diag.error(
+                        body.span(),
+                        format!(
+                            "this `json!` object is compared as data, but reads as a matcher \
+                             (`{word}`): matchers are functions (`{word}(..)`, see \
+                             agent_test::matcher); to compare the object as it is, write \
+                             `exact(json!(..))`"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The matcher word an object (at any depth) is made of: its only key, or its keys all
+/// matcher words and options. `{"date": "2026-11-23"}` is data; `{"date": "TODAY()"}` is not.
+fn matcher_word(v: &serde_json::Value) -> Option<&str> {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.len() == 1
+                && let Some((k, inner)) = o.iter().next()
+                && MATCHER_WORDS.contains(&k.as_str())
+                && (k != "date" || inner.as_str().is_some_and(|s| s.contains('(')))
+            {
+                return Some(k.as_str());
+            }
+            if let Some(k) = o.keys().find(|k| *k == "matcher" || *k == "match_as") {
+                return Some(k.as_str());
+            }
+            o.values().find_map(matcher_word)
+        }
+        serde_json::Value::Array(items) => items.iter().find_map(matcher_word),
+        _ => None,
+    }
+}
+
+/// Keys given twice in an object of a `json!` body, at any depth: each repeat is an error
+/// on it.
+fn duplicate_json_keys(body: &TokenStream, diag: &mut Diagnostics) {
+    for t in body.clone() {
+        let TokenTree::Group(g) = t else { continue };
+        if g.delimiter() == Delimiter::Brace {
+            let mut seen: Vec<String> = Vec::new();
+            for entry in arguments(&g.stream()) {
+                if let [TokenTree::Literal(key), colon, ..] = entry.as_slice()
+                    && is_punct(colon, ':')
+                    && let Ok(name) =
+                        syn::parse2::<syn::LitStr>(TokenTree::Literal(key.clone()).into())
+                {
+                    let name = name.value();
+                    if seen.contains(&name) {
+                        diag.error(
+                            key.span(),
+                            format!(
+                                "duplicate key `{name}` in `json!`: serde_json would keep only \
+                                 this one; a key may appear only once in an object"
+                            ),
+                        );
+                    } else {
+                        seen.push(name);
+                    }
+                }
+            }
+        }
+        duplicate_json_keys(&g.stream(), diag);
     }
 }
 
