@@ -314,19 +314,21 @@ fn check_json_literals(tokens: &TokenStream, diag: &mut Diagnostics) {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
     for (i, t) in tokens.iter().enumerate() {
         let TokenTree::Group(g) = t else { continue };
-        let is_json = i >= 2
-            && is_punct(&tokens[i - 1], '!')
-            && matches!(&tokens[i - 2], TokenTree::Ident(id) if id == "json");
+        let before = |n: usize| i.checked_sub(n).and_then(|p| tokens.get(p));
+        let is_json = before(1).is_some_and(|b| is_punct(b, '!'))
+            && matches!(before(2), Some(TokenTree::Ident(id)) if id == "json");
         if is_json {
             duplicate_json_keys(&g.stream(), diag);
         } else {
             check_json_literals(&g.stream(), diag);
         }
         // `.arg("id", json!({...}))`: the value given to a method taking an expected value.
-        let method = i.checked_sub(1).and_then(|p| match &tokens[p] {
-            TokenTree::Ident(id) if p > 0 && is_punct(&tokens[p - 1], '.') => Some(id.to_string()),
+        let method = match before(1) {
+            Some(TokenTree::Ident(id)) if before(2).is_some_and(|d| is_punct(d, '.')) => {
+                Some(id.to_string())
+            }
             _ => None,
-        });
+        };
         if g.delimiter() == Delimiter::Parenthesis
             && let Some(method) =
                 method.filter(|m| VALUE_TAKERS.contains(&m.as_str()) || m == "args")
@@ -482,15 +484,14 @@ fn check_status(args: &TokenStream, diag: &mut Diagnostics) {
 /// not above the maximum.
 fn check_turns(args: &TokenStream, diag: &mut Diagnostics) {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
-    let Some(dots) = tokens
-        .windows(3)
-        .position(|w| is_punct(&w[0], '.') && is_punct(&w[1], '.') && is_punct(&w[2], '='))
-    else {
+    let Some(dots) = tokens.windows(3).position(
+        |w| matches!(w, [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '=')),
+    ) else {
         return;
     };
     let (Some((min, span)), Some((max, max_span))) = (
-        int_literal(&tokens[..dots]),
-        int_literal(&tokens[dots + 3..]),
+        tokens.get(..dots).and_then(int_literal),
+        tokens.get(dots + 3..).and_then(int_literal),
     ) else {
         return;
     };

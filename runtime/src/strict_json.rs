@@ -281,7 +281,7 @@ pub(crate) fn parse_yaml(
             }
             .deserialize(de)
         });
-    parsed.map_err(|e| found.into_inner().map_or(Err(e), Ok))
+    parsed.map_err(|e| found.into_inner().ok_or(e))
 }
 
 /// Builds a [`Value`] from YAML, noting the first repeated key (with the path of each value).
