@@ -55,10 +55,13 @@ pub struct RecordedRun {
 struct ReportFields {
     scenario: ScenarioInfo,
     transcript: Transcript,
-    passed: IgnoredAny,
-    summary: IgnoredAny,
+    #[serde(default)]
+    passed: Option<IgnoredAny>,
+    #[serde(default)]
+    summary: Option<IgnoredAny>,
     verdicts: IgnoredAny,
-    duration_ms: IgnoredAny,
+    #[serde(default)]
+    duration_ms: Option<IgnoredAny>,
     #[serde(default)]
     notes: Option<IgnoredAny>,
     #[serde(default)]

@@ -36,7 +36,7 @@ use crate::run::{Extraction, ScenarioInfo, ScenarioRun, Suite, simulated_user};
 /// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, try_from = "ScenarioData")]
+#[serde(try_from = "ScenarioData")]
 pub struct Scenario {
     /// Its name.
     pub name: String,
