@@ -20,9 +20,15 @@ fn inline_or_file(s: &str, what: &str) -> Result<String, String> {
     }
 }
 
+/// JSON given inline or as `@file`, read as every input is (a repeated key is an error, a
+/// byte order mark is skipped); errors name the option, and the file.
 fn json_arg(s: &str, what: &str) -> Result<Value, String> {
     let text = inline_or_file(s, what)?;
-    serde_json::from_str(&text).map_err(|e| format!("{what}: not valid JSON: {e}"))
+    let source = match s.strip_prefix('@') {
+        Some(path) => format!("{what} {path}"),
+        None => what.to_owned(),
+    };
+    agent_test_runtime::load_json(source, &text).map_err(|e| e.to_string())
 }
 
 /// The agent the command line describes.

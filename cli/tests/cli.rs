@@ -239,6 +239,92 @@ fn unreadable_inputs_name_the_file_and_field() {
     assert!(stderr(&out).contains("unknown command `frobnicate`"));
 }
 
+/// Every input of the command line is read strictly: a key given twice is an error naming the
+/// file, the path and both places (never "the last one wins"); a byte order mark is skipped.
+#[test]
+fn repeated_keys_are_errors_and_byte_order_marks_are_skipped() {
+    let dir = temp("strict");
+    let scenario = dir.join("s.json");
+    std::fs::write(
+        &scenario,
+        "\u{feff}{\"name\": \"refund\", \"steps\": [{\"step\": \"user\", \"text\": \"I was charged twice\"}, \
+         {\"step\": \"user\", \"text\": \"ORD-9921\"}],\n  \
+         \"expect\": [{\"check\": {\"type\": \"tool\", \"name\": \"process_refund\"}}]}",
+    )
+    .unwrap();
+    // A trace whose tool call repeats an argument: which amount was meant?
+    let trace = dir.join("trace.json");
+    std::fs::write(
+        &trace,
+        "{\"response\": \"Done.\", \"trace\": [\n  {\"event\": \"tool_call\", \"id\": \"1\", \
+         \"tool\": \"process_refund\", \"params\": {\"amount\": 10, \"amount\": 1000}}]}",
+    )
+    .unwrap();
+    let recording = dir.join("run.json");
+    let mut text = String::from("\u{feff}");
+    text.push_str(&recording_text());
+    std::fs::write(&recording, text).unwrap();
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(&scenario)
+        .arg("--runs")
+        .arg(&trace)
+        .arg("--runs")
+        .arg(&recording)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "trace.json: at trace[0].params.amount: duplicate key `amount`: first at line 2, \
+             column 74, again at line 2, column 88; a key may appear only once in an object"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("1 unreadable"), "{text}");
+    assert!(text.contains("scenario `refund` passed"), "{text}");
+
+    std::fs::write(
+        &scenario,
+        "{\"name\": \"refund\", \"name\": \"cancel\", \"steps\": []}",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(&scenario)
+        .arg("--runs")
+        .arg(&recording)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("s.json: at name: duplicate key `name`: first at line 1, column 2, again at line 1, column 20"),
+        "{err}"
+    );
+
+    write(&dir.join("ok.json"), &refund_scenario());
+    let out = bin()
+        .args(["run", "--scenarios"])
+        .arg(dir.join("ok.json"))
+        .args(["--http", "http://127.0.0.1:9/agent", "--template"])
+        .arg("{\"input\": \"{input}\", \"input\": \"x\"}")
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("--template: at input: duplicate key `input`: first at line 1, column 2, again at line 1, column 22"),
+        "{err}"
+    );
+}
+
+/// The refund recording as text.
+fn recording_text() -> String {
+    serde_json::to_string(&recording("ORD-9921")).expect("json")
+}
+
 /// An HTTP agent server: refunds when given an order number.
 async fn http_agent() -> String {
     use axum::routing::post;

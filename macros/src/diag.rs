@@ -14,6 +14,11 @@ impl Diagnostics {
         self.errors.push(syn::Error::new(span, message));
     }
 
+    /// Whether nothing is wrong so far.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
     /// The messages, for tests.
     #[cfg(test)]
     pub(crate) fn messages(&self) -> Vec<String> {

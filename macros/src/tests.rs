@@ -453,3 +453,100 @@ fn scenario_settings() {
     );
     assert!(text.contains("clock += 1"), "{text}");
 }
+
+#[test]
+fn impossible_constraints_written_as_literals_are_errors() {
+    let src = r#"
+        agent = demo_agent();
+        repeat = 0;
+        min_passes = 1;
+        scenario a {
+            user "hi" {
+                expect tool("search").between(5, 1);
+                expect tool("search").between(1, 5);
+                expect agent_invoked(["x"]).min_calls(0);
+                expect agent_invoked(["x"]).min_calls(2);
+                expect http_status(1000);
+                expect http_status(404);
+            }
+            simulate simulated_user("a refund").turns(5..=2) { expect no_tools(); }
+            simulate simulated_user("a refund").turns(0..=0);
+            simulate simulated_user("a refund").turns(1..=3);
+        }
+        scenario b { }
+        scenario c { repeat = 5; min_passes = 6; user "hi"; }
+        scenario d { repeat = 1; min_passes = 2; user "hi"; }
+        scenario e { repeat = 5; min_passes = 0; user "hi"; }
+        scenario f { repeat = 5; min_passes = 5; context { A: 1 } user "hi"; }
+        scenario g { context { A: 1 } let x = 1; }
+    "#;
+    assert_eq!(
+        errors(src),
+        [
+            "repeat = 0 runs the scenario no time: it must be at least 1",
+            "min_passes = 6 can never be reached with repeat = 5",
+            "min_passes = 2 can never be reached with repeat = 1",
+            "min_passes = 0 passes without a single passing run: it must be at least 1 (make the checks `.warning()` to only report them)",
+            "at least 5 and at most 2 turns can never be met: the minimum is greater than the maximum",
+            "at most 0 turns simulates nothing: the maximum must be at least 1",
+            "between(5, 1) can never pass: the minimum is greater than the maximum",
+            "agent_invoked(..).min_calls(0) can never fail: to require that an agent is not invoked, use agent_not_invoked(..)",
+            "http_status(1000) can never pass: an HTTP status is from 100 to 599",
+            "empty scenario `b`: it has no steps and no checks, so it would test nothing",
+            "empty scenario `g`: it has no steps and no checks, so it would test nothing",
+        ]
+    );
+    // The suite's settings hold only where no scenario sets its own.
+    let src = r#"
+        agent = demo_agent();
+        min_passes = 3;
+        scenario a { repeat = 5; user "hi"; }
+    "#;
+    assert_eq!(errors(src), Vec::<String>::new());
+    let src = r#"
+        agent = demo_agent();
+        min_passes = 3;
+        scenario a { repeat = 5; user "hi"; }
+        scenario b { user "hi"; }
+    "#;
+    assert_eq!(
+        errors(src),
+        ["min_passes = 3 can never be reached with repeat = 1 (the default)"]
+    );
+}
+
+#[test]
+fn json_literals_with_repeated_keys_or_matcher_objects_are_errors() {
+    let src = r#"
+        agent = demo_agent();
+        scenario a {
+            user "hi" {
+                expect tool("refund").args(json!({"amount": 10, "amount": 1000}));
+                expect tool("refund").arg("order", json!({"id": {"x": 1, "y": 2, "x": 3}}));
+                expect tool("refund").arg("id", json!({"regex": "^ORD-"}));
+                expect tool("refund").args(json!({"id": {"one_of": ["a", "b"]}}));
+                expect field("when").is(json!({"date": "TODAY()"}));
+                expect field("when").is(json!({"date": "2026-11-23"}));
+                expect tool("refund").arg("id", exact(json!({"regex": "^ORD-"})));
+                expect tool("refund").arg("contact", json!({"email": "ana@example.com"}));
+            }
+        }
+    "#;
+    let matcher = |w: &str| {
+        format!(
+            "this `json!` object is compared as data, but reads as a matcher (`{w}`): matchers \
+             are functions (`{w}(..)`, see agent_test::matcher); to compare the object as it \
+             is, write `exact(json!(..))`"
+        )
+    };
+    assert_eq!(
+        errors(src),
+        [
+            "duplicate key `amount` in `json!`: serde_json would keep only this one; a key may appear only once in an object".to_owned(),
+            "duplicate key `x` in `json!`: serde_json would keep only this one; a key may appear only once in an object".to_owned(),
+            matcher("regex"),
+            matcher("one_of"),
+            matcher("date"),
+        ]
+    );
+}

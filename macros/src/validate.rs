@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 
 use crate::diag::Diagnostics;
 use crate::keywords::suggestion;
@@ -26,6 +26,10 @@ const SCHEMA_TAKERS: &[&str] = &["schema", "matches_schema"];
 const CLOSURE_TAKERS: &[&str] = &["check", "compare_with"];
 
 pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
+    // A scenario the parser could not read completely may look empty: that is said once the
+    // input parses.
+    let parsed = diag.is_empty();
+    check_repeats(suite, diag);
     let mut names: HashMap<String, Span> = HashMap::new();
     for s in &suite.scenarios {
         let name = s.name.to_string();
@@ -37,8 +41,25 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
                 ),
             );
         }
+        if parsed && !s.body.iter().any(is_step) {
+            diag.error(
+                s.name.span(),
+                format!(
+                    "empty scenario `{name}`: it has no steps and no checks, so it would test nothing"
+                ),
+            );
+        }
         let mut expects = Vec::new();
         collect_expects(&s.body, &mut expects);
+        let mut users = Vec::new();
+        collect_simulated(&s.body, &mut users);
+        for u in users {
+            scan_calls(&u.tokens, &mut |callee, args| {
+                if callee == "turns" {
+                    check_turns(args, diag);
+                }
+            });
+        }
         let mut vars: Vec<&str> = suite.context.iter().map(|e| e.key.as_str()).collect();
         for stmt in &s.body {
             if let Stmt::Context(entries) = stmt {
@@ -49,8 +70,37 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
             scan_calls(&e.tokens, &mut |callee, args| {
                 check_literal(callee, args, &vars, diag)
             });
+            check_json_literals(&e.tokens, diag);
         }
         check_ids(&expects, diag);
+    }
+}
+
+/// A statement that talks to the agent or checks something (not a setting, context or plain
+/// Rust).
+fn is_step(stmt: &Stmt) -> bool {
+    matches!(
+        stmt,
+        Stmt::User { .. }
+            | Stmt::System(_)
+            | Stmt::History(_)
+            | Stmt::Extract { .. }
+            | Stmt::Simulate { .. }
+            | Stmt::Expect(_)
+    )
+}
+
+/// The simulated users (`simulate <user> { .. }`) of a body.
+fn collect_simulated<'a>(body: &'a [Stmt], out: &mut Vec<&'a UserExpr>) {
+    for stmt in body {
+        match stmt {
+            Stmt::Simulate { user, checks } => {
+                out.push(user);
+                collect_simulated(checks, out);
+            }
+            Stmt::User { checks, .. } => collect_simulated(checks, out),
+            _ => {}
+        }
     }
 }
 
@@ -104,9 +154,12 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
         check_schema(args, diag);
         return;
     }
-    if callee == "threshold" {
-        check_threshold(args, diag);
-        return;
+    match callee {
+        "threshold" => return check_threshold(args, diag),
+        "between" => return check_between(args, diag),
+        "min_calls" => return check_min_calls(args, diag),
+        "http_status" => return check_status(args, diag),
+        _ => {}
     }
     let Some((text, span)) = first_string_arg(args) else {
         return;
@@ -226,6 +279,322 @@ fn check_threshold(args: &TokenStream, diag: &mut Diagnostics) {
             format!(
                 "threshold {}{value} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)",
                 if negative { "-" } else { "" }
+            ),
+        );
+    }
+}
+
+/// Methods whose argument is an expected value (data, or a matcher).
+const VALUE_TAKERS: &[&str] = &["arg", "is", "is_not", "result", "result_at"];
+
+/// Names of the native matchers (and the `matcher` / `match_as` keys of Mibo's and
+/// MorganaBench's syntaxes): a `json!` object made of one reads as a matcher, but is data.
+const MATCHER_WORDS: &[&str] = &[
+    "exact",
+    "contains",
+    "regex",
+    "date",
+    "one_of",
+    "any",
+    "any_of",
+    "all_of",
+    "not",
+    "missing",
+    "expr",
+    "free_text",
+    "date_time",
+    "matcher",
+    "match_as",
+];
+
+/// `json!({...})` literals in a check: a key given twice (serde_json keeps the last one,
+/// silently), and an object passed as an expected value that reads as a matcher
+/// (`.arg("id", json!({"regex": "^ORD-"}))` compares with that object, it matches nothing).
+fn check_json_literals(tokens: &TokenStream, diag: &mut Diagnostics) {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let TokenTree::Group(g) = t else { continue };
+        let before = |n: usize| i.checked_sub(n).and_then(|p| tokens.get(p));
+        let is_json = before(1).is_some_and(|b| is_punct(b, '!'))
+            && matches!(before(2), Some(TokenTree::Ident(id)) if id == "json");
+        if is_json {
+            duplicate_json_keys(&g.stream(), diag);
+        } else {
+            check_json_literals(&g.stream(), diag);
+        }
+        // `.arg("id", json!({...}))`: the value given to a method taking an expected value.
+        let method = match before(1) {
+            Some(TokenTree::Ident(id)) if before(2).is_some_and(|d| is_punct(d, '.')) => {
+                Some(id.to_string())
+            }
+            _ => None,
+        };
+        if g.delimiter() == Delimiter::Parenthesis
+            && let Some(method) =
+                method.filter(|m| VALUE_TAKERS.contains(&m.as_str()) || m == "args")
+        {
+            let args = arguments(&g.stream());
+            let Some(value) = args.last() else { continue };
+            if let [TokenTree::Ident(j), bang, TokenTree::Group(body)] = value.as_slice()
+                && j == "json"
+                && is_punct(bang, '!')
+                && let Some(v) = crate::json_lit::literal_json(&body.stream())
+            {
+                let found = match (&v, method.as_str()) {
+                    (serde_json::Value::Object(o), "args") => o.values().find_map(matcher_word),
+                    (v, _) => matcher_word(v),
+                };
+                if let Some(word) = found {
+                    diag.error(
+                        body.span(),
+                        format!(
+                            "this `json!` object is compared as data, but reads as a matcher \
+                             (`{word}`): matchers are functions (`{word}(..)`, see \
+                             agent_test::matcher); to compare the object as it is, write \
+                             `exact(json!(..))`"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The matcher word an object (at any depth) is made of: its only key, or its keys all
+/// matcher words and options. `{"date": "2026-11-23"}` is data; `{"date": "TODAY()"}` is not.
+fn matcher_word(v: &serde_json::Value) -> Option<&str> {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.len() == 1
+                && let Some((k, inner)) = o.iter().next()
+                && MATCHER_WORDS.contains(&k.as_str())
+                && (k != "date" || inner.as_str().is_some_and(|s| s.contains('(')))
+            {
+                return Some(k.as_str());
+            }
+            if let Some(k) = o.keys().find(|k| *k == "matcher" || *k == "match_as") {
+                return Some(k.as_str());
+            }
+            o.values().find_map(matcher_word)
+        }
+        serde_json::Value::Array(items) => items.iter().find_map(matcher_word),
+        _ => None,
+    }
+}
+
+/// Keys given twice in an object of a `json!` body, at any depth: each repeat is an error
+/// on it.
+fn duplicate_json_keys(body: &TokenStream, diag: &mut Diagnostics) {
+    for t in body.clone() {
+        let TokenTree::Group(g) = t else { continue };
+        if g.delimiter() == Delimiter::Brace {
+            let mut seen: Vec<String> = Vec::new();
+            for entry in arguments(&g.stream()) {
+                if let [TokenTree::Literal(key), colon, ..] = entry.as_slice()
+                    && is_punct(colon, ':')
+                    && let Ok(name) =
+                        syn::parse2::<syn::LitStr>(TokenTree::Literal(key.clone()).into())
+                {
+                    let name = name.value();
+                    if seen.contains(&name) {
+                        diag.error(
+                            key.span(),
+                            format!(
+                                "duplicate key `{name}` in `json!`: serde_json would keep only \
+                                 this one; a key may appear only once in an object"
+                            ),
+                        );
+                    } else {
+                        seen.push(name);
+                    }
+                }
+            }
+        }
+        duplicate_json_keys(&g.stream(), diag);
+    }
+}
+
+/// An integer literal (`5`, `5usize`, `1_000`) and its span.
+fn int_literal(tokens: &[TokenTree]) -> Option<(u128, Span)> {
+    let [TokenTree::Literal(l)] = tokens else {
+        return None;
+    };
+    let lit = syn::parse2::<syn::LitInt>(TokenTree::Literal(l.clone()).into()).ok()?;
+    Some((lit.base10_parse().ok()?, l.span()))
+}
+
+/// A call's arguments, split at top-level commas.
+fn arguments(args: &TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut out = vec![Vec::new()];
+    for t in args.clone() {
+        if is_punct(&t, ',') {
+            out.push(Vec::new());
+        } else if let Some(last) = out.last_mut() {
+            last.push(t);
+        }
+    }
+    if out.last().is_some_and(Vec::is_empty) {
+        out.pop();
+    }
+    out
+}
+
+/// `between(min, max)` with literals: the minimum must not exceed the maximum.
+fn check_between(args: &TokenStream, diag: &mut Diagnostics) {
+    if let [min, max] = arguments(args).as_slice()
+        && let (Some((min, span)), Some((max, _))) = (int_literal(min), int_literal(max))
+        && min > max
+    {
+        diag.error(
+            span,
+            format!(
+                "between({min}, {max}) can never pass: the minimum is greater than the maximum"
+            ),
+        );
+    }
+}
+
+/// `min_calls(0)`: "invoked at least 0 times" can never fail.
+fn check_min_calls(args: &TokenStream, diag: &mut Diagnostics) {
+    if let [n] = arguments(args).as_slice()
+        && let Some((0, span)) = int_literal(n)
+    {
+        diag.error(
+            span,
+            "agent_invoked(..).min_calls(0) can never fail: to require that an agent is not \
+             invoked, use agent_not_invoked(..)",
+        );
+    }
+}
+
+/// `http_status(n)` with a literal: an HTTP status is from 100 to 599.
+fn check_status(args: &TokenStream, diag: &mut Diagnostics) {
+    if let [n] = arguments(args).as_slice()
+        && let Some((n, span)) = int_literal(n)
+        && !(100..=599).contains(&n)
+    {
+        diag.error(
+            span,
+            format!("http_status({n}) can never pass: an HTTP status is from 100 to 599"),
+        );
+    }
+}
+
+/// `turns(min..=max)` of a simulated user, with literals: at least one turn, and the minimum
+/// not above the maximum.
+fn check_turns(args: &TokenStream, diag: &mut Diagnostics) {
+    let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
+    let Some(dots) = tokens.windows(3).position(
+        |w| matches!(w, [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '=')),
+    ) else {
+        return;
+    };
+    let (Some((min, span)), Some((max, max_span))) = (
+        tokens.get(..dots).and_then(int_literal),
+        tokens.get(dots + 3..).and_then(int_literal),
+    ) else {
+        return;
+    };
+    if max == 0 {
+        diag.error(
+            max_span,
+            "at most 0 turns simulates nothing: the maximum must be at least 1",
+        );
+    } else if min > max {
+        diag.error(
+            span,
+            format!(
+                "at least {min} and at most {max} turns can never be met: the minimum is \
+                 greater than the maximum"
+            ),
+        );
+    }
+}
+
+/// A setting written in a list of settings: `None` when not written, `Some(None)` when
+/// written but not an integer literal, `Some(Some((value, span)))` for a literal.
+type Written = Option<Option<(u128, Span)>>;
+
+/// The last `name = ...;` of `settings`.
+fn written<'a>(name: &str, settings: impl Iterator<Item = (&'a Ident, &'a UserExpr)>) -> Written {
+    settings.filter(|(n, _)| *n == name).last().map(|(_, v)| {
+        let tokens: Vec<TokenTree> = v.tokens.clone().into_iter().collect();
+        int_literal(&tokens)
+    })
+}
+
+/// `repeat = N;` and `min_passes = M;` written as literals, in the suite and in each scenario
+/// (whose settings win): at least one run, at least one passing run required, and no more
+/// passing runs required than runs made (the default is one run).
+fn check_repeats(suite: &SuiteAst, diag: &mut Diagnostics) {
+    let suite_settings = || suite.settings.iter().map(|s| (&s.name, &s.value));
+    let suite_repeat = written("repeat", suite_settings());
+    let suite_min = written("min_passes", suite_settings());
+    let mut levels = Vec::new();
+    // The suite's settings hold for its files' cases and the scenarios that set neither.
+    let inherited = !suite.files.is_empty()
+        || suite.scenarios.is_empty()
+        || suite.scenarios.iter().any(|s| {
+            !s.body.iter().any(|stmt| {
+                matches!(stmt, Stmt::Setting { name, .. } if name == "repeat" || name == "min_passes")
+            })
+        });
+    if inherited {
+        levels.push((suite_repeat, suite_min, suite_repeat, suite_min));
+    } else {
+        // Zeros are still wrong where they are written.
+        levels.push((suite_repeat, suite_min, None, None));
+    }
+    for s in &suite.scenarios {
+        let settings = || {
+            s.body.iter().filter_map(|stmt| match stmt {
+                Stmt::Setting { name, value } => Some((name, value)),
+                _ => None,
+            })
+        };
+        let (repeat, min) = (
+            written("repeat", settings()),
+            written("min_passes", settings()),
+        );
+        if repeat.is_some() || min.is_some() {
+            levels.push((repeat, min, repeat.or(suite_repeat), min.or(suite_min)));
+        }
+    }
+    for (own_repeat, own_min, repeat, min) in levels {
+        if let Some(Some((0, span))) = own_repeat {
+            diag.error(
+                span,
+                "repeat = 0 runs the scenario no time: it must be at least 1",
+            );
+        }
+        if let Some(Some((0, span))) = own_min {
+            diag.error(
+                span,
+                "min_passes = 0 passes without a single passing run: it must be at least 1 \
+                 (make the checks `.warning()` to only report them)",
+            );
+        }
+        let times = match repeat {
+            None => (1, " (the default)"),
+            Some(Some((n, _))) => (n, ""),
+            Some(None) => continue,
+        };
+        let Some(Some((needed, min_span))) = min else {
+            continue;
+        };
+        if times.0 == 0 || needed <= times.0 {
+            continue;
+        }
+        // On what this level wrote: its own `min_passes`, else its own `repeat`.
+        let span = match (own_min, own_repeat) {
+            (Some(Some((_, span))), _) | (_, Some(Some((_, span)))) => span,
+            _ => min_span,
+        };
+        diag.error(
+            span,
+            format!(
+                "min_passes = {needed} can never be reached with repeat = {}{}",
+                times.0, times.1
             ),
         );
     }

@@ -31,6 +31,8 @@ pub mod agent;
 pub mod assign;
 pub mod check;
 mod clock;
+#[cfg(test)]
+mod closed_forms;
 mod eval;
 mod expression;
 pub mod formats;
@@ -45,6 +47,7 @@ pub mod report;
 pub mod request;
 mod run;
 mod schema;
+mod strict_json;
 pub mod trace;
 mod verdict;
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -47,11 +47,27 @@ pub struct RecordedRun {
     pub transcript: Transcript,
 }
 
-/// The fields of a JSON report a recording needs (the rest is verdicts and summaries).
+/// The fields of a JSON report a recording needs; the others (verdicts and summaries) are
+/// known and skipped, so an unknown one is still an error.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct ReportFields {
     scenario: ScenarioInfo,
     transcript: Transcript,
+    #[serde(default)]
+    passed: Option<IgnoredAny>,
+    #[serde(default)]
+    summary: Option<IgnoredAny>,
+    verdicts: IgnoredAny,
+    #[serde(default)]
+    duration_ms: Option<IgnoredAny>,
+    #[serde(default)]
+    notes: Option<IgnoredAny>,
+    #[serde(default)]
+    judge: Option<IgnoredAny>,
+    #[serde(default)]
+    repeats: Option<IgnoredAny>,
 }
 
 impl RecordedRun {
@@ -83,14 +99,22 @@ impl RecordedRun {
     /// assert_eq!(RecordedRun::from_value(value, "x.json").unwrap().scenario.name, "x");
     /// ```
     pub fn from_value(value: Value, file: impl AsRef<Path>) -> Result<Self, LoadError> {
+        // Taken by value (no copy of a large transcript): a recording has no tagged enums, so
+        // serde's path is exact without the search `load_value` makes.
+        let file = file.as_ref();
+        let load_error = |e: serde_path_to_error::Error<serde_json::Error>| LoadError {
+            file: file.to_owned(),
+            path: e.path().to_string(),
+            message: e.inner().to_string(),
+        };
         if value.get("verdicts").is_some() {
-            let r: ReportFields = load_value(file.as_ref(), value)?;
+            let r: ReportFields = serde_path_to_error::deserialize(value).map_err(load_error)?;
             return Ok(RecordedRun {
                 scenario: r.scenario,
                 transcript: r.transcript,
             });
         }
-        load_value(file.as_ref(), value)
+        serde_path_to_error::deserialize(value).map_err(load_error)
     }
 
     /// Writes the run as pretty JSON.
@@ -167,11 +191,15 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
     })
 }
 
+/// Parses JSON text with the one strict reader of every input (a repeated key is an error, a
+/// leading byte order mark is skipped).
 fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| LoadError {
-        file: file.to_owned(),
-        path: String::new(),
-        message: format!("not valid JSON: {e}"),
+    crate::strict_json::parse(text).map_err(|e| {
+        e.into_load_error(file, |e| LoadError {
+            file: file.to_owned(),
+            path: String::new(),
+            message: format!("not valid JSON: {e}"),
+        })
     })
 }
 
@@ -187,11 +215,92 @@ pub fn load_value<T: DeserializeOwned>(
     value: Value,
 ) -> Result<T, LoadError> {
     let file = file.as_ref();
-    serde_path_to_error::deserialize(value).map_err(|e| LoadError {
-        file: file.to_owned(),
-        path: e.path().to_string(),
-        message: e.inner().to_string(),
+    serde_path_to_error::deserialize(&value).map_err(|e| {
+        let message = e.inner().to_string();
+        let path = exact_path(&value, e.path(), &message);
+        // A scenario names the place of an impossible constraint inside it.
+        if let Some((inner, rest)) = message
+            .strip_prefix(crate::model::IMPOSSIBLE_AT)
+            .and_then(|m| m.split_once(": "))
+        {
+            return LoadError {
+                file: file.to_owned(),
+                path: match path.as_str() {
+                    "" | "." => inner.to_owned(),
+                    outer => format!("{outer}.{inner}"),
+                },
+                message: format!("impossible constraint: {rest}"),
+            };
+        }
+        LoadError {
+            file: file.to_owned(),
+            path,
+            message,
+        }
     })
+}
+
+/// The path of an error: serde's, made exact for an unknown field. Inside a tagged enum (a
+/// check, a matcher, a step) serde's path stops at the enum; the field is then looked for
+/// below it, and when exactly one object there has it, that is the place.
+fn exact_path(value: &Value, path: &serde_path_to_error::Path, message: &str) -> String {
+    use serde_path_to_error::Segment;
+    let shown = path.to_string();
+    let Some(field) = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split('`').next())
+    else {
+        return shown;
+    };
+    let mut here = value;
+    for segment in path.iter() {
+        here = match (segment, here) {
+            (Segment::Seq { index }, Value::Array(items)) => match items.get(*index) {
+                Some(v) => v,
+                None => return shown,
+            },
+            (Segment::Map { key }, Value::Object(o)) => match o.get(key) {
+                Some(v) => v,
+                None => return shown,
+            },
+            _ => return shown,
+        };
+    }
+    let mut found = Vec::new();
+    holders(here, field, String::new(), &mut found);
+    let [inner] = found.as_slice() else {
+        return shown;
+    };
+    match (shown.as_str(), inner.as_str()) {
+        (".", inner) => inner.trim_start_matches('.').to_owned(),
+        (outer, inner) => format!("{outer}{inner}"),
+    }
+}
+
+/// Relative paths (`.a[0].field`) of the objects below `v` that have the key `field`, up to
+/// two (more than one is not a place).
+fn holders(v: &Value, field: &str, at: String, found: &mut Vec<String>) {
+    if found.len() > 1 {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            if o.contains_key(field) {
+                found.push(format!("{at}.{field}"));
+            }
+            for (k, child) in o {
+                if k != field {
+                    holders(child, field, format!("{at}.{k}"), found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                holders(child, field, format!("{at}[{i}]"), found);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Parses JSON text into `T`, naming the field at fault: the loader of scenario files and

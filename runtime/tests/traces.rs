@@ -374,3 +374,16 @@ fn malformed_traces_name_the_place() {
         }
     }
 }
+
+/// Arguments given as a JSON string that names a key twice are kept as the string: which value
+/// the tool received is unknown, so no argument check may pass on them.
+#[test]
+fn string_arguments_with_a_repeated_key_are_kept_as_text() {
+    let raw = r#"{"amount": 10, "amount": 1000}"#;
+    let trace = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "refund", "arguments": raw}}]}}]});
+    let t = parse(&trace, Some(Format::OpenAiChat)).expect("parses");
+    assert_eq!(t.turns[0].reply.calls[0].arguments, json!(raw));
+    let v = evaluate(&t, &[tool("refund").arg("amount", 1000).into_expectation()]);
+    assert_eq!(v[0].status, Status::Fail, "{}", v[0].reason);
+}

@@ -28,6 +28,23 @@ pub struct AgentCheck {
     agents: Vec<String>,
     /// Minimum calls per agent; 0 means "must not be invoked".
     min_calls: usize,
+    /// A `min_calls` the check cannot take (`agent_invoked(..).min_calls(0)`): the check is an
+    /// error, and cannot be written as data.
+    #[serde(
+        default,
+        skip_deserializing,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "refuse"
+    )]
+    refused: Option<String>,
+}
+
+/// A check the builder refused has no data form.
+fn refuse<S: serde::Serializer>(refused: &Option<String>, _: S) -> Result<S::Ok, S::Error> {
+    Err(serde::ser::Error::custom(format!(
+        "impossible constraint: {}",
+        refused.as_deref().unwrap_or_default()
+    )))
 }
 
 /// Each listed agent was invoked (at least once; see [`AgentCheck::min_calls`]).
@@ -37,6 +54,7 @@ pub fn agent_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -> Ag
     AgentCheck {
         agents: agents.into_iter().map(Into::into).collect(),
         min_calls: 1,
+        refused: None,
     }
 }
 
@@ -47,19 +65,44 @@ pub fn agent_not_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -
     AgentCheck {
         agents: agents.into_iter().map(Into::into).collect(),
         min_calls: 0,
+        refused: None,
     }
 }
 
 impl AgentCheck {
-    /// Each agent must be invoked at least `n` times (for [`agent_invoked`]).
+    /// Each agent must be invoked at least `n` times (for [`agent_invoked`]). `n` must be at
+    /// least 1, and the check one of [`agent_invoked`]: anything else is an impossible
+    /// constraint, reported as an error verdict (never silently changed).
     ///
     /// ```
     /// # use agent_test_runtime::prelude::*;
     /// assert_eq!(agent_invoked(["a"]).min_calls(2).describe(), "agents invoked at least 2 times: a");
+    /// let t = agent_test_runtime::model::Transcript::default();
+    /// let v = evaluate(&t, &[agent_invoked(["a"]).min_calls(0).into_expectation()]);
+    /// assert_eq!(v[0].status, Status::Error);
+    /// assert_eq!(v[0].reason, "impossible constraint: agent_invoked(..).min_calls(0) can never \
+    ///     fail: to require that an agent is not invoked, use agent_not_invoked(..)");
     /// ```
     pub fn min_calls(mut self, n: usize) -> Self {
-        self.min_calls = n.max(1);
+        if self.min_calls == 0 {
+            self.refused = Some(format!(
+                "agent_not_invoked(..).min_calls({n}) says two things: use agent_invoked(..).min_calls({n}) or agent_not_invoked(..) alone"
+            ));
+        } else if n == 0 {
+            self.refused = Some(
+                "agent_invoked(..).min_calls(0) can never fail: to require that an agent is not \
+                 invoked, use agent_not_invoked(..)"
+                    .to_owned(),
+            );
+        } else {
+            self.min_calls = n;
+        }
         self
+    }
+
+    /// Why the check cannot be evaluated as written, if it cannot.
+    pub(crate) fn problem(&self) -> Option<String> {
+        self.refused.clone()
     }
 
     /// One line describing the check.

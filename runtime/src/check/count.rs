@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(Count::Between(1, 2).to_string(), "between 1 and 2 times");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 pub enum Count {
     /// Exactly this many.
     Exactly(usize),
@@ -23,6 +23,8 @@ pub enum Count {
     Between(usize, usize),
 }
 
+crate::strict_json::one_key_enum!(Count, ["exactly", "at_least", "at_most", "between"]);
+
 impl Count {
     /// Whether `n` calls satisfy the rule.
     ///
@@ -33,6 +35,25 @@ impl Count {
             Count::AtLeast(k) => n >= k,
             Count::AtMost(k) => n <= k,
             Count::Between(a, b) => a <= n && n <= b,
+        }
+    }
+}
+
+impl Count {
+    /// Why no number of calls can satisfy the rule, if none can (`between(5, 1)`).
+    ///
+    /// ```
+    /// use agent_test_runtime::check::Count;
+    /// assert_eq!(Count::Between(5, 1).problem().unwrap(),
+    ///            "between(5, 1) can never pass: the minimum is greater than the maximum");
+    /// assert!(Count::Between(1, 1).problem().is_none());
+    /// ```
+    pub fn problem(self) -> Option<String> {
+        match self {
+            Count::Between(a, b) if a > b => Some(format!(
+                "between({a}, {b}) can never pass: the minimum is greater than the maximum"
+            )),
+            _ => None,
         }
     }
 }

@@ -173,7 +173,7 @@ impl FieldCheck {
 
 /// What a [`JsonPathCheck`] requires of the selected values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 pub enum JsonPathExpect {
     /// At least one value is selected.
     Exists,
@@ -182,6 +182,8 @@ pub enum JsonPathExpect {
     /// Some selected value equals this (JSON equality, no `"42"`/`42` coercion).
     Equals(Value),
 }
+
+crate::strict_json::one_key_enum!(JsonPathExpect, ["exists", "not_exists", "equals"]);
 
 /// A check with an RFC 9535 JSONPath query on the JSON response (MCPLab's `jsonpath`,
 /// `jsonpath_exists`, `jsonpath_not_exists`). Build it with [`json_path`]. A response that is

@@ -170,8 +170,35 @@ impl Check {
         }
     }
 
+    /// Why the check can never pass (or never fail) as written, if so: an impossible
+    /// constraint such as `between(5, 1)`, a status range whose minimum is above its maximum,
+    /// a judge threshold outside 0..=1. Such a check is an error verdict ("impossible
+    /// constraint: ..."), and a load error in a file.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{check::Check, prelude::*};
+    /// let c = Check::from(tool("search").between(5, 1));
+    /// assert_eq!(c.problem().unwrap(), "between(5, 1) can never pass: the minimum is greater than the maximum");
+    /// let t = agent_test_runtime::model::Transcript::default();
+    /// let v = evaluate(&t, &[tool("search").between(5, 1).into_expectation()]);
+    /// assert_eq!(v[0].status, Status::Error);
+    /// assert_eq!(v[0].reason, "impossible constraint: between(5, 1) can never pass: the minimum is greater than the maximum");
+    /// ```
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            Check::Tool(c) => c.problem(),
+            Check::HttpStatus(c) => c.problem(),
+            Check::Agents(c) => c.problem(),
+            Check::Judge(c) => c.problem(),
+            _ => None,
+        }
+    }
+
     /// Evaluates the check against a scoped view of a transcript.
     pub fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let Some(problem) = self.problem() {
+            return Outcome::error(format!("impossible constraint: {problem}"));
+        }
         match self {
             Check::Text(c) => c.evaluate(cx),
             Check::Tool(c) => c.evaluate(cx),

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(serde_json::to_string(&Scope::UpTo(2)).unwrap(), r#"{"up_to":2}"#);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", remote = "Self")]
 pub enum Scope {
     /// One turn, by 0-based index.
     Turn(usize),
@@ -31,6 +31,8 @@ pub enum Scope {
     #[default]
     Conversation,
 }
+
+crate::strict_json::one_key_enum!(Scope, ["turn", "up_to", "conversation"]);
 
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -26,6 +26,7 @@ use super::{EvalContext, Outcome, Violation};
 /// assert_eq!(v[0].details.violations[0].kind, "out_of_order");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToolSequence {
     tools: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

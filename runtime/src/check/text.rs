@@ -19,7 +19,7 @@ use crate::report::diff::text_diff;
 /// assert_eq!(TextSource::Reply.to_string(), "reply");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields, remote = "Self")]
 pub enum TextSource {
     /// The reply in scope: the turn's reply, or (after the turns) the final reply.
     Reply,
@@ -37,6 +37,11 @@ pub enum TextSource {
         path: String,
     },
 }
+
+crate::strict_json::one_key_enum!(
+    TextSource,
+    ["reply", "replies", "conversation", "node_output"]
+);
 
 impl fmt::Display for TextSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -337,6 +342,7 @@ pub struct TextCheck {
 
 /// The serialised form of a [`TextCheck`] (its compiled pattern is rebuilt on load).
 #[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TextCheckData {
     source: TextSource,
     op: TextOp,

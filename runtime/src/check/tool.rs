@@ -442,6 +442,14 @@ impl ToolCheck {
         &self.name
     }
 
+    /// Why the check can never pass, if it cannot: an impossible count, here or in a check on
+    /// the calls inside a node.
+    pub(crate) fn problem(&self) -> Option<String> {
+        self.count
+            .problem()
+            .or_else(|| self.nested.iter().find_map(ToolCheck::problem))
+    }
+
     /// One line describing the check.
     ///
     /// See [`tool`].

@@ -37,6 +37,7 @@ pub enum SetMode {
 /// assert_eq!(v[0].reason, "required tool not called: verify_identity");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToolSet {
     mode: SetMode,
     tools: Vec<String>,
@@ -165,6 +166,7 @@ impl ToolSet {
 /// assert_eq!(v[0].reason, "expected no tool call, but 1 tool was called: search");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NoTools {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     succeeded: bool,

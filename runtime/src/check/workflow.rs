@@ -7,7 +7,7 @@ use super::{EvalContext, Outcome};
 
 /// What a [`WorkflowCheck`] requires.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 pub enum WorkflowExpect {
     /// The current state is this one.
     StateIs(String),
@@ -16,6 +16,8 @@ pub enum WorkflowExpect {
     /// The workflow reached a terminal state.
     Complete,
 }
+
+crate::strict_json::one_key_enum!(WorkflowExpect, ["state_is", "transitioned_to", "complete"]);
 
 /// A check on a state-machine workflow (PromptKit's `state_is`, `transitioned_to`,
 /// `workflow_complete`). The state is the last one reported in scope; transitions are those of

@@ -171,12 +171,42 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                 ],
             )?;
             let objective = string(o, "description", at)?;
-            let min = opt_u64(o, "minTurns", at)?.unwrap_or(1).max(1);
-            let mut max = opt_u64(o, "maxTurns", at)?.unwrap_or(8);
-            if !opt_bool(o, "iterativeConversation", at)?.unwrap_or(true) {
-                max = 1;
+            // Nothing is adjusted: a count that cannot be met is an error, not another count.
+            let min = opt_u64(o, "minTurns", at)?.unwrap_or(1);
+            if min == 0 {
+                return Err((
+                    join(at, "minTurns"),
+                    "expected at least 1 (a conversation has a turn), got 0".into(),
+                ));
             }
-            let max = max.max(min);
+            let iterative = opt_bool(o, "iterativeConversation", at)?.unwrap_or(true);
+            let max = match opt_u64(o, "maxTurns", at)? {
+                Some(_) if !iterative => {
+                    return Err((
+                        join(at, "maxTurns"),
+                        "a conversation with `iterativeConversation: false` has one turn: \
+                         remove `maxTurns`"
+                            .into(),
+                    ));
+                }
+                Some(max) => max,
+                None if iterative => 8,
+                None => 1,
+            };
+            if min > max {
+                let (key, why) = if iterative {
+                    ("minTurns", format!("at most {max} turns (`maxTurns`)"))
+                } else {
+                    (
+                        "minTurns",
+                        "one turn (`iterativeConversation: false`)".to_owned(),
+                    )
+                };
+                return Err((
+                    join(at, key),
+                    format!("{min} turns can never be met in {why}"),
+                ));
+            }
             if max > MAX_SIMULATED_TURNS {
                 return Err((
                     join(at, "maxTurns"),

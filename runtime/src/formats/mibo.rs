@@ -295,12 +295,19 @@ fn procedural_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
             c.into_expectation()
         }
         "http_status" => {
-            let status = opt_u64(o, "expected_status", at)?
-                .and_then(|s| u16::try_from(s).ok())
+            let status = opt_u64(o, "expected_status", at)?.ok_or_else(|| {
+                (
+                    at.to_owned(),
+                    "expected `expected_status`, an HTTP status code".to_owned(),
+                )
+            })?;
+            let status = u16::try_from(status)
+                .ok()
+                .filter(|s| (100..=599).contains(s))
                 .ok_or_else(|| {
                     (
-                        at.to_owned(),
-                        "expected `expected_status`, an HTTP status code".to_owned(),
+                        join(at, "expected_status"),
+                        format!("expected an HTTP status from 100 to 599, got {status}"),
                     )
                 })?;
             http_status(status).into_expectation()
@@ -405,10 +412,144 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
 
 const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any"];
 
+/// The keywords of JSON Schema (draft 2020-12 and the earlier drafts' names still in use).
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$comment",
+    "$vocabulary",
+    "definitions",
+    "type",
+    "enum",
+    "const",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "unevaluatedItems",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// A `one_of` variant is a JSON Schema fragment, and JSON Schema ignores keywords it does not
+/// know: a misspelt `patern`, or a Mibo matcher written as a variant, would accept anything.
+fn schema_fragment(fragment: &Map<String, Value>, at: &str) -> Result<(), Problem> {
+    let Some(unknown) = fragment
+        .keys()
+        .find(|k| !SCHEMA_KEYWORDS.contains(&k.as_str()))
+    else {
+        return Ok(());
+    };
+    let hint = SCHEMA_KEYWORDS
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map_or_else(String::new, |(_, k)| format!(" (did you mean `{k}`?)"));
+    Err((
+        join(at, unknown),
+        format!(
+            "unknown JSON Schema keyword `{unknown}`{hint}: a `one_of` variant is a JSON Schema \
+             fragment like {{\"type\": \"string\", \"pattern\": \"^x\"}}, and JSON Schema \
+             ignores a keyword it does not know, so this variant would match anything"
+        ),
+    ))
+}
+
+/// How a matcher that looks like `key` is written in Mibo.
+fn mibo_syntax(key: &str) -> &'static str {
+    match key {
+        "exact" | "equality" => r#"{"matcher": "exact", "value": ...}"#,
+        "contains" => r#"{"matcher": "contains", "value": "..."}"#,
+        "regex" | "pattern" => r#"{"matcher": "regex", "value": "^...$"}"#,
+        "date" | "date_time" | "tolerance_minutes" | "expression" => {
+            r#"{"matcher": "date", "expression": "TODAY()", "tolerance_minutes": 0}"#
+        }
+        "one_of" | "any_of" | "variants" => r#"{"matcher": "one_of", "variants": [...]}"#,
+        "any" => r#"{"matcher": "any"}"#,
+        "expr" => r#"{"matcher": "exact", "expression": "..."}"#,
+        _ => r#"{"matcher": "exact" | "contains" | "regex" | "date" | "one_of" | "any", ...}"#,
+    }
+}
+
+/// A bare expected value is data compared as it is: an object in it that reads as a matcher
+/// (`{"one_of": [...]}`, `{"regex": "^x"}`, `{"matchr": "regex"}`, MorganaBench's
+/// `{"match_as": ...}`) would silently compare as a literal, so it is an error showing Mibo's
+/// syntax, and the explicit `exact` for an object that really is data.
+fn literal(v: &Value, at: &str) -> Result<Value, Problem> {
+    match super::read::matcher_like(v, at) {
+        None => Ok(v.clone()),
+        Some((path, key)) if key == "matcher" => Err((
+            path,
+            "a matcher inside a literal object is compared as data: check the nested value on \
+             its own, with a dotted path (`\"address.city\": {\"matcher\": ...}` in \
+             `expected_arguments`, or a `json_match` on that field)"
+                .into(),
+        )),
+        Some((path, key)) => Err((
+            path,
+            format!(
+                "{} is not Mibo's matcher syntax, and a bare object is compared as data: write \
+                 {} (or {{\"matcher\": \"exact\", \"value\": ...}} to compare the object as it is)",
+                super::read::matcher_word(&key),
+                mibo_syntax(&key)
+            ),
+        )),
+    }
+}
+
 /// A Mibo expected value: a matcher object (`{"matcher": ...}`) or a bare value (`exact`).
 fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     let Some(o) = v.as_object().filter(|o| o.contains_key("matcher")) else {
-        return Ok(exact(v.clone()).unordered().wildcards().into_matcher());
+        return Ok(exact(literal(v, at)?)
+            .unordered()
+            .wildcards()
+            .into_matcher());
     };
     let which = tag(o, "matcher", at, MATCHERS)?;
     let fields: &[&str] = match which {
@@ -438,9 +579,13 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
         "date" => {
             let e = string(o, "expression", at)?;
             let tolerance = opt_u64(o, "tolerance_minutes", at)?.unwrap_or(0);
-            date(e)
-                .tolerance_minutes(u32::try_from(tolerance).unwrap_or(u32::MAX))
-                .into_matcher()
+            let tolerance = u32::try_from(tolerance).map_err(|_| {
+                (
+                    join(at, "tolerance_minutes"),
+                    format!("expected at most {} minutes, got {tolerance}", u32::MAX),
+                )
+            })?;
+            date(e).tolerance_minutes(tolerance).into_matcher()
         }
         "one_of" => {
             let variants = array(o, "variants", at)?;
@@ -449,13 +594,19 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
             }
             // Variants are JSON Schema fragments (`{"type", "pattern"}`); plain values are
             // accepted as exact values.
-            one_of(variants.iter().map(|v| {
-                if v.is_object() {
-                    matches_schema(v.clone())
-                } else {
-                    exact(v.clone()).into_matcher()
-                }
-            }))
+            let variants_at = join(at, "variants");
+            let mut matchers = Vec::new();
+            for (i, v) in variants.iter().enumerate() {
+                let here = index(&variants_at, i);
+                matchers.push(match v.as_object() {
+                    Some(fragment) => {
+                        schema_fragment(fragment, &here)?;
+                        matches_schema(v.clone())
+                    }
+                    None => exact(literal(v, &here)?).into_matcher(),
+                });
+            }
+            one_of(matchers)
         }
         _ => any(),
     };

@@ -158,7 +158,7 @@ pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
     let doc = if is_yaml(file) {
         read::yaml(text, file).ok()?
     } else {
-        serde_json::from_str(text).ok()?
+        crate::strict_json::parse(text).ok()?
     };
     detect_value(&doc)
 }

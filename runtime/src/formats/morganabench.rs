@@ -42,6 +42,7 @@ use crate::check::{IntoExpectation, expected_response, no_tools, tool};
 use crate::matcher::{IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional};
 use crate::model::{Message, Role, Scenario};
 use crate::run::ScenarioInfo;
+use crate::strict_json::{self, JsonTextError, strip_bom};
 use crate::trace::{self, Format};
 use crate::{LoadError, RecordedRun};
 
@@ -148,6 +149,37 @@ fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> 
 
 /// A MorganaBench matcher as a native one.
 fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
+    const MATCH_AS: &[&str] = &[
+        "equality",
+        "email",
+        "missing",
+        "optional",
+        "free_text",
+        "date_time",
+    ];
+    let o = super::read::open_object(v, at)?;
+    if !o.contains_key("match_as") {
+        // Another system's matcher (Mibo's `{"matcher": "regex"}`), a misspelt `match_as`, or
+        // none at all: never read as something else.
+        let foreign = o.keys().find(|k| super::read::names_a_matcher(k));
+        return Err(match foreign {
+            Some(k) => (
+                join(at, k),
+                format!(
+                    "{} is not MorganaBench's matcher syntax: write {{\"match_as\": {}, ...}}",
+                    super::read::matcher_word(k),
+                    list(MATCH_AS).replace(", ", " | ")
+                ),
+            ),
+            None => (
+                at.to_owned(),
+                format!(
+                    "missing field `match_as`, expected one of {}",
+                    list(MATCH_AS)
+                ),
+            ),
+        });
+    }
     let kind = v
         .get("match_as")
         .and_then(Value::as_str)
@@ -174,14 +206,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
                 format!("{at}.match_as"),
                 format!(
                     "unknown matcher `{other}`, expected one of {}",
-                    list(&[
-                        "equality",
-                        "email",
-                        "missing",
-                        "optional",
-                        "free_text",
-                        "date_time"
-                    ])
+                    list(MATCH_AS)
                 ),
             ));
         }
@@ -213,14 +238,15 @@ pub(crate) fn detect(v: &Value) -> bool {
 /// See the [module documentation](self).
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
+    let text = strip_bom(text);
     // A `.jsonl` file is read line by line even when it has a single line, so errors name it.
     // Other text is one JSON document unless it reads as JSON lines: a broken pretty-printed
     // example is reported where it breaks, not as a broken first line.
     if !super::is_jsonl(file) {
-        match serde_json::from_str::<Value>(text) {
+        match strict_json::parse(text) {
             Ok(doc) => return from_value(&doc, file),
-            Err(_) if looks_like_jsonl(text) => {}
-            Err(e) => return Err(super::read::json_error(file, &e)),
+            Err(JsonTextError::Syntax(_)) if looks_like_jsonl(text) => {}
+            Err(e) => return Err(super::read::json_text_error(file, e)),
         }
     }
     let stem = stem(file);
@@ -230,8 +256,14 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
             continue;
         }
         let at = format!("line {}", n + 1);
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| load_error(file, (at.clone(), format!("not valid JSON: {e}"))))?;
+        let v = strict_json::parse(line).map_err(|e| match e {
+            JsonTextError::Syntax(e) => {
+                load_error(file, (at.clone(), format!("not valid JSON: {e}")))
+            }
+            JsonTextError::Duplicate(d) => {
+                load_error(file, (format!("{at}: {}", d.path), d.message(n)))
+            }
+        })?;
         out.push(case(format!("{stem}-{}", n + 1), &v, &at, file)?);
     }
     Ok(out)
@@ -254,7 +286,8 @@ pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, 
 fn looks_like_jsonl(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let first = lines.next();
-    lines.next().is_some() && first.is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
+    lines.next().is_some()
+        && first.is_some_and(|l| !matches!(strict_json::parse(l), Err(JsonTextError::Syntax(_))))
 }
 
 fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {
@@ -339,6 +372,7 @@ fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCa
             assertion(a, &format!("expectations.assertions[{i}]")).map_err(|(p, m)| err(p, m))?;
         scenario = scenario.expect(e);
     }
+    let scenario = super::read::possible(scenario, "").map_err(|(p, m)| err(p, m))?;
     let recording = match example.outputs {
         None => None,
         Some(_) => {

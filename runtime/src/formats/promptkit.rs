@@ -317,11 +317,26 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
         }
         "tool_calls_with_args" => {
             let mut c = tool(string(p, "tool_name", &p_at)?).every_call();
-            for key in ["expected_args", "required_args"] {
-                let Some(args) = p.get(key) else { continue };
-                let args_at = join(&p_at, key);
+            for args_key in ["expected_args", "required_args"] {
+                let Some(args) = p.get(args_key) else {
+                    continue;
+                };
+                let args_at = join(&p_at, args_key);
                 let args = open_object(args, &args_at)?;
                 for (name, v) in args {
+                    let here = join(&args_at, name);
+                    // Values are compared as text: a matcher written here would be text too.
+                    if let Some((path, key)) = super::read::matcher_like(v, &here) {
+                        return Err((
+                            path,
+                            format!(
+                                "{} is not PromptKit syntax: `{args_key}` values are compared \
+                                 as text; a pattern goes in `args_match` (`args_match: \
+                                 {{{name}: \"^...$\"}}`)",
+                                super::read::matcher_word(&key),
+                            ),
+                        ));
+                    }
                     c = c.arg(name.clone(), expected_arg(v));
                 }
             }
@@ -349,6 +364,14 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
             }
             let mut c = agent_invoked(agents);
             if let Some(n) = opt_u64(p, "min_calls", &p_at)? {
+                if n == 0 {
+                    return Err((
+                        join(&p_at, "min_calls"),
+                        "expected at least 1: `min_calls: 0` can never fail (to require that an \
+                         agent is not invoked, use `agent_not_invoked`)"
+                            .into(),
+                    ));
+                }
                 c = c.min_calls(usize::try_from(n).unwrap_or(usize::MAX));
             }
             one(c.into_expectation())

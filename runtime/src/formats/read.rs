@@ -320,6 +320,134 @@ pub(crate) fn named_scenario(
     Ok(scenario)
 }
 
+/// The scenario of a case at `at`, unless it tests nothing or has an impossible constraint
+/// (a net under the formats' own checks, which name the field).
+pub(crate) fn possible(scenario: Scenario, at: &str) -> Result<Scenario, Problem> {
+    match scenario.problem() {
+        None => Ok(scenario),
+        Some(problem) => {
+            let message = match problem.strip_prefix(crate::model::IMPOSSIBLE_AT) {
+                Some(rest) => format!(
+                    "impossible constraint: {}",
+                    rest.split_once(": ").map_or(rest, |(_, m)| m)
+                ),
+                None => problem,
+            };
+            Err((at.to_owned(), message))
+        }
+    }
+}
+
+/// Names of matchers in the syntaxes agent-test reads: Mibo's (`{"matcher": "one_of"}`),
+/// MorganaBench's (`{"match_as": "equality"}`) and the native API's (`one_of(..)`).
+const MATCHER_NAMES: &[&str] = &[
+    "exact",
+    "contains",
+    "regex",
+    "date",
+    "one_of",
+    "any",
+    "any_of",
+    "all_of",
+    "not",
+    "optional",
+    "missing",
+    "expr",
+    "free_text",
+    "date_time",
+    "equality",
+    "match_as",
+];
+
+/// The options those matchers take.
+const MATCHER_FIELDS: &[&str] = &[
+    "value",
+    "variants",
+    "expression",
+    "tolerance_minutes",
+    "optional",
+    "ignore_case",
+    "pattern",
+    "inner",
+    "matchers",
+    "unordered",
+    "wildcard",
+    "default",
+];
+
+/// Whether `key` is a near miss of `matcher` or `match_as` (`matchr`, `macher`, `matchas`).
+fn near_matcher_key(key: &str) -> bool {
+    key.len() >= 5
+        && ["matcher", "match_as"]
+            .iter()
+            .any(|m| key != *m && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), m) <= 2)
+}
+
+/// The key that makes the object `o` read as a matcher written in some system's syntax rather
+/// than data: every key is a matcher's name or option, and one is a matcher's name (a `date`
+/// whose value is an expression), `match_as`, or a near miss of `matcher`.
+fn matcher_key(o: &Map<String, Value>) -> Option<&str> {
+    let word =
+        |k: &str| MATCHER_NAMES.contains(&k) || MATCHER_FIELDS.contains(&k) || near_matcher_key(k);
+    if o.contains_key("matcher") {
+        // A matcher where data is expected (nested in a literal object).
+        return Some("matcher");
+    }
+    if o.is_empty() || !o.keys().all(|k| word(k)) {
+        return None;
+    }
+    o.iter()
+        .find(|(k, v)| match k.as_str() {
+            // `{"date": "2026-11-23"}` is data; `{"date": "TODAY()"}` is not.
+            "date" => {
+                v.as_str().is_some_and(|s| s.contains('('))
+                    || o.contains_key("tolerance_minutes")
+                    || o.contains_key("expression")
+            }
+            // An option alone (`{"value": 3}`) is data.
+            k => (MATCHER_NAMES.contains(&k) && k != "optional") || near_matcher_key(k),
+        })
+        .map(|(k, _)| k.as_str())
+}
+
+/// The first object in a literal value (`v` at `at`, itself included) that reads as a matcher
+/// rather than data: the path of its giveaway key, and the key.
+pub(crate) fn matcher_like(v: &Value, at: &str) -> Option<(String, String)> {
+    match v {
+        Value::Object(o) => {
+            if let Some(k) = matcher_key(o) {
+                return Some((join(at, k), k.to_owned()));
+            }
+            o.iter().find_map(|(k, v)| matcher_like(v, &join(at, k)))
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| matcher_like(v, &index(at, i))),
+        _ => None,
+    }
+}
+
+/// Whether `key` names a matcher in some system's syntax: `matcher`, `match_as`, a matcher's
+/// name, or a near miss of `matcher` / `match_as`.
+pub(crate) fn names_a_matcher(key: &str) -> bool {
+    key == "matcher" || MATCHER_NAMES.contains(&key) || near_matcher_key(key)
+}
+
+/// What a matcher-like key is, for messages: "`matchr` (did you mean `matcher`?)" or
+/// "`one_of`".
+pub(crate) fn matcher_word(key: &str) -> String {
+    if near_matcher_key(key) {
+        let meant = ["matcher", "match_as"]
+            .into_iter()
+            .min_by_key(|m| strsim::damerau_levenshtein(&key.to_ascii_lowercase(), m))
+            .unwrap_or("matcher");
+        format!("`{key}` (did you mean `{meant}`?)")
+    } else {
+        format!("`{key}`")
+    }
+}
+
 /// A problem as a [`LoadError`] of `file`.
 pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
     LoadError {
@@ -335,9 +463,15 @@ pub(crate) fn stem(file: &Path) -> String {
         .map_or_else(|| "case".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
-/// Parses JSON text, or names the line and column where it breaks.
+/// Parses JSON text, or names the line and column where it breaks, or the key given twice
+/// (the one strict reader of every input; a leading byte order mark is skipped).
 pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| json_error(file, &e))
+    crate::strict_json::parse(text).map_err(|e| json_text_error(file, e))
+}
+
+/// A JSON reading error of `file`, worded as [`json`] does.
+pub(crate) fn json_text_error(file: &Path, e: crate::strict_json::JsonTextError) -> LoadError {
+    e.into_load_error(file, |e| json_error(file, &e))
 }
 
 /// Where and why JSON text breaks.
@@ -358,19 +492,26 @@ pub(crate) fn json_error(file: &Path, e: &serde_json::Error) -> LoadError {
 pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;
-    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
-        let message = e.to_string();
-        // The first line reads "error: line L column C: message"; the rest is a snippet.
-        let first = message.lines().next().unwrap_or_default();
-        let first = first.strip_prefix("error: ").unwrap_or(first);
-        let (path, message) = match first.split_once(": ") {
-            Some((at, m)) if at.starts_with("line ") => (at.replace(" column", ", column"), m),
-            _ => (String::new(), first),
-        };
-        LoadError {
+    crate::strict_json::parse_yaml(text, options).map_err(|e| match e {
+        Ok(duplicate) => LoadError {
             file: file.to_owned(),
-            path,
-            message: format!("not valid YAML: {message}"),
+            message: duplicate.message(0),
+            path: duplicate.path,
+        },
+        Err(e) => {
+            let message = e.to_string();
+            // The first line reads "error: line L column C: message"; the rest is a snippet.
+            let first = message.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let (path, message) = match first.split_once(": ") {
+                Some((at, m)) if at.starts_with("line ") => (at.replace(" column", ", column"), m),
+                _ => (String::new(), first),
+            };
+            LoadError {
+                file: file.to_owned(),
+                path,
+                message: format!("not valid YAML: {message}"),
+            }
         }
     })
 }
@@ -436,6 +577,7 @@ pub(crate) fn cases(
                 (String::new(), stem.clone())
             };
             read(v, &here, name)
+                .and_then(|scenario| possible(scenario, &here))
                 .map(|scenario| ImportedCase {
                     scenario,
                     recording: None,

@@ -93,6 +93,7 @@ pub enum Matcher {
         schema: Schema,
     },
     /// Present, any value (`null` included).
+    #[serde(deserialize_with = "no_fields")]
     Any,
     /// Missing or `null` passes; otherwise the inner matcher decides.
     Optional {
@@ -100,6 +101,7 @@ pub enum Matcher {
         inner: Box<Matcher>,
     },
     /// Must be absent.
+    #[serde(deserialize_with = "no_fields")]
     Missing,
     /// The same email address: local part exact, domain case-insensitive.
     Email {
@@ -131,6 +133,15 @@ pub enum Matcher {
         /// The description, relative to the run's `user_time`.
         value: String,
     },
+}
+
+/// A matcher without options (`{"matcher": "any"}`): any other field is an error, as for the
+/// others (serde would ignore the fields of a unit variant).
+fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoFields {}
+    NoFields::deserialize(d).map(|NoFields {}| ())
 }
 
 /// Why a value does not satisfy a matcher.

@@ -39,6 +39,7 @@ pub enum CallKind {
 /// assert!(node.children[1].error);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Call {
     /// The tool or node name.
     pub name: String,

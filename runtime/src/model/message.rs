@@ -47,6 +47,7 @@ impl Role {
 /// assert_eq!(m.content, "Where is my order?");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Message {
     /// Who wrote it.
     pub role: Role,

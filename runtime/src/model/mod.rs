@@ -17,6 +17,7 @@ pub use context::Context;
 pub use evaluator::ScenarioEvaluator;
 pub use message::{Message, Role};
 pub use reply::Reply;
+pub(crate) use scenario::{EMPTY_SCENARIO, IMPOSSIBLE_AT};
 pub use scenario::{Scenario, Step};
 pub use transcript::Transcript;
 pub use turn::Turn;

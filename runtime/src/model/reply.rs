@@ -21,6 +21,7 @@ use super::{Call, Guardrail, Usage, Workflow};
 /// assert_eq!(reply.calls.len(), 2);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Reply {
     /// The reply text shown to the user.
     #[serde(default)]

@@ -36,7 +36,7 @@ use crate::run::{Extraction, ScenarioInfo, ScenarioRun, Suite, simulated_user};
 /// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "ScenarioData")]
 pub struct Scenario {
     /// Its name.
     pub name: String,
@@ -60,6 +60,45 @@ pub struct Scenario {
     /// runs, as Lamdis does. Off by default: text is sent as written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interpolate: bool,
+}
+
+/// The data form of a [`Scenario`], read before the checks that concern the whole scenario.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioData {
+    name: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    context: Context,
+    #[serde(default)]
+    history: Vec<Message>,
+    #[serde(default)]
+    steps: Vec<Step>,
+    #[serde(default)]
+    expect: Vec<Expectation>,
+    #[serde(default)]
+    interpolate: bool,
+}
+
+impl TryFrom<ScenarioData> for Scenario {
+    type Error = String;
+
+    fn try_from(d: ScenarioData) -> Result<Self, String> {
+        let s = Scenario {
+            name: d.name,
+            description: d.description,
+            context: d.context,
+            history: d.history,
+            steps: d.steps,
+            expect: d.expect,
+            interpolate: d.interpolate,
+        };
+        match s.problem() {
+            Some(problem) => Err(problem),
+            None => Ok(s),
+        }
+    }
 }
 
 /// One step of a [`Scenario`].
@@ -161,8 +200,31 @@ pub enum Step {
     },
 }
 
+/// How [`Scenario::problem`] names the place of an impossible constraint; the loader turns it
+/// into the error's path.
+pub(crate) const IMPOSSIBLE_AT: &str = "impossible constraint at ";
+
+/// Why a scenario with no step and no check is refused.
+pub(crate) const EMPTY_SCENARIO: &str =
+    "empty scenario: it has no steps and no checks, so it would test nothing";
+
 fn one() -> usize {
     1
+}
+
+impl Step {
+    /// Why the step can never do what it says, if so (a simulation of at least 5 and at most
+    /// 2 turns).
+    pub(crate) fn problem(&self) -> Option<String> {
+        match self {
+            Step::Simulate {
+                min_turns,
+                max_turns,
+                ..
+            } => crate::run::turns_problem(*min_turns, *max_turns),
+            _ => None,
+        }
+    }
 }
 
 fn eight() -> usize {
@@ -183,6 +245,51 @@ impl Scenario {
             expect: Vec::new(),
             interpolate: false,
         }
+    }
+
+    /// Why the scenario cannot mean what it says, if so: it has no step and no check (it
+    /// would test nothing), or a check or step has an impossible constraint (named by its
+    /// place in the JSON form). Running such a scenario gives error verdicts; loading one from
+    /// a file is an error at that place.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{model::Scenario, prelude::*};
+    /// assert_eq!(Scenario::new("x").problem().unwrap(),
+    ///            "empty scenario: it has no steps and no checks, so it would test nothing");
+    /// assert!(Scenario::new("x").user("hi").problem().is_none());
+    /// assert_eq!(Scenario::new("x").user("hi").expect_turn(tool("a").between(2, 1)).problem().unwrap(),
+    ///            "impossible constraint at steps[0].expect[0].check: between(2, 1) can never pass: \
+    ///             the minimum is greater than the maximum");
+    /// ```
+    pub fn problem(&self) -> Option<String> {
+        if self.steps.is_empty() && self.expect.is_empty() {
+            return Some(EMPTY_SCENARIO.to_owned());
+        }
+        let checks = |expect: &[Expectation], at: String| {
+            expect.iter().enumerate().find_map(|(j, e)| {
+                e.check
+                    .problem()
+                    .map(|p| (format!("{at}expect[{j}].check"), p))
+            })
+        };
+        let found = self
+            .steps
+            .iter()
+            .enumerate()
+            .find_map(|(i, step)| {
+                let at = format!("steps[{i}]");
+                if let Some(p) = step.problem() {
+                    return Some((at, p));
+                }
+                match step {
+                    Step::User { expect, .. }
+                    | Step::Simulate { expect, .. }
+                    | Step::Expect { expect } => checks(expect, format!("{at}.")),
+                    _ => None,
+                }
+            })
+            .or_else(|| checks(&self.expect, String::new()));
+        found.map(|(at, p)| format!("{IMPOSSIBLE_AT}{at}: {p}"))
     }
 
     /// Sets the description.

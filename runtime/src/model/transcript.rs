@@ -21,6 +21,7 @@ use super::{Context, Message, Turn};
 /// assert_eq!(roles, [Role::System, Role::User, Role::Assistant]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Transcript {
     /// Messages before the first turn (prior history, system prompts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

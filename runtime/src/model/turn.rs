@@ -15,6 +15,7 @@ use super::{Call, CallKind, Message, Reply};
 /// assert!(turn.error.is_none());
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Turn {
     /// 0-based turn number.
     pub index: usize,

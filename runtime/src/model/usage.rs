@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(u.total(), Some(200));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Usage {
     /// Prompt / input tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]

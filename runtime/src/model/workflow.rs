@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// assert!(!w.complete);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Workflow {
     /// The current state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,6 +63,7 @@ impl Workflow {
 /// assert!(g.triggered);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Guardrail {
     /// The guardrail's name or type.
     pub name: String,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(info.name, "refund");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScenarioInfo {
     /// The scenario's name (the test function's name in `agent_test!`).
     pub name: String,

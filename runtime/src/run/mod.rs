@@ -17,5 +17,6 @@ pub use file_case::{FileCases, assert_file_case, run_file_case};
 pub use meta::ScenarioInfo;
 pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;
+pub(crate) use simulate::turns_problem;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

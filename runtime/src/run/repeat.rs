@@ -38,7 +38,34 @@ impl Repeat {
     ///
     /// See the type's example.
     pub fn required(&self) -> u32 {
-        self.min_passes.unwrap_or(self.times).min(self.times)
+        self.min_passes.unwrap_or(self.times)
+    }
+
+    /// Why the plan can never pass (or never fail), if so: no run at all, no passing run
+    /// required, or more passing runs required than runs made. A run with such a plan gets an
+    /// error verdict; nothing is silently changed.
+    ///
+    /// ```
+    /// use agent_test_runtime::Repeat;
+    /// let r = Repeat { times: 5, min_passes: Some(6) };
+    /// assert_eq!(r.problem().unwrap(), "min_passes = 6 can never be reached with repeat = 5");
+    /// assert_eq!(Repeat { times: 0, min_passes: None }.problem().unwrap(),
+    ///            "repeat = 0 runs the scenario no time: it must be at least 1");
+    /// assert!(Repeat::default().problem().is_none());
+    /// ```
+    pub fn problem(&self) -> Option<String> {
+        match (self.times, self.min_passes) {
+            (0, _) => Some("repeat = 0 runs the scenario no time: it must be at least 1".into()),
+            (_, Some(0)) => Some(
+                "min_passes = 0 passes without a single passing run: it must be at least 1 \
+                 (make the checks `.warning()` to only report them)"
+                    .into(),
+            ),
+            (times, Some(min)) if min > times => Some(format!(
+                "min_passes = {min} can never be reached with repeat = {times}"
+            )),
+            _ => None,
+        }
     }
 }
 

@@ -190,7 +190,7 @@ impl ScenarioRun {
     /// run.repeat(5).min_passes(4);
     /// ```
     pub fn repeat(&mut self, times: u32) -> &mut Self {
-        self.suite.repeat.times = times.max(1);
+        self.suite.repeat.times = times;
         self
     }
 
@@ -421,6 +421,19 @@ impl ScenarioRun {
     /// caller writes it once, after combining repeated runs).
     pub(crate) async fn finish(mut self) -> (Report, Option<std::path::PathBuf>) {
         self.user_time();
+        if let Some(problem) = self.suite.repeat.problem() {
+            self.setup_errors
+                .push(format!("impossible constraint: {problem}"));
+        }
+        if self.transcript.turns.is_empty()
+            && self.transcript.history.is_empty()
+            && self.pending.is_empty()
+            && self.expectations.is_empty()
+            && self.step_verdicts.is_empty()
+        {
+            self.setup_errors
+                .push(crate::model::EMPTY_SCENARIO.to_owned());
+        }
         let mut verdicts: Vec<Verdict> = self
             .setup_errors
             .iter()

@@ -63,12 +63,14 @@ impl SimulatedUser {
         self
     }
 
-    /// At least and at most this many turns (default `1..=8`).
+    /// At least and at most this many turns (default `1..=8`). An empty range (`5..=2`,
+    /// `0..=0`) is an impossible constraint: the simulation gives an error verdict instead of
+    /// running.
     ///
     /// See the type's example.
     pub fn turns(mut self, turns: RangeInclusive<usize>) -> Self {
         self.min_turns = *turns.start();
-        self.max_turns = (*turns.end()).max(self.min_turns);
+        self.max_turns = *turns.end();
         self
     }
 
@@ -83,6 +85,31 @@ impl SimulatedUser {
     pub fn continue_after_pass(mut self) -> Self {
         self.continue_after_pass = true;
         self
+    }
+}
+
+/// Why a simulation of at least `min` and at most `max` turns cannot run, if it cannot.
+///
+/// ```
+/// # use agent_test_runtime::{prelude::*, simulated_user};
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let mut run = ScenarioRun::new(Suite::new(), "x");
+/// run.simulate(simulated_user("a refund").turns(5..=2), |_| {}).await;
+/// let report = run.report().await;
+/// assert_eq!(report.verdicts[0].reason, "impossible constraint: at least 5 and at most 2 \
+///     turns can never be met: the minimum is greater than the maximum");
+/// # });
+/// ```
+pub(crate) fn turns_problem(min: usize, max: usize) -> Option<String> {
+    if max == 0 {
+        Some("at most 0 turns simulates nothing: the maximum must be at least 1".to_owned())
+    } else if min > max {
+        Some(format!(
+            "at least {min} and at most {max} turns can never be met: the minimum is greater \
+             than the maximum"
+        ))
+    } else {
+        None
     }
 }
 
@@ -136,6 +163,14 @@ impl ScenarioRun {
     ) {
         let user = user.into();
         let label = super::step_verdict::objective_label(&user.objective);
+        if let Some(problem) = turns_problem(user.min_turns, user.max_turns) {
+            self.step_error(
+                label,
+                "simulate",
+                format!("impossible constraint: {problem}"),
+            );
+            return;
+        }
         let Some(judge) = self.model_for_steps() else {
             self.step_error(
                 label,

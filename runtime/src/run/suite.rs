@@ -157,7 +157,8 @@ impl Suite {
     }
 
     /// Runs every scenario `times` times (`repeat = 5;`); by default every run must pass, see
-    /// [`Suite::min_passes`].
+    /// [`Suite::min_passes`]. `repeat(0)`, `min_passes(0)` and more passes than runs are
+    /// impossible constraints: the run gets an error verdict (see [`Repeat::problem`](crate::Repeat::problem)).
     ///
     /// ```
     /// use agent_test_runtime::Suite;
@@ -165,7 +166,7 @@ impl Suite {
     /// # let _ = suite;
     /// ```
     pub fn repeat(mut self, times: u32) -> Self {
-        self.repeat.times = times.max(1);
+        self.repeat.times = times;
         self
     }
 

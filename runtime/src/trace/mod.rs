@@ -226,11 +226,18 @@ pub fn parse(value: &Value, format: Option<Format>) -> Result<Transcript, TraceE
 
 /// Tool arguments given as a JSON string (OpenAI, Responses API): parsed when they are JSON;
 /// otherwise kept as the string, so checks on them fail clearly instead of the trace failing.
+/// JSON that names a key twice is kept as the string too: which value the tool received is
+/// unknown, so no check on it may pass.
 pub(crate) fn arguments_from_string(s: &str) -> Value {
     if s.trim().is_empty() {
         return Value::Object(Default::default());
     }
-    serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.to_owned()))
+    json_or_string(s)
+}
+
+/// `s` parsed as JSON by the strict reader, else `s` as a string.
+pub(crate) fn json_or_string(s: &str) -> Value {
+    crate::strict_json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }
 
 /// Text content that is a string, or a list of parts with `text` (OpenAI, Anthropic blocks).

@@ -114,7 +114,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
 /// A tool message's content as a result: JSON when it is JSON text.
 pub(super) fn result_value(content: &Value) -> Value {
     match content {
-        Value::String(s) => serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone())),
+        Value::String(s) => super::json_or_string(s),
         Value::Array(_) => Value::String(text_of(content)),
         other => other.clone(),
     }

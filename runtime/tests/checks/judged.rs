@@ -21,7 +21,11 @@ fn judge_checks_without_a_judge_run_are_errors() {
     let v = conv(&t, judge("is friendly").threshold(1.5));
     assert_eq!(
         (v.status, v.reason.as_str()),
-        (Status::Error, "threshold 1.5 is outside 0..=1")
+        (
+            Status::Error,
+            "impossible constraint: threshold 1.5 is outside 0..=1: a judge score goes from 0 \
+             (not at all) to 1 (fully)"
+        )
     );
 }
 

@@ -259,7 +259,8 @@ fn mibo_errors() {
             m,
             "x.json",
             mibo_procedural(json!({"target": "http_status", "expected_status": 70000})),
-            "x.json: at assertions.procedural[0]: expected `expected_status`, an HTTP status code",
+            "x.json: at assertions.procedural[0].expected_status: expected an HTTP status from \
+             100 to 599, got 70000",
         ),
         (
             m,
@@ -585,4 +586,342 @@ fn morganabench_missing_expectations_on_a_line() {
         ),
         "x.jsonl: at line 1: missing field `expectations`"
     );
+}
+
+/// A key given twice in one object, in any format: an error naming the path and both places,
+/// never "the last one wins" (a Mibo assertion with two `condition`s would flip its meaning).
+#[test]
+fn duplicate_keys_are_errors_in_every_format() {
+    assert_errors(&[
+        (
+            None,
+            "case.json",
+            "{\"input_utterance\": \"x\", \"assertions\": {\"procedural\": [\n  \
+             {\"target\": \"node_call\", \"expected_name\": \"a\",\n   \
+             \"condition\": \"MUST_CALL\",\n   \"condition\": \"MUST_NOT_CALL\"}]}}"
+                .into(),
+            "case.json: at assertions.procedural[0].condition: duplicate key `condition`: \
+             first at line 3, column 4, again at line 4, column 4; a key may appear only once \
+             in an object",
+        ),
+        (
+            Some(Lamdis),
+            "t.json",
+            r#"{"steps": [{"type": "message", "content": "hi", "content": "bye"}]}"#.into(),
+            "t.json: at steps[0].content: duplicate key `content`: first at line 1, column 32, \
+             again at line 1, column 49; a key may appear only once in an object",
+        ),
+        (
+            None,
+            "mb.json",
+            r#"{"inputs": {"messages": []}, "expectations": {}, "inputs": {"messages": []}}"#
+                .into(),
+            "mb.json: at inputs: duplicate key `inputs`: first at line 1, column 2, again at \
+             line 1, column 50; a key may appear only once in an object",
+        ),
+        (
+            None,
+            "mb.jsonl",
+            format!(
+                "{}\n{}",
+                mb_messages(json!([{"role": "user", "content": "hi"}])),
+                r#"{"inputs": {"messages": [{"role": "user", "role": "assistant", "content": "hi"}]}, "expectations": {}}"#
+            ),
+            "mb.jsonl: at line 2: inputs.messages[0].role: duplicate key `role`: first at \
+             line 2, column 27, again at line 2, column 43; a key may appear only once in an \
+             object",
+        ),
+        (
+            None,
+            "s.yaml",
+            "prompt: p\neval:\n  response_assertions:\n    - type: contains\n      value: a\n      value: b\n"
+                .into(),
+            "s.yaml: at eval.response_assertions[0].value: duplicate key `value`: first at \
+             line 5, column 7, again at line 6, column 7; a key may appear only once in an \
+             object",
+        ),
+        (
+            Some(PromptKit),
+            "p.yaml",
+            promptkit_turn(
+                "        - type: content_includes\n          params: {patterns: [a]}\n          type: tools_called\n",
+            ),
+            "p.yaml: at spec.turns[0].assertions[0].type: duplicate key `type`: first at line \
+             7, column 11, again at line 9, column 11; a key may appear only once in an object",
+        ),
+    ]);
+}
+
+/// A UTF-8 byte order mark at the start of a file (as some Windows editors write) is skipped.
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_format() {
+    let bom = |text: &str| format!("\u{feff}{text}");
+    let files = [
+        (
+            "mibo.json",
+            bom(r#"{"scenario": "s", "input_utterance": "hi"}"#),
+        ),
+        ("mcplab.yaml", bom("prompt: hi\n")),
+        (
+            "promptkit.yaml",
+            bom("kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: hi\n"),
+        ),
+        (
+            "lamdis.json",
+            bom(r#"{"steps": [{"type": "message", "content": "hi"}]}"#),
+        ),
+        (
+            "mb.json",
+            bom(&mb_messages(json!([{"role": "user", "content": "hi"}]))),
+        ),
+        (
+            "mb.jsonl",
+            bom(&format!(
+                "{0}\n{0}\n",
+                mb_messages(json!([{"role": "user", "content": "hi"}]))
+            )),
+        ),
+    ];
+    for (file, text) in files {
+        let cases = formats::from_text(&text, file, None)
+            .unwrap_or_else(|e| panic!("{file} with a byte order mark: {e}"));
+        assert!(!cases.is_empty(), "{file}");
+        assert!(formats::detect(&text, file).is_some(), "{file}");
+    }
+}
+
+/// A constraint no run can meet is an error naming the field, in every format: never clamped,
+/// never adjusted, never accepted.
+#[test]
+fn impossible_constraints_are_errors_in_every_format() {
+    let objective = |fields: &str| {
+        format!(r#"{{"steps": [{{"type": "user_objective", "description": "d"{fields}}}]}}"#)
+    };
+    assert_errors(&[
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_procedural(json!({"target": "http_status", "expected_status": 1000})),
+            "x.json: at assertions.procedural[0].expected_status: expected an HTTP status from \
+             100 to 599, got 1000",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"when": {"matcher": "date", "expression": "TODAY()", "tolerance_minutes": 5_000_000_000u64}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.when.tolerance_minutes: \
+             expected at most 4294967295 minutes, got 5000000000",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn(
+                "        - type: agent_invoked\n          params: {agents: [a], min_calls: 0}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.min_calls: expected at least 1: \
+             `min_calls: 0` can never fail (to require that an agent is not invoked, use \
+             `agent_not_invoked`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 0"#),
+            "x.json: at steps[0].minTurns: expected at least 1 (a conversation has a turn), got 0",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 5, "maxTurns": 2"#),
+            "x.json: at steps[0].minTurns: 5 turns can never be met in at most 2 turns \
+             (`maxTurns`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "minTurns": 2, "iterativeConversation": false"#),
+            "x.json: at steps[0].minTurns: 2 turns can never be met in one turn \
+             (`iterativeConversation: false`)",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            objective(r#", "maxTurns": 4, "iterativeConversation": false"#),
+            "x.json: at steps[0].maxTurns: a conversation with `iterativeConversation: false` \
+             has one turn: remove `maxTurns`",
+        ),
+        (
+            Some(Lamdis),
+            "x.json",
+            r#"{"tests": [{"name": "t", "steps": []}]}"#.into(),
+            "x.json: at tests[0]: empty scenario: it has no steps and no checks, so it would \
+             test nothing",
+        ),
+    ]);
+}
+
+/// The tail of every Mibo "not a matcher" message.
+macro_rules! or_exact {
+    () => {
+        " (or {\"matcher\": \"exact\", \"value\": ...} to compare the object as it is)"
+    };
+}
+
+/// A matcher written in another system's syntax, or misspelt, where a format reads data: an
+/// error showing the format's own syntax, never a literal compared silently.
+#[test]
+fn matchers_in_another_syntax_are_errors() {
+    let mibo_field = |v: Value| {
+        mibo_procedural(json!({"target": "json_match", "field": "data.city", "expected_value": v}))
+    };
+    assert_errors(&[
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"city": {"one_of": ["Lisbon", "Porto"]}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.city.one_of: `one_of` is ",
+                "not Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"one_of\", \"variants\": [...]}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"id": {"regex": "^ORD-"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.id.regex: `regex` is not ",
+                "Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"regex\", \"value\": \"^...$\"}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"id": {"matchr": "regex", "value": "^ORD-"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.id.matchr: `matchr` (did ",
+                "you mean `matcher`?) is not Mibo's matcher syntax, and a bare object is compared ",
+                "as data: write {\"matcher\": \"exact\" | \"contains\" | \"regex\" | \"date\" | ",
+                "\"one_of\" | \"any\", ...}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"to": {"match_as": "email", "value": "ana@example.com"}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.to.match_as: `match_as` ",
+                "is not Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"exact\" | \"contains\" | \"regex\" | \"date\" | \"one_of\" | ",
+                "\"any\", ...}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"when": {"date": "TODAY()", "tolerance_minutes": 5}})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_arguments.when.date: `date` is not ",
+                "Mibo's matcher syntax, and a bare object is compared as data: write ",
+                "{\"matcher\": \"date\", \"expression\": \"TODAY()\", \"tolerance_minutes\": 0}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_field(json!({"any": true})),
+            concat!(
+                "x.json: at assertions.procedural[0].expected_value.any: `any` is not Mibo's ",
+                "matcher syntax, and a bare object is compared as data: write {\"matcher\": ",
+                "\"any\"}",
+                or_exact!()
+            ),
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(json!({"address": {"city": {"matcher": "regex", "value": "^L"}}})),
+            "x.json: at assertions.procedural[0].expected_arguments.address.city.matcher: a \
+             matcher inside a literal object is compared as data: check the nested value on its \
+             own, with a dotted path (`\"address.city\": {\"matcher\": ...}` in \
+             `expected_arguments`, or a `json_match` on that field)",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"code": {"matcher": "one_of", "variants": [{"type": "string", "patern": "^A"}]}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.code.variants[0].patern: \
+             unknown JSON Schema keyword `patern` (did you mean `pattern`?): a `one_of` variant \
+             is a JSON Schema fragment like {\"type\": \"string\", \"pattern\": \"^x\"}, and JSON \
+             Schema ignores a keyword it does not know, so this variant would match anything",
+        ),
+        (
+            Some(Mibo),
+            "x.json",
+            mibo_args(
+                json!({"code": {"matcher": "one_of", "variants": [{"matcher": "regex", "value": "^A"}]}}),
+            ),
+            "x.json: at assertions.procedural[0].expected_arguments.code.variants[0].matcher: \
+             unknown JSON Schema keyword `matcher`: a `one_of` variant is a JSON Schema fragment \
+             like {\"type\": \"string\", \"pattern\": \"^x\"}, and JSON Schema ignores a keyword \
+             it does not know, so this variant would match anything",
+        ),
+        (
+            Some(MorganaBench),
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"matcher": "regex", "value": "^a"}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.matcher: `matcher` is \
+             not MorganaBench's matcher syntax: write {\"match_as\": `equality` | `email` | \
+             `missing` | `optional` | `free_text` | `date_time`, ...}",
+        ),
+        (
+            Some(MorganaBench),
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_az": "email", "value": "a@b.c"}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.match_az: `match_az` \
+             (did you mean `match_as`?) is not MorganaBench's matcher syntax: write \
+             {\"match_as\": `equality` | `email` | `missing` | `optional` | `free_text` | \
+             `date_time`, ...}",
+        ),
+        (
+            Some(PromptKit),
+            "x.yaml",
+            promptkit_turn(
+                "        - type: tool_calls_with_args\n          params:\n            tool_name: search\n            expected_args: {city: {regex: '^L'}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.expected_args.city.regex: `regex` is \
+             not PromptKit syntax: `expected_args` values are compared as text; a pattern goes \
+             in `args_match` (`args_match: {city: \"^...$\"}`)",
+        ),
+    ]);
+}
+
+/// Data that merely shares a word with a matcher stays data.
+#[test]
+fn data_that_shares_words_with_matchers_loads() {
+    for args in [
+        json!({"event": {"date": "2026-11-23"}}),
+        json!({"contact": {"email": "ana@example.com"}}),
+        json!({"price": {"value": 3, "currency": "EUR"}}),
+        json!({"filter": {"contains": "shoes", "in": "title"}}),
+        json!({"code": {"matcher": "exact", "value": {"regex": "^x"}}}),
+    ] {
+        let text = mibo_args(args.clone());
+        assert!(
+            formats::from_text(&text, "x.json", Some(Mibo)).is_ok(),
+            "{args}: {:?}",
+            formats::from_text(&text, "x.json", Some(Mibo)).err()
+        );
+    }
 }

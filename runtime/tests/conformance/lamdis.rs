@@ -577,7 +577,9 @@ fn malformed_tests_name_the_file_and_the_path() {
          `variablePath`, `expectEquals`"
     );
     assert_eq!(
-        err(r#"{"tests": [{"steps": []}, {"name": "t", "steps": [], "tags": ["x"]}]}"#),
+        err(
+            r#"{"tests": [{"steps": [{"type": "message", "content": "hi"}]}, {"name": "t", "steps": [], "tags": ["x"]}]}"#
+        ),
         "suite/transfer.json: at tests[1].tags: unknown field `tags`, expected one of `id`, \
          `name`, `description`, `steps`"
     );
