@@ -172,7 +172,7 @@ fn mibo_pushed_trace_with_metadata() {
     let t = read("mibo_trace.json", Format::Mibo);
     let turn = &t.turns[0];
     assert_eq!(turn.reply.http_status, Some(200));
-    assert_eq!(turn.latency_ms, 1500);
+    assert_eq!(turn.latency_ms, Some(1500));
     assert_eq!(
         turn.reply.text,
         "Your meeting 'Client Lunch' is booked for 2026-11-25 at 12:00."

@@ -25,7 +25,7 @@ fn http_status_per_turn_and_conversation() {
     assert_eq!(v.status, Status::Error);
     assert_eq!(
         v.reason,
-        "turn 1 has no HTTP status (the agent is not reached over HTTP)"
+        "not measured: turn 1 has no HTTP status (the agent is not reached over HTTP)"
     );
 }
 
@@ -114,14 +114,17 @@ fn missing_usage_or_limits_are_errors() {
     let t = one_turn(Reply::text("no usage"));
     let v = conv(&t, tokens().total_at_most(10));
     assert_eq!(v.status, Status::Error);
-    assert!(v.reason.starts_with("no token usage was recorded"));
+    assert!(
+        v.reason
+            .starts_with("not measured: no token usage was recorded")
+    );
     let t = one_turn(Reply::text("").usage(Usage {
         total_tokens: Some(5),
         ..Usage::default()
     }));
     assert_eq!(
         conv(&t, tokens().output_at_most(10)).reason,
-        "the usage has no output token count"
+        "not measured: the usage has no output token count"
     );
     assert_eq!(conv(&t, tokens()).status, Status::Error);
 }
