@@ -236,6 +236,20 @@ impl JudgeCheck {
         if cx.turns().is_empty() {
             return Err(Box::new(Outcome::error("no turn ran")));
         }
+        if self.criteria.trim().is_empty() {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: the judge has no criteria",
+            )));
+        }
+        if self
+            .expected_response
+            .as_deref()
+            .is_some_and(|r| r.trim().is_empty())
+        {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: the expected response is empty",
+            )));
+        }
         let text = self
             .source
             .read(cx)

@@ -47,8 +47,19 @@ impl ToolCheck {
         )
     }
 
-    /// An invalid regex in any matcher of the check (or of its nested checks).
+    /// What makes the check (or a nested one) impossible to evaluate: an invalid regex, or a
+    /// part that compares nothing (an empty name, `at_least(0)`, a matcher that accepts every
+    /// value).
     fn static_problem(&self) -> Option<String> {
+        if self.name.is_empty() {
+            return Some(format!(
+                "compared nothing: the {} name is empty",
+                self.target.noun()
+            ));
+        }
+        if self.count == Count::AtLeast(0) {
+            return Some("compared nothing: at least 0 calls is always true".to_owned());
+        }
         self.args
             .iter()
             .chain(&self.result)
