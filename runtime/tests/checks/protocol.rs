@@ -128,3 +128,62 @@ fn missing_usage_or_limits_are_errors() {
     );
     assert_eq!(conv(&t, tokens()).status, Status::Error);
 }
+
+#[test]
+fn the_text_report_shows_a_latency_only_when_measured() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "timed", Reply::text("first").http_status(200), 12),
+        Turn::recorded(1, "from a trace", Reply::text("second")),
+    ]);
+    let report = agent_test_runtime::model::Scenario::new("s")
+        .expect(reply().contains("zzz"))
+        .evaluate(&t);
+    let text = report.to_string();
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line("agent  first").ends_with("[12 ms, HTTP 200]"),
+        "{text}"
+    );
+    assert!(line("agent  second").ends_with("second"), "{text}");
+}
+
+/// A replay takes no time worth measuring: a replayed turn keeps the recorded latency, and one
+/// recorded without a latency stays not measured (not the replay's ~0 ms).
+#[tokio::test]
+async fn a_replayed_turn_keeps_the_recorded_latency_or_none() {
+    let recording = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("timed"), 4200),
+        Turn::recorded(1, "b", Reply::text("untimed")),
+    ]);
+    let mut run = ScenarioRun::new(Suite::new().agent(ReplayAgent::new(recording)), "replayed");
+    run.user("a").await;
+    run.expect_turn(latency().at_most(Duration::from_secs(5)));
+    run.user("b").await;
+    run.expect_turn(latency().at_most(Duration::from_secs(5)));
+    let report = run.report().await;
+    let turns = &report.transcript.turns;
+    assert_eq!(
+        (turns[0].latency_ms, turns[1].latency_ms),
+        (Some(4200), None)
+    );
+    let got: Vec<_> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Status::Pass, ""),
+            (
+                Status::Error,
+                "not measured: turn 2 has no latency (a recording or trace without a duration)"
+            )
+        ]
+    );
+}
