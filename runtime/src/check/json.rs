@@ -148,6 +148,9 @@ impl FieldCheck {
         if let Some(p) = self.matcher.problem() {
             return Outcome::error(p);
         }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
+        }
         let json = match self.source.read(cx) {
             Ok(v) => v,
             Err(e) => return Outcome::fail(format!("{}: {e}", self.path.as_str())),
@@ -290,6 +293,9 @@ impl JsonPathCheck {
         let q = self.path.source();
         if let Some(p) = &self.path.invalid_regex {
             return Outcome::error(p.clone());
+        }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
         }
         let json = match self.source.read(cx) {
             Ok(v) => v,
@@ -486,6 +492,9 @@ impl SchemaCheck {
                 "compared nothing: the schema {} accepts every value",
                 compact(self.schema.schema())
             ));
+        }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
         }
         let where_ = self
             .at

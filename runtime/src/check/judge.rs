@@ -241,6 +241,16 @@ impl JudgeCheck {
                 "compared nothing: the judge has no criteria",
             )));
         }
+        if self.threshold <= 0.0 {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: a threshold of 0 passes every score",
+            )));
+        }
+        if self.source == TextSource::Reply
+            && let Some(e) = cx.failed_reply()
+        {
+            return Err(Box::new(Outcome::error(e)));
+        }
         if self
             .expected_response
             .as_deref()

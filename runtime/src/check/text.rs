@@ -492,6 +492,11 @@ impl TextCheck {
         if let Some(p) = self.compares_nothing() {
             return Outcome::error(p);
         }
+        if self.source == TextSource::Reply
+            && let Some(e) = cx.failed_reply()
+        {
+            return Outcome::error(e);
+        }
         let text = match self.source.read(cx) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(format!("{} {}: {e}", self.source, self.op.verb())),

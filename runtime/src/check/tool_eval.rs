@@ -88,7 +88,9 @@ impl ToolCheck {
         } else {
             matching
         };
-        let count_ok = self.count.admits(counted) && (!self.every_call || matching == candidates);
+        // `every_call` needs a call: "every call matches" of no call saw nothing.
+        let count_ok = self.count.admits(counted)
+            && (!self.every_call || (candidates > 0 && matching == candidates));
         count_ok
             && self.position.is_none_or(|p| {
                 calls
@@ -281,7 +283,8 @@ impl ToolCheck {
             matching.len()
         };
         let all_match = matching.len() == candidates.len();
-        let count_ok = self.count.admits(counted) && (!self.every_call || all_match);
+        let count_ok = self.count.admits(counted)
+            && (!self.every_call || (!candidates.is_empty() && all_match));
 
         let noun = self.target.noun();
         let name = &self.name;

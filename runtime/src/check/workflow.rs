@@ -85,6 +85,11 @@ impl WorkflowCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let WorkflowExpect::StateIs(s) | WorkflowExpect::TransitionedTo(s) = &self.expect
+            && s.is_empty()
+        {
+            return Outcome::error("compared nothing: the state name is empty");
+        }
         let states: Vec<_> = cx
             .turns()
             .iter()

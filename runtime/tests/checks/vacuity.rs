@@ -137,6 +137,42 @@ fn tool_checks_on_no_call() {
 }
 
 #[test]
+fn every_call_needs_a_call() {
+    let t = one_turn(Reply::text("Done."));
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("get_weather")
+                .arg("units", "metric")
+                .every_call()
+                .at_most(3)
+        )),
+        fail("tool `get_weather` was not called")
+    );
+}
+
+/// After the turns, `reply()` and the JSON checks read the final turn: when the agent failed
+/// on it there is no reply to read, not an empty one.
+#[test]
+fn a_failed_final_turn_has_no_reply_to_check() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("Which order?"), 5),
+        Turn::failed(1, "b", "timed out after 30s", 30_000),
+    ]);
+    let why = "not evaluated: the agent failed on turn 2: timed out after 30s";
+    assert_eq!(sr(conv(&t, reply().not_contains("error"))), error(why));
+    assert_eq!(sr(conv(&t, field("error").missing())), error(why));
+    assert_eq!(sr(conv(&t, json_path("$.error").not_exists())), error(why));
+    assert_eq!(sr(conv(&t, schema(json!({"type": "object"})))), error(why));
+    assert_eq!(sr(conv(&t, judge("is polite"))), error(why));
+    // Every reply, joined, still holds the turns that answered.
+    assert_eq!(
+        conv(&t, replies().contains("which order")).status,
+        Status::Pass
+    );
+}
+
+#[test]
 fn tool_checks_compared_with_nothing_are_errors() {
     let t = one_turn(Reply::text("").call(call("search", json!({"q": "x"}))));
     assert_eq!(
@@ -563,6 +599,17 @@ fn workflow_checks_without_state_fail() {
 }
 
 #[test]
+fn workflow_states_without_a_name_are_errors() {
+    let t = one_turn(Reply::text("ok").workflow(Workflow::in_state("")));
+    for c in [state_is(""), transitioned_to("")] {
+        assert_eq!(
+            sr(conv(&t, c)),
+            error("compared nothing: the state name is empty")
+        );
+    }
+}
+
+#[test]
 fn guardrail_checks_without_guardrail_results() {
     let t = one_turn(Reply::text("ok"));
     assert_eq!(
@@ -608,6 +655,14 @@ fn judge_checks_without_a_judge_or_criteria_are_errors() {
     assert_eq!(
         sr(conv(&t, judge(""))),
         error("compared nothing: the judge has no criteria")
+    );
+    assert_eq!(
+        sr(conv(&t, judge("is polite").threshold(0.0))),
+        error("compared nothing: a threshold of 0 passes every score")
+    );
+    assert_eq!(
+        sr(conv(&t, expected_response(" "))),
+        error("compared nothing: the expected response is empty")
     );
 }
 

@@ -130,15 +130,32 @@ async fn slow_answers_time_out() {
     let mut run = ScenarioRun::new(Suite::new().agent(agent), "slow");
     run.user("hi").await;
     run.expect(reply().contains("x"));
+    run.expect(http_status(200));
     let report = run.report().await;
+    let failure = format!("no answer from {url}/slow within 300ms");
     assert_eq!(
         report.verdicts[0].reason,
-        format!("the agent failed: no answer from {url}/slow within 300ms")
+        format!("the agent failed: {failure}")
     );
+    // The conversation checks are evaluated, and say there was nothing to see.
+    let reasons: Vec<_> = report.verdicts[1..]
+        .iter()
+        .map(|v| (v.status, v.reason.clone()))
+        .collect();
     assert_eq!(
-        report.verdicts[1].status,
-        Status::Fail,
-        "the conversation check is still evaluated"
+        reasons,
+        [
+            (
+                Status::Error,
+                format!("not evaluated: the agent failed on turn 1: {failure}")
+            ),
+            (
+                Status::Error,
+                format!(
+                    "not measured: turn 1: the agent failed ({failure}), so there is no HTTP status"
+                )
+            ),
+        ]
     );
 }
 
