@@ -11,8 +11,11 @@
 #   scripts/mutants.sh --file runtime/src/check/agents.rs   # one file
 #   scripts/mutants.sh --list                    # the mutants, without running them
 #
-# Extra arguments go to `cargo mutants`. Results land in `mutants.out/` (caught.txt,
-# missed.txt, timeout.txt, unviable.txt).
+# Extra arguments go to `cargo mutants`; `--in-place` reuses your target directory instead of
+# building a copy of the tree from cold (do not edit the sources while it runs). Results land in
+# `mutants.out/` (caught.txt, missed.txt, timeout.txt, unviable.txt).
+#
+# Known equivalent mutant: `tokens() -> Default::default()` (tokens() is the default check).
 set -eu
 cd "$(dirname "$0")/.."
 

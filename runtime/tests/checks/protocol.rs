@@ -20,6 +20,15 @@ fn http_status_per_turn_and_conversation() {
     let v = conv(&t, http_status(200));
     assert_eq!(v.reason, "HTTP status 500 on turn 2 (expected 200)");
     assert_eq!(v.details.violations[0].turn_index, Some(1));
+    // Below the expected status is outside it too.
+    assert_eq!(
+        turn(&t, 0, http_status(404)).reason,
+        "HTTP status 200 on turn 1 (expected 404)"
+    );
+    // A range loaded from data.
+    let range: agent_test_runtime::check::Check =
+        serde_json::from_value(json!({"type": "http_status", "min": 200, "max": 250})).unwrap();
+    assert_eq!(range.describe(), "HTTP status 200–250");
     let in_process = one_turn(Reply::text("hi"));
     let v = conv(&in_process, http_status(200));
     assert_eq!(v.status, Status::Error);
