@@ -16,7 +16,7 @@
 # `mutants.out/` (caught.txt, missed.txt, timeout.txt, unviable.txt).
 #
 # Known equivalent mutant: `tokens() -> Default::default()` (tokens() is the default check).
-set -eu
+set -euf # no globbing: cargo-mutants reads the patterns
 cd "$(dirname "$0")/.."
 
 if ! cargo mutants --version >/dev/null 2>&1; then
