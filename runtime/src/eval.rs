@@ -14,8 +14,9 @@ use crate::verdict::Verdict;
 /// Each expectation sees its scope (one turn, or the whole conversation). An expectation whose
 /// `depends_on` names a check that did not pass is *skipped*; an unknown id or a dependency
 /// cycle gives an *error* verdict. Checks on a turn the agent failed give an error verdict
-/// naming the agent's failure. Work shared by checks (flattening call trees, joining texts) is
-/// done once per transcript.
+/// naming the agent's failure, and every check of a transcript with no turn at all is an error
+/// ("no turn ran"): with nothing to see, not even an absence check may pass. Work shared by
+/// checks (flattening call trees, joining texts) is done once per transcript.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -183,6 +184,15 @@ impl Evaluator<'_> {
                     ));
                 }
             }
+        }
+        // A check that can never pass says so whatever the transcript holds.
+        if let Some(problem) = e.check.problem() {
+            return Outcome::error(format!("impossible constraint: {problem}"));
+        }
+        // Nothing ran: no check has anything to see, absence checks (`no_tools()`, ...)
+        // included, so none may pass.
+        if e.scope == Scope::Conversation && self.transcript.turns.is_empty() {
+            return Outcome::error("no turn ran");
         }
         if let Scope::Turn(t) | Scope::UpTo(t) = e.scope {
             match self.transcript.turns.get(t) {

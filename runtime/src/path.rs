@@ -69,6 +69,19 @@ impl FieldPath {
         &self.source
     }
 
+    /// The segments (`["address", "city"]`).
+    pub(crate) fn segments(&self) -> &[String] {
+        &self.segments
+    }
+
+    /// A path of these segments.
+    pub(crate) fn from_segments(segments: &[String]) -> Self {
+        FieldPath {
+            source: segments.join("."),
+            segments: segments.to_vec(),
+        }
+    }
+
     /// The first segment (the top-level key), if any.
     pub(crate) fn head(&self) -> Option<&str> {
         self.segments.first().map(String::as_str)

@@ -28,6 +28,8 @@ pub struct Pattern {
     case_insensitive: bool,
     /// Shared by clones, so a pattern cloned before its first use still compiles once.
     compiled: Arc<OnceLock<Result<Regex, String>>>,
+    /// Whether the pattern finds a match in every text, worked out on first use.
+    everywhere: Arc<OnceLock<bool>>,
 }
 
 impl Pattern {
@@ -66,6 +68,7 @@ impl Pattern {
             source,
             case_insensitive,
             compiled: Arc::default(),
+            everywhere: Arc::default(),
         }
     }
 
@@ -108,6 +111,30 @@ impl Pattern {
             })
             .as_ref()
             .map_err(String::as_str)
+    }
+
+    /// Whether the pattern finds a match in every text, so that a check with it compares
+    /// nothing: it matches the empty string without any assertion (`^`, `$`, `\b`, ...) that
+    /// could fail, as `""`, `x*`, `(a)?` or `a|` do. `^$` and `\b` are not such patterns.
+    /// False for an invalid pattern (that is an error of its own).
+    ///
+    /// ```
+    /// # use agent_test_runtime::Pattern;
+    /// assert!(Pattern::new("(refund)?").matches_everything());
+    /// assert!(!Pattern::new("^$").matches_everything());
+    /// assert!(!Pattern::new("refund").matches_everything());
+    /// ```
+    pub fn matches_everything(&self) -> bool {
+        *self.everywhere.get_or_init(|| {
+            regex_syntax::ParserBuilder::new()
+                .case_insensitive(self.case_insensitive)
+                .build()
+                .parse(&self.source)
+                .is_ok_and(|hir| {
+                    let p = hir.properties();
+                    p.minimum_len() == Some(0) && p.look_set().is_empty()
+                })
+        })
     }
 
     /// The same pattern compiled with the given case sensitivity.

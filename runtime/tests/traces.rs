@@ -38,6 +38,19 @@ fn openai_chat_response_with_string_arguments() {
         json!("{\"city\": \"Lisbon\", \"units\"")
     );
     assert_eq!(t.turns[0].reply.usage.unwrap().total(), Some(353));
+    // Nothing timed the traced turn: a latency budget on it is not measured, never 0 ms.
+    assert_eq!(t.turns[0].latency_ms, None);
+    let v = evaluate(
+        &t,
+        &[latency().at_most(Duration::from_secs(1)).into_expectation()],
+    );
+    assert_eq!(
+        (v[0].status, v[0].reason.as_str()),
+        (
+            Status::Error,
+            "not measured: turn 1 has no latency (a recording or trace without a duration)"
+        )
+    );
     let v = evaluate(
         &t,
         &[tool("get_weather").arg("city", "Lisbon").into_expectation()],
@@ -172,7 +185,7 @@ fn mibo_pushed_trace_with_metadata() {
     let t = read("mibo_trace.json", Format::Mibo);
     let turn = &t.turns[0];
     assert_eq!(turn.reply.http_status, Some(200));
-    assert_eq!(turn.latency_ms, 1500);
+    assert_eq!(turn.latency_ms, Some(1500));
     assert_eq!(
         turn.reply.text,
         "Your meeting 'Client Lunch' is booked for 2026-11-25 at 12:00."

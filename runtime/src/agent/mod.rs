@@ -62,17 +62,33 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait Agent: Send + Sync {
     /// Answers one user turn.
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>>;
+
+    /// Whether the time the runner measures around [`Agent::respond`] is the agent's latency
+    /// (a reply's own [`Reply::latency_ms`] wins either way). True for agents that do the work;
+    /// [`ReplayAgent`] answers from a recording, so only the recorded figure counts, and a turn
+    /// recorded without one stays *not measured* instead of taking the replay's ~0 ms.
+    fn runner_measures_latency(&self) -> bool {
+        true
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Arc<A> {
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
         (**self).respond(request)
     }
+
+    fn runner_measures_latency(&self) -> bool {
+        (**self).runner_measures_latency()
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Box<A> {
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
         (**self).respond(request)
+    }
+
+    fn runner_measures_latency(&self) -> bool {
+        (**self).runner_measures_latency()
     }
 }
 

@@ -5,7 +5,8 @@ use crate::model::{Reply, Transcript};
 
 /// An agent that answers each turn with what a recorded run answered, so any scenario can be
 /// evaluated on a recording without calling anything. Turn `n` gets the recording's turn `n`
-/// (with its latency); a turn the recording does not have, or one on which the recorded agent
+/// (with its latency; a turn recorded without one is *not measured*, so latency checks on it
+/// are errors, not a replay's ~0 ms); a turn the recording does not have, or one on which the recorded agent
 /// failed, is an agent error.
 ///
 /// ```
@@ -59,11 +60,16 @@ impl Agent for ReplayAgent {
                     .with_partial(t.reply.clone())),
                 None => {
                     let mut reply = t.reply.clone();
-                    reply.latency_ms = Some(t.latency_ms);
+                    reply.latency_ms = t.latency_ms;
                     Ok(reply)
                 }
             },
         };
         Box::pin(async move { result })
+    }
+
+    /// Replaying takes no time worth measuring: a turn has the recorded latency or none.
+    fn runner_measures_latency(&self) -> bool {
+        false
     }
 }

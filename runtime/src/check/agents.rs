@@ -1,14 +1,32 @@
-//! Checks on sub-agents: delegations are tool calls named after the agent (PromptKit's
-//! `a2a__research_agent__search_papers`), and an agent's response is that call's result.
+//! Checks on sub-agents. A delegation is a tool call named after the agent (`research_agent`)
+//! or an agent-member tool of it (`a2a__research_agent__search_papers`), and an agent's
+//! response is that call's result.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
 use super::{EvalContext, Outcome, Violation};
 use crate::matcher::compact;
 
+/// Whether a call named `call` is an invocation of the agent `agent`: a call named exactly
+/// that, or (unless `exact`) an agent-member tool `a2a__<agent>__<anything>`.
+fn invokes(agent: &str, call: &str, exact: bool) -> bool {
+    call == agent
+        || (!exact
+            && call
+                .strip_prefix("a2a__")
+                .and_then(|rest| rest.strip_prefix(agent))
+                .is_some_and(|member| member.starts_with("__")))
+}
+
 /// A check that sub-agents were (or were not) invoked. Build it with [`agent_invoked`] or
 /// [`agent_not_invoked`].
+///
+/// An agent name matches a call named exactly that, or any of the agent's member tools
+/// `a2a__<name>__<tool>`: `agent_not_invoked(["visa_agent"])` fails when
+/// `a2a__visa_agent__book` was called. A full member name (`a2a__visa_agent__book`) matches
+/// that tool only. [`AgentCheck::exact_names`] matches exact tool names only (PromptKit's
+/// rule). An empty list compares nothing: an error verdict.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -16,11 +34,15 @@ use crate::matcher::compact;
 /// let reply = Reply::text("").call(Call::tool("a2a__research_agent__search_papers", json!({"q": "qubits"})));
 /// let t = Transcript::new(vec![Turn::new(0, "research", reply, 1)]);
 /// let v = evaluate(&t, &[
-///     agent_invoked(["a2a__research_agent__search_papers", "a2a__translation_agent__translate"]).into_expectation(),
-///     agent_not_invoked(["a2a__admin_agent__execute"]).into_expectation(),
+///     agent_invoked(["research_agent", "translation_agent"]).into_expectation(),
+///     agent_invoked(["a2a__research_agent__search_papers"]).into_expectation(),
+///     agent_not_invoked(["research_agent"]).into_expectation(),
+///     agent_not_invoked(["research_agent"]).exact_names().into_expectation(),
 /// ]);
-/// assert_eq!(v[0].reason, "missing required agent invocations: a2a__translation_agent__translate");
+/// assert_eq!(v[0].reason, "missing required agent invocations: translation_agent");
 /// assert_eq!(v[1].status, Status::Pass);
+/// assert_eq!(v[2].reason, "forbidden agents were invoked: research_agent");
+/// assert_eq!(v[3].status, Status::Pass); // no tool is named exactly `research_agent`
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,6 +59,9 @@ pub struct AgentCheck {
         serialize_with = "refuse"
     )]
     refused: Option<String>,
+    /// Match exact tool names only, not `a2a__<name>__*` members.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    exact_names: bool,
 }
 
 /// A check the builder refused has no data form.
@@ -55,6 +80,7 @@ pub fn agent_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -> Ag
         agents: agents.into_iter().map(Into::into).collect(),
         min_calls: 1,
         refused: None,
+        exact_names: false,
     }
 }
 
@@ -66,6 +92,7 @@ pub fn agent_not_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -
         agents: agents.into_iter().map(Into::into).collect(),
         min_calls: 0,
         refused: None,
+        exact_names: false,
     }
 }
 
@@ -105,6 +132,15 @@ impl AgentCheck {
         self.refused.clone()
     }
 
+    /// Match only calls named exactly as listed, not the agents' `a2a__<name>__<tool>` members
+    /// (PromptKit's rule, where the names listed are the member tools themselves).
+    ///
+    /// See [`AgentCheck`].
+    pub fn exact_names(mut self) -> Self {
+        self.exact_names = true;
+        self
+    }
+
     /// One line describing the check.
     ///
     /// See [`AgentCheck::min_calls`].
@@ -120,28 +156,51 @@ impl AgentCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if self.agents.is_empty() {
+            return Outcome::error("compared nothing: the list of agents is empty");
+        }
+        if self.agents.iter().any(String::is_empty) {
+            return Outcome::error("compared nothing: an agent name in the list is empty");
+        }
         let calls = cx.tool_calls();
-        let count = |name: &str| calls.iter().filter(|c| c.name == name).count();
-        if self.min_calls == 0 {
-            let violations: Vec<Violation> = calls
+        let exact = self.exact_names;
+        // The listed agent a call invokes (the first that matches), if any.
+        let agent_of = |name: &str| {
+            self.agents
                 .iter()
-                .enumerate()
-                .filter(|(_, c)| self.agents.contains(&c.name))
-                .map(|(i, c)| {
+                .find(|a| invokes(a, name, exact))
+                .map(String::as_str)
+        };
+        let count = |agent: &str| {
+            calls
+                .iter()
+                .filter(|c| invokes(agent, &c.name, exact))
+                .count()
+        };
+        if self.min_calls == 0 {
+            let mut called: Vec<&str> = Vec::new(); // each forbidden agent once, first invoked first
+            let mut violations = Vec::new();
+            for (i, c) in calls.iter().enumerate() {
+                let Some(agent) = agent_of(&c.name) else {
+                    continue;
+                };
+                if !called.contains(&agent) {
+                    called.push(agent);
+                }
+                let mut evidence = Map::new();
+                evidence.insert("agent".into(), Value::String(agent.to_owned()));
+                if c.name != agent {
+                    evidence.insert("tool".into(), Value::String(c.name.clone()));
+                }
+                evidence.insert("arguments".into(), c.arguments.clone());
+                violations.push(
                     Violation::new("forbidden_agent", "forbidden agent was invoked")
                         .in_turn(cx.turn_of_call(i))
-                        .evidence(json!({"agent": c.name, "arguments": c.arguments}))
-                })
-                .collect();
+                        .evidence(Value::Object(evidence)),
+                );
+            }
             if violations.is_empty() {
                 return Outcome::passed();
-            }
-            // Each forbidden agent once, in the order first invoked.
-            let mut called: Vec<&str> = Vec::new();
-            for c in calls.iter().filter(|c| self.agents.contains(&c.name)) {
-                if !called.contains(&c.name.as_str()) {
-                    called.push(&c.name);
-                }
             }
             return Outcome::fail(format!(
                 "forbidden agents were invoked: {}",
@@ -180,6 +239,8 @@ impl AgentCheck {
 
 /// A check on what a sub-agent answered: the result of one of its calls contains a text,
 /// case-sensitively (PromptKit's `agent_response_contains`). Build it with [`agent_response`].
+/// Its calls are those named after it or its member tools `a2a__<name>__<tool>`, as for
+/// [`AgentCheck`]; [`AgentResponseCheck::exact_name`] reads exact tool names only.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -189,16 +250,21 @@ impl AgentCheck {
 /// let t = Transcript::new(vec![Turn::new(0, "research", Reply::text("").call(call), 1)]);
 /// let v = evaluate(&t, &[
 ///     agent_response("a2a__research_agent__search_papers").contains("Quantum Computing Fundamentals").into_expectation(),
+///     agent_response("research_agent").contains("Quantum Computing Fundamentals").into_expectation(),
 ///     agent_response("a2a__research_agent__search_papers").contains("quantum computing").into_expectation(),
 /// ]);
 /// assert_eq!(v[0].status, Status::Pass);
-/// assert_eq!(v[1].reason, "no matching agent response found containing expected text");
+/// assert_eq!(v[1].status, Status::Pass);
+/// assert_eq!(v[2].reason, "no matching agent response found containing expected text");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentResponseCheck {
     agent: String,
     contains: String,
+    /// Match the exact tool name only, not `a2a__<name>__*` members.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    exact_name: bool,
 }
 
 /// Selects a sub-agent's responses; finish with [`AgentResponse::contains`].
@@ -224,6 +290,7 @@ impl AgentResponse {
         AgentResponseCheck {
             agent: self.agent,
             contains: text.into(),
+            exact_name: false,
         }
     }
 }
@@ -239,11 +306,26 @@ impl AgentResponseCheck {
         format!("agent `{}` responded with {:?}", self.agent, self.contains)
     }
 
+    /// Read only the calls named exactly like the agent, not its `a2a__<name>__<tool>` members
+    /// (PromptKit's rule).
+    ///
+    /// See [`AgentResponseCheck`].
+    pub fn exact_name(mut self) -> Self {
+        self.exact_name = true;
+        self
+    }
+
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if self.agent.is_empty() {
+            return Outcome::error("compared nothing: the agent name is empty");
+        }
+        if self.contains.is_empty() {
+            return Outcome::error("compared nothing: the text to look for is empty");
+        }
         let responses: Vec<String> = cx
             .tool_calls()
             .iter()
-            .filter(|c| c.name == self.agent)
+            .filter(|c| invokes(&self.agent, &c.name, self.exact_name))
             .filter_map(|c| c.result.as_ref())
             .map(|r| r.as_str().map_or_else(|| compact(r), str::to_owned))
             .collect();

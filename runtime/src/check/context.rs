@@ -247,6 +247,18 @@ impl<'a> EvalContext<'a> {
         self.turns().last()
     }
 
+    /// Why the reply in scope is absent: the last turn in scope is one on which the agent failed
+    /// (after the turns, the final turn; in a turn's own scope the evaluator has already said
+    /// so). Checks that read that reply are then errors, not checks of an empty text.
+    pub(crate) fn failed_reply(&self) -> Option<String> {
+        let t = self.last_turn()?;
+        let e = t.error.as_ref()?;
+        Some(format!(
+            "not evaluated: the agent failed on turn {}: {e}",
+            t.index + 1
+        ))
+    }
+
     /// The reply in scope: the turn's reply, or the final reply of the conversation.
     pub fn reply(&self) -> &'a str {
         self.last_turn().map_or("", |t| t.reply.text.as_str())

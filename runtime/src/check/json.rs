@@ -148,6 +148,9 @@ impl FieldCheck {
         if let Some(p) = self.matcher.problem() {
             return Outcome::error(p);
         }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
+        }
         let json = match self.source.read(cx) {
             Ok(v) => v,
             Err(e) => return Outcome::fail(format!("{}: {e}", self.path.as_str())),
@@ -290,6 +293,12 @@ impl JsonPathCheck {
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         let q = self.path.source();
+        if let Some(p) = &self.path.invalid_regex {
+            return Outcome::error(p.clone());
+        }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
+        }
         let json = match self.source.read(cx) {
             Ok(v) => v,
             Err(e) => return Outcome::fail(format!("{q}: invalid JSON: {e}")),
@@ -339,6 +348,9 @@ pub(crate) struct JsonPathQuery {
     source: String,
     #[cfg(feature = "jsonpath")]
     parsed: Result<std::sync::Arc<serde_json_path::JsonPath>, String>,
+    /// Why the query compares nothing: a `match()` or `search()` with an invalid regex literal,
+    /// which RFC 9535 makes false (so `not_exists()` would pass whatever the JSON says).
+    invalid_regex: Option<String>,
 }
 
 impl JsonPathQuery {
@@ -347,10 +359,12 @@ impl JsonPathQuery {
         let parsed = serde_json_path::JsonPath::parse(&source)
             .map(std::sync::Arc::new)
             .map_err(|e| format!("invalid JSONPath `{source}`: {e}"));
+        let invalid_regex = regex_functions::invalid_regex(&source);
         JsonPathQuery {
             source,
             #[cfg(feature = "jsonpath")]
             parsed,
+            invalid_regex,
         }
     }
 
@@ -475,6 +489,15 @@ impl SchemaCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if crate::matcher::accepts_everything(self.schema.schema()) {
+            return Outcome::error(format!(
+                "compared nothing: the schema {} accepts every value",
+                compact(self.schema.schema())
+            ));
+        }
+        if let Some(e) = self.source.failed(cx) {
+            return Outcome::error(e);
+        }
         let where_ = self
             .at
             .as_ref()
@@ -513,5 +536,168 @@ impl JsonSourceOptions for SchemaCheck {
     fn with_source(mut self, source: JsonSource) -> Self {
         self.source = source;
         self
+    }
+}
+
+/// Finding the regex literals of a JSONPath query's `match()` and `search()` calls, to refuse
+/// the invalid ones: RFC 9535 makes such a call false ("LogicalFalse") instead of an error, so
+/// a filter with one selects nothing whatever the JSON holds.
+mod regex_functions {
+    /// The first `match(..)` / `search(..)` whose second argument is a string literal that is
+    /// not a valid regex, as a "compared nothing" reason. A regex that is not a literal (read
+    /// from the document) cannot be checked before the query runs.
+    pub(super) fn invalid_regex(query: &str) -> Option<String> {
+        if !query.contains("match(") && !query.contains("search(") {
+            return None;
+        }
+        let chars: Vec<char> = query.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c == '\'' || c == '"' {
+                i = skip_string(&chars, i);
+                continue;
+            }
+            if !is_name_char(c) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && is_name_char(chars[i]) {
+                i += 1;
+            }
+            let name: String = chars[start..i].iter().collect();
+            let member = start > 0 && chars[start - 1] == '.'; // `$.match` is a member name
+            if member || chars.get(i) != Some(&'(') || !matches!(name.as_str(), "match" | "search")
+            {
+                continue;
+            }
+            let args = arguments(&chars, i + 1);
+            let Some(re) = args.get(1).and_then(|a| literal(a.trim())) else {
+                continue;
+            };
+            // As serde_json_path compiles it: an I-Regexp, whole-string for `match`.
+            let compiled = if name == "match" {
+                format!("(?R)^({re})$")
+            } else {
+                format!("(?R)({re})")
+            };
+            if let Err(e) = regex::Regex::new(&compiled) {
+                let e = e.to_string();
+                let detail = e.lines().last().unwrap_or_default().trim();
+                return Some(format!(
+                    "compared nothing: the regex `{re}` of {name}() in `{query}` is invalid, and \
+                     RFC 9535 makes {name}() false for it: {detail}"
+                ));
+            }
+        }
+        None
+    }
+
+    fn is_name_char(c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_'
+    }
+
+    /// The index just after the string literal starting at `start`.
+    fn skip_string(chars: &[char], start: usize) -> usize {
+        let quote = chars[start];
+        let mut i = start + 1;
+        while i < chars.len() {
+            match chars[i] {
+                '\\' => i += 2,
+                c if c == quote => return i + 1,
+                _ => i += 1,
+            }
+        }
+        i
+    }
+
+    /// The top-level arguments of a call whose `(` is just before `from`.
+    fn arguments(chars: &[char], from: usize) -> Vec<String> {
+        let mut args = Vec::new();
+        let mut current = String::new();
+        let mut depth = 0usize;
+        let mut i = from;
+        while i < chars.len() {
+            let c = chars[i];
+            match c {
+                '\'' | '"' => {
+                    let end = skip_string(chars, i);
+                    current.extend(&chars[i..end.min(chars.len())]);
+                    i = end;
+                    continue;
+                }
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth == 0 => break,
+                ')' | ']' | '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    args.push(std::mem::take(&mut current));
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(c);
+            i += 1;
+        }
+        args.push(current);
+        args
+    }
+
+    /// The value of a JSONPath string literal (`'..'` or `".."`, with its escapes), or `None`
+    /// when `arg` is not one.
+    fn literal(arg: &str) -> Option<String> {
+        let quote = arg.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+        let body = arg.strip_prefix(quote)?.strip_suffix(quote)?;
+        let mut out = String::new();
+        let mut it = body.chars();
+        while let Some(c) = it.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match it.next()? {
+                'b' => out.push('\u{8}'),
+                'f' => out.push('\u{c}'),
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = it.by_ref().take(4).collect();
+                    let hi = u32::from_str_radix(&hex, 16).ok()?;
+                    let code = if (0xD800..0xDC00).contains(&hi) {
+                        // A surrogate pair: `\uD83D\uDE00`.
+                        let low: String = it.by_ref().skip(2).take(4).collect();
+                        let lo = u32::from_str_radix(&low, 16).ok()?;
+                        0x10000 + ((hi - 0xD800) << 10) + (lo.checked_sub(0xDC00)?)
+                    } else {
+                        hi
+                    };
+                    out.push(char::from_u32(code)?);
+                }
+                other => out.push(other), // `\'`, `\"`, `\\`, `\/`
+            }
+        }
+        Some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::invalid_regex;
+
+        #[test]
+        fn finds_invalid_regex_literals_only() {
+            assert!(invalid_regex("$[?match(@.a, '[')]").is_some());
+            assert!(invalid_regex("$[?search(@.a, \"(\")]").is_some());
+            assert!(invalid_regex("$[?count(@.*) > 1 && match(@.a, 'a\\'(')]").is_some());
+            assert!(invalid_regex("$[?match(@.a, '[a-z]+')]").is_none());
+            assert!(invalid_regex("$[?match(@.a, @.pattern)]").is_none());
+            assert!(invalid_regex("$[?@.a == 'match(x, \"[\")']").is_none());
+            assert!(invalid_regex("$.match").is_none());
+            assert!(
+                invalid_regex("$[?match(@.a, '\\u005B')]").is_some(),
+                "an escaped `[`"
+            );
+        }
     }
 }

@@ -31,6 +31,15 @@ pub enum JsonSource {
 }
 
 impl JsonSource {
+    /// Why the JSON is absent because the agent failed on the last turn in scope (a node's
+    /// output is looked for in every turn, so it is not concerned).
+    pub(crate) fn failed(&self, cx: &EvalContext<'_>) -> Option<String> {
+        match self {
+            JsonSource::Node(_) => None,
+            _ => cx.failed_reply(),
+        }
+    }
+
     /// Reads the JSON; `Err` says why there is none ("the reply is not valid JSON: ...").
     pub(crate) fn read<'a>(&self, cx: &EvalContext<'a>) -> Result<&'a Value, String> {
         let Some(turn) = cx.last_turn() else {

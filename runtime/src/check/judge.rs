@@ -236,6 +236,30 @@ impl JudgeCheck {
         if cx.turns().is_empty() {
             return Err(Box::new(Outcome::error("no turn ran")));
         }
+        if self.criteria.trim().is_empty() {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: the judge has no criteria",
+            )));
+        }
+        if self.threshold <= 0.0 {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: a threshold of 0 passes every score",
+            )));
+        }
+        if self.source == TextSource::Reply
+            && let Some(e) = cx.failed_reply()
+        {
+            return Err(Box::new(Outcome::error(e)));
+        }
+        if self
+            .expected_response
+            .as_deref()
+            .is_some_and(|r| r.trim().is_empty())
+        {
+            return Err(Box::new(Outcome::error(
+                "compared nothing: the expected response is empty",
+            )));
+        }
         let text = self
             .source
             .read(cx)

@@ -9,8 +9,9 @@ use super::{EvalContext, Outcome, Violation};
 use crate::model::Usage;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
-/// [`http_success`]. After the turns, every turn must have it. A turn with no status (an
-/// in-process agent) gives an error verdict.
+/// [`http_success`]. After the turns, every turn must have it. A turn with no status is *not
+/// measured*, an error verdict that says why: the agent is not reached over HTTP (an in-process
+/// or chat agent), or the agent failed (a timeout, a refused connection) and gave no answer.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -91,15 +92,23 @@ impl StatusCheck {
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         let mut bad = Vec::new();
         for t in cx.turns() {
-            match t.reply.http_status {
-                None => {
+            match (t.reply.http_status, &t.error) {
+                (None, Some(error)) => {
                     return Outcome::error(format!(
-                        "turn {} has no HTTP status (the agent is not reached over HTTP)",
+                        "not measured: turn {}: the agent failed ({error}), so there is no HTTP \
+                         status",
                         t.index + 1
                     ));
                 }
-                Some(s) if s < self.min || s > self.max => bad.push((t.index, s)),
-                Some(_) => {}
+                (None, None) => {
+                    return Outcome::error(format!(
+                        "not measured: turn {} has no HTTP status (the agent is not reached over \
+                         HTTP)",
+                        t.index + 1
+                    ));
+                }
+                (Some(s), _) if s < self.min || s > self.max => bad.push((t.index, s)),
+                (Some(_), _) => {}
             }
         }
         if cx.turns().is_empty() {
@@ -122,15 +131,20 @@ impl StatusCheck {
     }
 }
 
-/// A check on response time. Build it with [`latency`].
+/// A check on response time. Build it with [`latency`]. A turn nobody timed (a trace or a
+/// recording without a duration) is *not measured*: an error verdict, never a pass.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
 /// use agent_test_runtime::model::{Reply, Transcript, Turn};
 /// use std::time::Duration;
+/// let budget = || latency().at_most(Duration::from_secs(3)).into_expectation();
 /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(""), 4200)]);
-/// let v = evaluate(&t, &[latency().at_most(Duration::from_secs(3)).into_expectation()]);
-/// assert_eq!(v[0].reason, "turn 1 took 4200 ms (at most 3000 ms)");
+/// assert_eq!(evaluate(&t, &[budget()])[0].reason, "turn 1 took 4200 ms (at most 3000 ms)");
+/// let trace = Transcript::new(vec![Turn::recorded(0, "q", Reply::text(""))]);
+/// let v = evaluate(&trace, &[budget()]);
+/// assert_eq!(v[0].status, Status::Error);
+/// assert_eq!(v[0].reason, "not measured: turn 1 has no latency (a recording or trace without a duration)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -193,8 +207,22 @@ impl LatencyCheck {
         if turns.is_empty() {
             return Outcome::error("no turn ran");
         }
+        // Every turn in scope needs a figure: an unknown time is not 0 ms.
+        let mut times = Vec::with_capacity(turns.len());
+        for t in turns {
+            match t.latency_ms {
+                Some(ms) => times.push((t.index, ms)),
+                None => {
+                    return Outcome::error(format!(
+                        "not measured: turn {} has no latency (a recording or trace without a \
+                         duration)",
+                        t.index + 1
+                    ));
+                }
+            }
+        }
         if self.total {
-            let sum: u64 = turns.iter().map(|t| t.latency_ms).sum();
+            let sum: u64 = times.iter().map(|&(_, ms)| ms).fold(0, u64::saturating_add);
             return if sum <= self.max_ms {
                 Outcome::passed()
             } else {
@@ -205,25 +233,24 @@ impl LatencyCheck {
                 .actual(json!(sum))
             };
         }
-        let slow: Vec<_> = turns
+        let slow: Vec<(usize, u64)> = times
             .iter()
-            .filter(|t| t.latency_ms > self.max_ms)
+            .copied()
+            .filter(|&(_, ms)| ms > self.max_ms)
             .collect();
         match slow.first() {
             None => Outcome::passed(),
-            Some(t) => Outcome::fail(format!(
-                "turn {} took {} ms (at most {} ms)",
-                t.index + 1,
-                t.latency_ms,
+            Some(&(index, ms)) => Outcome::fail(format!(
+                "turn {} took {ms} ms (at most {} ms)",
+                index + 1,
                 self.max_ms
             ))
             .expected(json!(self.max_ms))
-            .actual(json!(
-                turns.iter().map(|t| t.latency_ms).collect::<Vec<_>>()
-            ))
-            .violations(slow.iter().map(|t| {
-                Violation::new("slow_turn", format!("{} ms", t.latency_ms)).in_turn(t.index)
-            })),
+            .actual(json!(times.iter().map(|&(_, ms)| ms).collect::<Vec<_>>()))
+            .violations(
+                slow.iter()
+                    .map(|&(t, ms)| Violation::new("slow_turn", format!("{ms} ms")).in_turn(t)),
+            ),
         }
     }
 }
@@ -321,26 +348,40 @@ impl TokenCheck {
         let limits = self.limits();
         if limits.is_empty() {
             return Outcome::error(
-                "a token check needs a limit: total_at_most, input_at_most or output_at_most",
+                "compared nothing: a token check needs a limit: total_at_most, input_at_most or \
+                 output_at_most",
             );
         }
         let mut usage: Option<Usage> = None;
+        let mut unknown = None; // the first turn in scope without usage
         for t in cx.turns() {
-            if let Some(u) = t.reply.token_usage() {
-                usage.get_or_insert_with(Usage::default).add(&u);
+            match t.reply.token_usage() {
+                Some(u) => usage.get_or_insert_with(Usage::default).add(&u),
+                None => unknown = unknown.or(Some(t.index)),
             }
         }
         let Some(usage) = usage else {
             return Outcome::error(
-                "no token usage was recorded (none reported by the agent, its body or its AI nodes)",
+                "not measured: no token usage was recorded (none reported by the agent, its body \
+                 or its AI nodes)",
             );
         };
+        if let Some(i) = unknown {
+            return Outcome::error(format!(
+                "not measured: turn {} has no token usage, so the total over the turns is unknown",
+                i + 1
+            ));
+        }
         let mut over = Vec::new();
         for (name, max, get) in &limits {
             match get(&usage) {
                 Some(n) if n > *max => over.push(format!("{name} {n} > {max}")),
                 Some(_) => {}
-                None => return Outcome::error(format!("the usage has no {name} token count")),
+                None => {
+                    return Outcome::error(format!(
+                        "not measured: the usage has no {name} token count"
+                    ));
+                }
             }
         }
         if over.is_empty() {

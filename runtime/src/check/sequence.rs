@@ -10,7 +10,8 @@ use super::{EvalContext, Outcome, Violation};
 /// between, and a name listed twice needs two separate calls. Build it with [`tool_sequence`].
 ///
 /// A tool that was never called and a tool called out of order are reported as different
-/// violations (`missing_tool`, `out_of_order`).
+/// violations (`missing_tool`, `out_of_order`). An empty sequence compares nothing: an error
+/// verdict.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -73,6 +74,12 @@ impl ToolSequence {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if self.tools.is_empty() {
+            return Outcome::error("compared nothing: the tool sequence is empty");
+        }
+        if self.tools.iter().any(String::is_empty) {
+            return Outcome::error("compared nothing: a tool name in the sequence is empty");
+        }
         let calls = counted_calls(cx, self.succeeded);
         let mut cursor = 0; // index into `calls` after the last matched element
         let mut previous: Option<(&str, usize)> = None; // last matched (name, position)

@@ -314,7 +314,10 @@ impl Text {
 /// A check comparing a text with a value or a regex. Build one from [`reply`], [`replies`] or
 /// [`conversation`].
 ///
-/// The comparison is compiled once, when the check is built.
+/// The comparison is compiled once, when the check is built. A check that would compare
+/// nothing — an empty text to look for (`contains("")`, `not_contains("")`, `starts_with("")`,
+/// `ends_with("")`), a regex that matches every text (`""`, `x*`, `(a)?`) — is an *error*
+/// verdict "compared nothing: …", never a pass. `equals("")` compares: the text must be empty.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -461,6 +464,24 @@ impl TextCheck {
         }
     }
 
+    /// Why the check would compare nothing: an empty text to look for (found in, or missing
+    /// from, every text), or a regex that matches every text. `equals("")` compares: it
+    /// requires an empty text.
+    fn compares_nothing(&self) -> Option<String> {
+        if self.op.is_regex() {
+            self.pattern.matches_everything().then(|| {
+                format!(
+                    "compared nothing: the regex /{}/ matches every text (it matches the empty \
+                     string)",
+                    self.value
+                )
+            })
+        } else {
+            (self.value.is_empty() && self.op != TextOp::Equals)
+                .then(|| "compared nothing: the text to look for is empty".to_owned())
+        }
+    }
+
     fn qualifier(&self) -> &'static str {
         match (self.op.is_regex(), self.case_sensitive) {
             (false, true) => " (case-sensitive)",
@@ -474,6 +495,14 @@ impl TextCheck {
             Ok(r) => r,
             Err(e) => return Outcome::error(e),
         };
+        if let Some(p) = self.compares_nothing() {
+            return Outcome::error(p);
+        }
+        if self.source == TextSource::Reply
+            && let Some(e) = cx.failed_reply()
+        {
+            return Outcome::error(e);
+        }
         let text = match self.source.read(cx) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(format!("{} {}: {e}", self.source, self.op.verb())),

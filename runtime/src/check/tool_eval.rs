@@ -47,8 +47,19 @@ impl ToolCheck {
         )
     }
 
-    /// An invalid regex in any matcher of the check (or of its nested checks).
+    /// What makes the check (or a nested one) impossible to evaluate: an invalid regex, or a
+    /// part that compares nothing (an empty name, `at_least(0)`, a matcher that accepts every
+    /// value).
     fn static_problem(&self) -> Option<String> {
+        if self.name.is_empty() {
+            return Some(format!(
+                "compared nothing: the {} name is empty",
+                self.target.noun()
+            ));
+        }
+        if self.count == Count::AtLeast(0) {
+            return Some("compared nothing: at least 0 calls is always true".to_owned());
+        }
         self.args
             .iter()
             .chain(&self.result)
@@ -77,7 +88,9 @@ impl ToolCheck {
         } else {
             matching
         };
-        let count_ok = self.count.admits(counted) && (!self.every_call || matching == candidates);
+        // `every_call` needs a call: "every call matches" of no call saw nothing.
+        let count_ok = self.count.admits(counted)
+            && (!self.every_call || (candidates > 0 && matching == candidates));
         count_ok
             && self.position.is_none_or(|p| {
                 calls
@@ -270,7 +283,8 @@ impl ToolCheck {
             matching.len()
         };
         let all_match = matching.len() == candidates.len();
-        let count_ok = self.count.admits(counted) && (!self.every_call || all_match);
+        let count_ok = self.count.admits(counted)
+            && (!self.every_call || (!candidates.is_empty() && all_match));
 
         let noun = self.target.noun();
         let name = &self.name;

@@ -23,7 +23,10 @@ pub enum SetMode {
 
 /// A check on a set of tool names. Build it with [`required_tools`] or [`forbidden_tools`].
 ///
-/// Each missing (or forbidden-but-called) tool is reported as its own violation.
+/// Each missing (or forbidden-but-called) tool is reported as its own violation. An empty list
+/// (or an empty name in it) compares nothing: an error verdict. With turns but no call,
+/// `forbidden_tools([..])` passes (nothing forbidden happened); with no turn at all, every check
+/// is an error ("no turn ran").
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -103,6 +106,15 @@ impl ToolSet {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if self.tools.is_empty() {
+            return Outcome::error(format!(
+                "compared nothing: the list of {} tools is empty",
+                self.mode_key()
+            ));
+        }
+        if self.tools.iter().any(String::is_empty) {
+            return Outcome::error("compared nothing: a tool name in the list is empty");
+        }
         let calls: Vec<(usize, &Call)> = counted_calls(cx, self.succeeded);
         let called = |name: &str| calls.iter().any(|(_, c)| c.name == name);
         let mut violations = Vec::new();

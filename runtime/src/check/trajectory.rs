@@ -12,7 +12,7 @@ use super::tool::ArgConstraint;
 use super::{EvalContext, Outcome, Violation};
 use crate::assign::assign;
 use crate::expression::Env;
-use crate::matcher::{IntoMatcher, Matcher, compact};
+use crate::matcher::{ExactOptions, IntoMatcher, Matcher, compact, exact_eq};
 use crate::model::Call;
 use crate::path::FieldPath;
 
@@ -90,6 +90,61 @@ impl fmt::Display for ExpectedCall {
             })
             .collect();
         write!(f, "{}({})", self.name, args.join(", "))
+    }
+}
+
+/// What an expected argument constraint says about one field of
+/// [`compare_fields`](TrajectoryCheck::compare_fields).
+enum FieldPart<'e> {
+    /// The constraint is at the field or inside it (`address.city` for the field `address`):
+    /// it applies as it is.
+    Whole,
+    /// The constraint is an exact value around the field (`address = {"city": ..}` for the
+    /// field `address.city`): the part of it at the field.
+    Inside(&'e Value, ExactOptions),
+}
+
+impl FieldPart<'_> {
+    fn is_match(
+        &self,
+        c: &ArgConstraint,
+        field: &FieldPath,
+        actual: &Value,
+        env: &Env<'_>,
+    ) -> bool {
+        match self {
+            FieldPart::Whole => c.matcher.is_match(c.value(actual).as_deref(), env),
+            FieldPart::Inside(expected, options) => field
+                .get(actual)
+                .is_some_and(|a| exact_eq(expected, a, *options)),
+        }
+    }
+}
+
+/// What the constraint `c` of a reference call gives for `field`, if anything.
+fn field_part<'e>(c: &'e ArgConstraint, field: &FieldPath) -> Option<FieldPart<'e>> {
+    if !c.group.is_empty() {
+        return None;
+    }
+    if c.path.as_str() == field.as_str() || c.path.segments().starts_with(field.segments()) {
+        return Some(FieldPart::Whole);
+    }
+    let rest = field.segments().strip_prefix(c.path.segments())?;
+    match &c.matcher {
+        Matcher::Exact {
+            value,
+            unordered,
+            wildcard,
+        } => FieldPath::from_segments(rest).get(value).map(|v| {
+            FieldPart::Inside(
+                v,
+                ExactOptions {
+                    unordered: *unordered,
+                    wildcard: *wildcard,
+                },
+            )
+        }),
+        _ => None,
     }
 }
 
@@ -315,13 +370,26 @@ impl TrajectoryCheck {
         self
     }
 
-    /// For one tool, compare only these arguments.
+    /// For one tool, compare only these arguments: names, or dot paths into nested arguments
+    /// (`address.city`), each of which every reference call of the tool must give (as an
+    /// argument at that path, inside it, or as an exact value around it). A field list that
+    /// would compare nothing — empty, naming a tool the reference does not call, or a field a
+    /// reference call does not give — is an error verdict "compared nothing: …".
     ///
     /// ```
     /// # use agent_test_runtime::prelude::*;
-    /// let c = trajectory([tool_call("book").args(json!({"hotel": "H-1", "note": "x"}))])
-    ///     .compare_fields("book", ["hotel"]);
-    /// # let _ = c;
+    /// # use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// let made = Call::tool("book", json!({"hotel": "H-2", "address": {"city": "Lisbon", "zip": "1100"}}));
+    /// let t = Transcript::new(vec![Turn::new(0, "book", Reply::text("").call(made), 1)]);
+    /// let reference = || trajectory([tool_call("book").args(json!({"hotel": "H-1", "address": {"city": "Lisbon"}}))]);
+    /// let v = evaluate(&t, &[
+    ///     reference().compare_fields("book", ["address.city"]).into_expectation(),
+    ///     reference().compare_fields("book", ["hotel"]).into_expectation(),
+    ///     reference().compare_fields("book", ["address.zip"]).into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].status, Status::Fail);
+    /// assert_eq!(v[2].reason, r#"compared nothing: compare_fields("book", ..): reference call 1 gives no `address.zip`"#);
     /// ```
     pub fn compare_fields<S: Into<String>>(
         mut self,
@@ -390,15 +458,19 @@ impl TrajectoryCheck {
                 return f(&Value::Object(expected), &a.arguments);
             }
             Some(ArgsOverride::Fields(fields)) => {
-                return e
-                    .args
-                    .iter()
-                    .filter(|c| {
-                        fields
-                            .iter()
-                            .any(|f| c.path.as_str() == f || c.path.head() == Some(f))
-                    })
-                    .all(|c| c.matcher.is_match(c.value(&a.arguments).as_deref(), env));
+                return fields.iter().all(|f| {
+                    let field = FieldPath::new(f.as_str());
+                    let mut compared = false;
+                    let all_match = e.args.iter().all(|c| match field_part(c, &field) {
+                        None => true,
+                        Some(expected) => {
+                            compared = true;
+                            expected.is_match(c, &field, &a.arguments, env)
+                        }
+                    });
+                    // A field the reference call does not give is refused before evaluation.
+                    compared && all_match
+                });
             }
             Some(ArgsOverride::Mode(m)) => *m,
             None => self.args,
@@ -424,13 +496,67 @@ impl TrajectoryCheck {
         }
     }
 
-    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+    /// What makes the check impossible to evaluate: an invalid matcher, or something that
+    /// compares nothing — an empty reference where only an empty trajectory would pass anyway,
+    /// an override for a tool the reference does not call, a field list that names no field or
+    /// a field a reference call does not give.
+    fn static_problem(&self) -> Option<String> {
         if let Some(p) = self
             .expected
             .iter()
             .flat_map(|e| &e.args)
             .find_map(|a| a.matcher.problem())
         {
+            return Some(p);
+        }
+        if self.expected.is_empty()
+            && matches!(
+                self.mode,
+                TrajectoryMode::Subsequence | TrajectoryMode::Superset
+            )
+        {
+            return Some(
+                "compared nothing: the reference trajectory is empty (an empty reference requires \
+                 no call only with .strict(), .unordered() or .subset())"
+                    .to_owned(),
+            );
+        }
+        for (tool, over) in &self.overrides {
+            let method = match over {
+                ArgsOverride::Mode(_) => "args_mode_for",
+                ArgsOverride::Fields(_) => "compare_fields",
+                ArgsOverride::Custom(_) => "compare_with",
+            };
+            let nothing =
+                |why: String| Some(format!("compared nothing: {method}({tool:?}, ..){why}"));
+            if !self.expected.iter().any(|e| e.name == *tool) {
+                return nothing(format!(": the reference has no call of `{tool}`"));
+            }
+            let ArgsOverride::Fields(fields) = over else {
+                continue;
+            };
+            if fields.is_empty() {
+                return nothing(" names no field".to_owned());
+            }
+            for (i, e) in self
+                .expected
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.name == *tool)
+            {
+                for f in fields {
+                    let field = FieldPath::new(f.as_str());
+                    if !e.args.iter().any(|c| field_part(c, &field).is_some()) {
+                        return nothing(format!(": reference call {} gives no `{f}`", i + 1));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let Some(p) = self.static_problem() {
             return Outcome::error(p);
         }
         let env = cx.env();

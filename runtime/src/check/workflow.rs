@@ -87,6 +87,11 @@ impl WorkflowCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+        if let WorkflowExpect::StateIs(s) | WorkflowExpect::TransitionedTo(s) = &self.expect
+            && s.is_empty()
+        {
+            return Outcome::error("compared nothing: the state name is empty");
+        }
         let states: Vec<_> = cx
             .turns()
             .iter()
@@ -142,6 +147,22 @@ impl WorkflowCheck {
 /// assert_eq!(v[1].reason, "guardrail `banned_words` did not trigger");
 /// assert_eq!(v[2].reason, "guardrail `max_length` triggered");
 /// ```
+///
+/// "Not triggered" needs the guardrail to have run: with no result recorded for it (for
+/// [`no_guardrail_triggered`], for any guardrail), the check is *not measured*, an error
+/// verdict, unless [`GuardrailCheck::or_not_run`] says that not running is fine.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
+/// let v = evaluate(&t, &[
+///     guardrail_not_triggered("pii").into_expectation(),
+///     guardrail_not_triggered("pii").or_not_run().into_expectation(),
+/// ]);
+/// assert_eq!(v[0].reason, "not measured: guardrail `pii` did not run (no result for it was recorded)");
+/// assert_eq!(v[1].status, Status::Pass);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GuardrailCheck {
@@ -150,6 +171,9 @@ pub struct GuardrailCheck {
     guardrail: Option<String>,
     /// Whether it must have fired.
     expected: bool,
+    /// A guardrail that did not run counts as not triggered (PromptKit).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    or_not_run: bool,
 }
 
 /// The guardrail `name` fired.
@@ -159,6 +183,7 @@ pub fn guardrail_triggered(name: impl Into<String>) -> GuardrailCheck {
     GuardrailCheck {
         guardrail: Some(name.into()),
         expected: true,
+        or_not_run: false,
     }
 }
 
@@ -169,6 +194,7 @@ pub fn guardrail_not_triggered(name: impl Into<String>) -> GuardrailCheck {
     GuardrailCheck {
         guardrail: Some(name.into()),
         expected: false,
+        or_not_run: false,
     }
 }
 
@@ -179,6 +205,7 @@ pub fn any_guardrail_triggered() -> GuardrailCheck {
     GuardrailCheck {
         guardrail: None,
         expected: true,
+        or_not_run: false,
     }
 }
 
@@ -189,6 +216,7 @@ pub fn no_guardrail_triggered() -> GuardrailCheck {
     GuardrailCheck {
         guardrail: None,
         expected: false,
+        or_not_run: false,
     }
 }
 
@@ -208,11 +236,34 @@ impl GuardrailCheck {
         }
     }
 
+    /// For a "not triggered" check: a guardrail that did not run (no result recorded for it)
+    /// passes too, instead of being *not measured* (PromptKit's rule, where an absent
+    /// validation is not a trigger).
+    ///
+    /// See [`GuardrailCheck`].
+    pub fn or_not_run(mut self) -> Self {
+        self.or_not_run = true;
+        self
+    }
+
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        let fired: Vec<&str> = cx
-            .turns()
-            .iter()
-            .flat_map(|t| &t.reply.guardrails)
+        if self.guardrail.as_deref() == Some("") {
+            return Outcome::error("compared nothing: the guardrail name is empty");
+        }
+        let results = || cx.turns().iter().flat_map(|t| &t.reply.guardrails);
+        if !self.expected && !self.or_not_run {
+            let ran = results().any(|g| self.guardrail.as_ref().is_none_or(|n| *n == g.name));
+            if !ran {
+                return Outcome::error(match &self.guardrail {
+                    Some(g) => format!(
+                        "not measured: guardrail `{g}` did not run (no result for it was recorded)"
+                    ),
+                    None => "not measured: no guardrail ran (no guardrail result was recorded)"
+                        .to_owned(),
+                });
+            }
+        }
+        let fired: Vec<&str> = results()
             .filter(|g| g.triggered && self.guardrail.as_ref().is_none_or(|n| *n == g.name))
             .map(|g| g.name.as_str())
             .collect();

@@ -11,10 +11,10 @@
 //! | `content_matches` | [`matches`](crate::check::Text::matches): the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
 //! | `tools_called` / `tools_not_called` | [`required_tools`](crate::check::required_tools) (in a turn, calls that returned an error do not count) / [`forbidden_tools`](crate::check::forbidden_tools) (any call counts) |
 //! | `tool_calls_with_args` (`expected_args` / `required_args`, `args_match`) | [`tool`](crate::check::tool)`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
-//! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](crate::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](crate::check::agent_not_invoked) |
-//! | `agent_response_contains` | [`agent_response`](crate::check::agent_response)`.contains` (case-sensitive) |
+//! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](crate::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](crate::check::agent_not_invoked), with [`exact_names`](crate::check::AgentCheck::exact_names) (a name is a tool name) |
+//! | `agent_response_contains` | [`agent_response`](crate::check::agent_response)`.contains` (case-sensitive), with [`exact_name`](crate::check::AgentResponseCheck::exact_name) |
 //! | `state_is`, `transitioned_to`, `workflow_complete` | [`state_is`](crate::check::state_is), [`transitioned_to`](crate::check::transitioned_to), [`workflow_complete`](crate::check::workflow_complete) |
-//! | `guardrail_triggered` (`guardrail`, `expected` or `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms |
+//! | `guardrail_triggered` (`guardrail`, `expected` or `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms; the negative ones [`or_not_run`](crate::check::GuardrailCheck::or_not_run) (a validator that did not run did not trigger) |
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
@@ -359,10 +359,11 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
             let mut agents = strings(p, "agents", &p_at)?;
             agents.extend(strings(p, "agent_names", &p_at)?);
             let agents = non_empty(agents, &p_at, "agents")?;
+            // PromptKit names the member tools themselves: exact names only.
             if which == "agent_not_invoked" {
-                return one(agent_not_invoked(agents).into_expectation());
+                return one(agent_not_invoked(agents).exact_names().into_expectation());
             }
-            let mut c = agent_invoked(agents);
+            let mut c = agent_invoked(agents).exact_names();
             if let Some(n) = opt_u64(p, "min_calls", &p_at)? {
                 if n == 0 {
                     return Err((
@@ -378,6 +379,7 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
         }
         "agent_response_contains" => one(agent_response(string(p, "agent", &p_at)?)
             .contains(string(p, "contains", &p_at)?)
+            .exact_name()
             .into_expectation()),
         "state_is" => one(state_is(string(p, "state", &p_at)?).into_expectation()),
         "transitioned_to" => {
@@ -405,11 +407,12 @@ fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Proble
                 (Some(b), _) | (None, Some(b)) => b,
                 (None, None) => true,
             };
+            // In PromptKit a validator that did not run did not trigger.
             let c = match (opt_string(p, "guardrail", &p_at)?, expected) {
                 (Some(g), true) => guardrail_triggered(g),
-                (Some(g), false) => guardrail_not_triggered(g),
+                (Some(g), false) => guardrail_not_triggered(g).or_not_run(),
                 (None, true) => any_guardrail_triggered(),
-                (None, false) => no_guardrail_triggered(),
+                (None, false) => no_guardrail_triggered().or_not_run(),
             };
             one(c.into_expectation())
         }

@@ -491,16 +491,72 @@ impl Matcher {
         }
     }
 
-    /// A static problem of the matcher (an invalid regex, expression or schema), if any.
+    /// A static problem of the matcher, if any: an invalid regex, or a matcher that compares
+    /// nothing ("compared nothing: …") because it accepts every value — `contains("")`, a regex
+    /// that matches the empty string (`x*`), the schema `{}`, `all_of([])`, `optional(any())`
+    /// — or none (`one_of([])`), or a judged matcher without a description.
     pub(crate) fn problem(&self) -> Option<String> {
+        let nothing = |why: String| Some(format!("compared nothing: {why}"));
         match self {
-            Matcher::Regex { pattern } => pattern.regex().err().map(str::to_owned),
+            Matcher::Regex { pattern } => match pattern.regex() {
+                Err(e) => Some(e.to_owned()),
+                Ok(_) if pattern.matches_everything() => nothing(format!(
+                    "the regex /{}/ matches every value (it matches the empty string)",
+                    pattern.source()
+                )),
+                Ok(_) => None,
+            },
+            Matcher::Contains { value, .. } if value.is_empty() => nothing(
+                "contains(\"\") is found in every value (to require only presence, use any())"
+                    .to_owned(),
+            ),
+            Matcher::Schema { schema } if accepts_everything(schema.schema()) => nothing(format!(
+                "the schema {} accepts every value",
+                compact(schema.schema())
+            )),
+            Matcher::Optional { inner } if matches!(**inner, Matcher::Any) => nothing(
+                "optional(any value) accepts every value, a missing one included".to_owned(),
+            ),
+            Matcher::AllOf { matchers } if matchers.is_empty() => {
+                nothing("all_of([]) has no matcher".to_owned())
+            }
+            Matcher::AnyOf { matchers } if matchers.is_empty() => {
+                nothing("one_of([]) has no variant".to_owned())
+            }
+            Matcher::FreeText { value } if value.trim().is_empty() => {
+                nothing("free_text has no description".to_owned())
+            }
+            Matcher::DateTime { value } if value.trim().is_empty() => {
+                nothing("date_time has no description".to_owned())
+            }
             Matcher::Optional { inner } | Matcher::Not { inner } => inner.problem(),
             Matcher::AllOf { matchers } | Matcher::AnyOf { matchers } => {
                 matchers.iter().find_map(Matcher::problem)
             }
             _ => None,
         }
+    }
+}
+
+/// Whether a JSON Schema accepts every value: `true`, or an object with no keyword but
+/// annotations (`{}`, `{"description": ".."}`).
+pub(crate) fn accepts_everything(schema: &Value) -> bool {
+    const ANNOTATIONS: &[&str] = &[
+        "$schema",
+        "$id",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    ];
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+        _ => false,
     }
 }
 

@@ -40,7 +40,8 @@ pub struct Reply {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
     /// Latency the agent measured itself (a trace's `duration_ms`); when absent the runtime's
-    /// own measurement is used.
+    /// own measurement is used, and a turn read from a trace or replayed from a recording
+    /// without one is *not measured* (see [`Turn::latency_ms`](super::Turn::latency_ms)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
     /// The workflow's state after the turn, for state-machine agents.

@@ -28,16 +28,20 @@ pub struct Turn {
     /// What the agent answered and did.
     #[serde(default)]
     pub reply: Reply,
-    /// Time the agent took, in milliseconds (its own figure when it reported one).
-    #[serde(default)]
-    pub latency_ms: u64,
+    /// Time the agent took, in milliseconds: its own figure when it reported one, else the
+    /// runner's measurement. `None` when nothing measured it (a trace or recording without a
+    /// duration): latency checks on such a turn are "not measured" errors, never a pass. Absent
+    /// in JSON when not measured; recordings written with a figure load with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
     /// Why the turn produced no reply: the agent returned an error, timed out or panicked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 impl Turn {
-    /// Records a turn; numbers the positions of its calls (see [`Call`]).
+    /// Records a turn the runner timed (`measured_ms`, unless the reply carries the agent's own
+    /// figure); numbers the positions of its calls (see [`Call`]).
     ///
     /// ```
     /// use agent_test_runtime::model::{Call, Reply, Turn};
@@ -48,9 +52,31 @@ impl Turn {
     /// assert_eq!(turn.reply.calls[0].children[0].position, 0); // tool `a`
     /// assert_eq!(turn.reply.calls[1].position, 1); // tool `b`
     /// ```
-    pub fn new(index: usize, input: impl Into<String>, mut reply: Reply, measured_ms: u64) -> Self {
+    pub fn new(index: usize, input: impl Into<String>, reply: Reply, measured_ms: u64) -> Self {
+        Self::timed(index, input, reply, Some(measured_ms))
+    }
+
+    /// Records a turn read from a trace or a recording, which nobody timed here: its latency is
+    /// the reply's own figure ([`Reply::latency_ms`], a trace's `duration_ms`) or not measured.
+    ///
+    /// ```
+    /// use agent_test_runtime::model::{Reply, Turn};
+    /// assert_eq!(Turn::recorded(0, "hi", Reply::text("Hello")).latency_ms, None);
+    /// assert_eq!(Turn::recorded(0, "hi", Reply::text("Hello").latency_ms(40)).latency_ms, Some(40));
+    /// ```
+    pub fn recorded(index: usize, input: impl Into<String>, reply: Reply) -> Self {
+        Self::timed(index, input, reply, None)
+    }
+
+    /// A turn whose latency is the reply's own figure, else `measured_ms` (if anything measured).
+    pub(crate) fn timed(
+        index: usize,
+        input: impl Into<String>,
+        mut reply: Reply,
+        measured_ms: Option<u64>,
+    ) -> Self {
         super::call::number_positions(&mut reply.calls);
-        let latency_ms = reply.latency_ms.unwrap_or(measured_ms);
+        let latency_ms = reply.latency_ms.or(measured_ms);
         Turn {
             index,
             before: Vec::new(),

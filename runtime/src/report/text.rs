@@ -273,7 +273,11 @@ fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
         writeln!(f, "  {pad}error  {}", indent(e, pad.len() + 9))?;
         return Ok(());
     }
-    let mut meta = vec![format!("{} ms", t.latency_ms)];
+    let mut meta: Vec<String> = t
+        .latency_ms
+        .map(|ms| format!("{ms} ms"))
+        .into_iter()
+        .collect();
     if let Some(s) = t.reply.http_status {
         meta.push(format!("HTTP {s}"));
     }
@@ -285,12 +289,12 @@ fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
     } else {
         truncate(&t.reply.text, MAX_TEXT)
     };
-    writeln!(
-        f,
-        "  {pad}agent  {}   [{}]",
-        indent(&text, pad.len() + 9),
-        meta.join(", ")
-    )?;
+    let meta = if meta.is_empty() {
+        String::new()
+    } else {
+        format!("   [{}]", meta.join(", "))
+    };
+    writeln!(f, "  {pad}agent  {}{meta}", indent(&text, pad.len() + 9))?;
     Ok(())
 }
 

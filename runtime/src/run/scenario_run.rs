@@ -310,24 +310,27 @@ impl ScenarioRun {
         request.custom_body = body;
         request.user_time = Some(self.user_time());
         let started = Instant::now();
+        let timed = self
+            .suite
+            .agent
+            .as_ref()
+            .is_none_or(|a| a.runner_measures_latency());
         let result = match &self.suite.agent {
             Some(agent) => call_agent(agent.as_ref(), request, self.suite.timeout).await,
             None => Err(AgentError::new(
                 "no agent configured: set `agent = ...;` in agent_test!, or call Suite::agent",
             )),
         };
-        let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let ms = timed.then(|| u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
         let mut turn = match result {
-            Ok(reply) => Turn::new(index, input, reply, ms),
+            Ok(reply) => Turn::timed(index, input, reply, ms),
             Err(e) => {
-                let message = e.to_string();
-                let mut turn = Turn::failed(index, input, message, ms);
-                if let Some(partial) = e.into_partial() {
-                    let error = turn.error.take();
-                    turn = Turn::new(index, turn.input, partial, ms);
-                    turn.error = error;
+                let error = Some(e.to_string());
+                let partial = e.into_partial().unwrap_or_default();
+                Turn {
+                    error,
+                    ..Turn::timed(index, input, partial, ms)
                 }
-                turn
             }
         };
         turn.before = before;

@@ -94,7 +94,7 @@ impl Conversation {
                 .turns
                 .into_iter()
                 .enumerate()
-                .map(|(i, (input, reply))| Turn::new(i, input, reply, 0))
+                .map(|(i, (input, reply))| Turn::recorded(i, input, reply))
                 .collect(),
             ..Transcript::default()
         }

@@ -33,7 +33,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
             )
         })?
     } else {
-        Transcript::new(vec![Turn::new(0, "", generic(data)?, 0)])
+        Transcript::new(vec![Turn::recorded(0, "", generic(data)?)])
     };
     if let Some(meta) = v.get("metadata") {
         let meta = meta.as_object().ok_or_else(|| {
@@ -65,7 +65,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 )
             })?;
             turn.reply.latency_ms = Some(ms as u64);
-            turn.latency_ms = ms as u64;
+            turn.latency_ms = Some(ms as u64);
         }
     }
     Ok(transcript)

@@ -157,7 +157,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
     ) {
         reply.latency_ms = u64::try_from(b.duration_since(a).as_millis()).ok();
     }
-    Ok(Transcript::new(vec![Turn::new(0, "", reply, 0)]))
+    Ok(Transcript::new(vec![Turn::recorded(0, "", reply)]))
 }
 
 /// The first item's `json` of an n8n output: `[[{"json": {...}}]]`.

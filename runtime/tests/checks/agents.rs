@@ -126,3 +126,66 @@ fn response_contains_is_case_sensitive() {
         "no result at all"
     );
 }
+
+/// An agent name matches a call named exactly that, or the agent's member tools
+/// `a2a__<name>__<tool>`.
+#[test]
+fn an_agent_name_matches_its_member_tools() {
+    let t = transcript(vec![(
+        "book me a visa",
+        Reply::text("Booked.").call(
+            Call::tool("a2a__visa_agent__book", json!({"country": "BR"}))
+                .result(json!("Visa appointment VB-17")),
+        ),
+    )]);
+    let v = conv(&t, agent_not_invoked(["visa_agent"]));
+    assert_eq!(v.status, Status::Fail);
+    assert_eq!(v.reason, "forbidden agents were invoked: visa_agent");
+    assert_eq!(
+        v.details.violations[0].evidence,
+        Some(
+            json!({"agent": "visa_agent", "tool": "a2a__visa_agent__book", "arguments": {"country": "BR"}})
+        )
+    );
+    assert_eq!(conv(&t, agent_invoked(["visa_agent"])).status, Status::Pass);
+    assert_eq!(
+        conv(&t, agent_invoked(["visa_agent"]).min_calls(2)).reason,
+        "missing required agent invocations: visa_agent"
+    );
+    assert_eq!(
+        conv(&t, agent_response("visa_agent").contains("VB-17")).status,
+        Status::Pass
+    );
+    // A prefix of the agent's name is another agent; a member name is that tool only.
+    assert_eq!(conv(&t, agent_not_invoked(["visa"])).status, Status::Pass);
+    assert_eq!(
+        conv(&t, agent_not_invoked(["a2a__visa_agent__cancel"])).status,
+        Status::Pass
+    );
+    // A call named exactly like the agent.
+    let direct = transcript(vec![(
+        "x",
+        Reply::text("").call(tool_call("visa_agent", json!({}))),
+    )]);
+    assert_eq!(
+        conv(&direct, agent_not_invoked(["visa_agent"])).reason,
+        "forbidden agents were invoked: visa_agent"
+    );
+    // Exact tool names only (PromptKit's rule).
+    assert_eq!(
+        conv(&t, agent_not_invoked(["visa_agent"]).exact_names()).status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(&t, agent_invoked(["visa_agent"]).exact_names()).reason,
+        "missing required agent invocations: visa_agent"
+    );
+    assert_eq!(
+        conv(
+            &t,
+            agent_response("visa_agent").contains("VB-17").exact_name()
+        )
+        .status,
+        Status::Fail
+    );
+}

@@ -123,11 +123,13 @@ fn checks_on_a_failed_turn_are_errors_and_the_failure_is_reported() {
         v[0].reason,
         "not evaluated: the agent failed on turn 2: connection refused"
     );
-    // The conversation-level check is still evaluated.
+    // After the turns the final reply is the failed turn's: there is none to check.
     assert_eq!(
-        v[1].status,
-        Status::Fail,
-        "the final reply is the failed turn's (empty)"
+        (v[1].status, v[1].reason.as_str()),
+        (
+            Status::Error,
+            "not evaluated: the agent failed on turn 2: connection refused"
+        )
     );
     let f = turn_failures(&t);
     assert_eq!(f.len(), 1);

@@ -219,7 +219,7 @@ fn schema_on_body_and_field() {
     let v = conv(&t, schema(json!({"type": "nonsense"})));
     assert_eq!(v.status, Status::Error);
     assert_eq!(
-        conv(&t, schema(json!({})).at("nowhere")).reason,
+        conv(&t, schema(json!({"type": "object"})).at("nowhere")).reason,
         "nowhere: missing"
     );
 }

@@ -14,6 +14,7 @@ mod text;
 mod tool;
 mod tool_set;
 mod trajectory;
+mod vacuity;
 mod workflow;
 
 use agent_test_runtime::check::{Expectation, IntoExpectation, Scope};

@@ -20,12 +20,21 @@ fn http_status_per_turn_and_conversation() {
     let v = conv(&t, http_status(200));
     assert_eq!(v.reason, "HTTP status 500 on turn 2 (expected 200)");
     assert_eq!(v.details.violations[0].turn_index, Some(1));
+    // Below the expected status is outside it too.
+    assert_eq!(
+        turn(&t, 0, http_status(404)).reason,
+        "HTTP status 200 on turn 1 (expected 404)"
+    );
+    // A range loaded from data.
+    let range: agent_test_runtime::check::Check =
+        serde_json::from_value(json!({"type": "http_status", "min": 200, "max": 250})).unwrap();
+    assert_eq!(range.describe(), "HTTP status 200–250");
     let in_process = one_turn(Reply::text("hi"));
     let v = conv(&in_process, http_status(200));
     assert_eq!(v.status, Status::Error);
     assert_eq!(
         v.reason,
-        "turn 1 has no HTTP status (the agent is not reached over HTTP)"
+        "not measured: turn 1 has no HTTP status (the agent is not reached over HTTP)"
     );
 }
 
@@ -114,14 +123,76 @@ fn missing_usage_or_limits_are_errors() {
     let t = one_turn(Reply::text("no usage"));
     let v = conv(&t, tokens().total_at_most(10));
     assert_eq!(v.status, Status::Error);
-    assert!(v.reason.starts_with("no token usage was recorded"));
+    assert!(
+        v.reason
+            .starts_with("not measured: no token usage was recorded")
+    );
     let t = one_turn(Reply::text("").usage(Usage {
         total_tokens: Some(5),
         ..Usage::default()
     }));
     assert_eq!(
         conv(&t, tokens().output_at_most(10)).reason,
-        "the usage has no output token count"
+        "not measured: the usage has no output token count"
     );
     assert_eq!(conv(&t, tokens()).status, Status::Error);
+}
+
+#[test]
+fn the_text_report_shows_a_latency_only_when_measured() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "timed", Reply::text("first").http_status(200), 12),
+        Turn::recorded(1, "from a trace", Reply::text("second")),
+    ]);
+    let report = agent_test_runtime::model::Scenario::new("s")
+        .expect(reply().contains("zzz"))
+        .evaluate(&t);
+    let text = report.to_string();
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line("agent  first").ends_with("[12 ms, HTTP 200]"),
+        "{text}"
+    );
+    assert!(line("agent  second").ends_with("second"), "{text}");
+}
+
+/// A replay takes no time worth measuring: a replayed turn keeps the recorded latency, and one
+/// recorded without a latency stays not measured (not the replay's ~0 ms).
+#[tokio::test]
+async fn a_replayed_turn_keeps_the_recorded_latency_or_none() {
+    let recording = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("timed"), 4200),
+        Turn::recorded(1, "b", Reply::text("untimed")),
+    ]);
+    let mut run = ScenarioRun::new(Suite::new().agent(ReplayAgent::new(recording)), "replayed");
+    run.user("a").await;
+    run.expect_turn(latency().at_most(Duration::from_secs(5)));
+    run.user("b").await;
+    run.expect_turn(latency().at_most(Duration::from_secs(5)));
+    let report = run.report().await;
+    let turns = &report.transcript.turns;
+    assert_eq!(
+        (turns[0].latency_ms, turns[1].latency_ms),
+        (Some(4200), None)
+    );
+    let got: Vec<_> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Status::Pass, ""),
+            (
+                Status::Error,
+                "not measured: turn 2 has no latency (a recording or trace without a duration)"
+            )
+        ]
+    );
 }

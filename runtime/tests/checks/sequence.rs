@@ -29,9 +29,13 @@ fn subsequence_with_gaps() {
         Status::Pass
     );
     assert_eq!(conv(&t, tool_sequence(["log", "log"])).status, Status::Pass);
+    let empty = conv(&t, tool_sequence(Vec::<String>::new()));
     assert_eq!(
-        conv(&t, tool_sequence(Vec::<String>::new())).status,
-        Status::Pass
+        (empty.status, empty.reason.as_str()),
+        (
+            Status::Error,
+            "compared nothing: the tool sequence is empty"
+        )
     );
 }
 

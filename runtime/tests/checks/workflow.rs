@@ -90,8 +90,16 @@ fn guardrails_named_or_any() {
         conv(&t, no_guardrail_triggered()).reason,
         "guardrail `banned_words` triggered"
     );
+    // No guardrail ran: "none triggered" is not measured, unless not running is fine.
     let quiet = one_turn(Reply::text("fine"));
-    assert_eq!(conv(&quiet, no_guardrail_triggered()).status, Status::Pass);
+    assert_eq!(
+        conv(&quiet, no_guardrail_triggered()).reason,
+        "not measured: no guardrail ran (no guardrail result was recorded)"
+    );
+    assert_eq!(
+        conv(&quiet, no_guardrail_triggered().or_not_run()).status,
+        Status::Pass
+    );
     assert_eq!(
         conv(&quiet, any_guardrail_triggered()).reason,
         "no guardrail triggered"

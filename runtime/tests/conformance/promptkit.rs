@@ -684,6 +684,47 @@ fn agent_response_contains_reads_the_agent_call_result() {
     );
 }
 
+/// PromptKit matches agents by exact tool name (its agents *are* the member tools), where the
+/// native rule also lets an agent name match its `a2a__<name>__<tool>` members.
+#[test]
+fn agent_names_are_exact_tool_names() {
+    let doc = r#"- role: user
+  content: "Search for papers"
+  assertions:
+    - type: agent_not_invoked
+      params:
+        agents: [research_agent]
+        message: "bare name not invoked"
+    - type: agent_invoked
+      params:
+        agents: [research_agent]
+        message: "bare name invoked"
+    - type: agent_response_contains
+      params:
+        agent: research_agent
+        contains: "Quantum"
+        message: "bare name responded"
+"#;
+    let case = promptkit(&turns_doc(doc));
+    let report = case.scenario.evaluate(&run(
+        Reply::text("Found.").call(delegation(RESEARCH, json!("Quantum papers")))
+    ));
+    assert_verdicts(
+        &report,
+        &[
+            ("bare name not invoked", Pass),
+            ("bare name invoked", Fail),
+            ("bare name responded", Fail),
+        ],
+    );
+    assert_reason(
+        &report,
+        "bare name invoked",
+        Fail,
+        &["missing required agent invocations: research_agent"],
+    );
+}
+
 const AGENT_INVOKED_CONVERSATION: &str = r#"apiVersion: promptkit.altairalabs.ai/v1alpha1
 kind: Scenario
 metadata:

@@ -130,15 +130,32 @@ async fn slow_answers_time_out() {
     let mut run = ScenarioRun::new(Suite::new().agent(agent), "slow");
     run.user("hi").await;
     run.expect(reply().contains("x"));
+    run.expect(http_status(200));
     let report = run.report().await;
+    let failure = format!("no answer from {url}/slow within 300ms");
     assert_eq!(
         report.verdicts[0].reason,
-        format!("the agent failed: no answer from {url}/slow within 300ms")
+        format!("the agent failed: {failure}")
     );
+    // The conversation checks are evaluated, and say there was nothing to see.
+    let reasons: Vec<_> = report.verdicts[1..]
+        .iter()
+        .map(|v| (v.status, v.reason.clone()))
+        .collect();
     assert_eq!(
-        report.verdicts[1].status,
-        Status::Fail,
-        "the conversation check is still evaluated"
+        reasons,
+        [
+            (
+                Status::Error,
+                format!("not evaluated: the agent failed on turn 1: {failure}")
+            ),
+            (
+                Status::Error,
+                format!(
+                    "not measured: turn 1: the agent failed ({failure}), so there is no HTTP status"
+                )
+            ),
+        ]
     );
 }
 
@@ -224,7 +241,8 @@ async fn a_truncated_json_body_is_an_agent_error_not_a_reply() {
     let report = run.report().await;
     assert_eq!(
         statuses(&report),
-        [Status::Error, Status::Error, Status::Error, Status::Fail],
+        // The conversation's reply is that of the failed turn: not evaluated either.
+        [Status::Error, Status::Error, Status::Error, Status::Error],
         "{report}"
     );
     let body = r#"{"reply": "Your refund is on its way", "tool_calls": [{"name": "process_ref"#;

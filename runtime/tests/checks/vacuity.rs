@@ -1,0 +1,796 @@
+//! Never a false pass: every check type and every matcher, on an input where what it checks is
+//! absent (no turn, no call, no body, no usage, no state, ...), fails or errors — it never
+//! passes. A check that would compare nothing is an error "compared nothing: …"; a measurement
+//! that was not taken is an error "not measured: …".
+//!
+//! Some checks assert an absence and rightly pass on one when something ran: `no_tool`,
+//! `no_tools`, `forbidden_tools([..])`, `agent_not_invoked([..])`, a strict, unordered or subset
+//! `trajectory([])`, `field(..).missing()`, `field(..).is_not(..)`, and the matchers
+//! `missing()` and `optional(..)`. With no turn at all (nothing ran) they are errors too.
+
+use agent_test_runtime::check::{Check, Status};
+use agent_test_runtime::model::{Reply, Transcript, Turn};
+use agent_test_runtime::prelude::*;
+
+use super::{conv, one_turn, pinned, tool_call as call, turn};
+
+/// Status and reason of a verdict, for one-line assertions.
+fn sr(v: agent_test_runtime::Verdict) -> (Status, String) {
+    (v.status, v.reason)
+}
+
+fn error(reason: &str) -> (Status, String) {
+    (Status::Error, reason.to_owned())
+}
+
+fn fail(reason: &str) -> (Status, String) {
+    (Status::Fail, reason.to_owned())
+}
+
+/// One check of every type.
+fn one_of_each() -> Vec<Check> {
+    vec![
+        reply().not_contains("error").into(),
+        no_tool("cancel_order").into(),
+        forbidden_tools(["delete_account"]).into(),
+        no_tools().into(),
+        tool_sequence(["a", "b"]).into(),
+        trajectory(Vec::new()).strict().into(),
+        field("status").missing().into(),
+        json_path("$.error").not_exists().into(),
+        schema(json!({"type": "object"})).into(),
+        http_status(200).into(),
+        latency().at_most(Duration::from_secs(5)).into(),
+        tokens().total_at_most(1000).into(),
+        agent_not_invoked(["admin_agent"]).into(),
+        agent_response("research_agent").contains("x").into(),
+        state_is("done").into(),
+        no_guardrail_triggered().into(),
+        judge("is polite").into(),
+        check("always true", |_cx| true).into(),
+    ]
+}
+
+#[test]
+fn with_no_turn_every_check_type_is_an_error() {
+    let nothing = Transcript::new(vec![]);
+    let checks = one_of_each();
+    let mut kinds: Vec<&str> = checks.iter().map(Check::kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert_eq!(kinds.len(), 18, "one check of every type: {kinds:?}");
+    for c in checks {
+        let kind = c.kind();
+        assert_eq!(sr(conv(&nothing, c)), error("no turn ran"), "{kind}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+#[test]
+fn text_on_an_empty_reply_fails() {
+    let t = one_turn(Reply::text(""));
+    assert_eq!(
+        sr(conv(&t, reply().contains("refund"))),
+        fail(r#"reply does not contain "refund""#)
+    );
+    assert_eq!(
+        sr(conv(&t, reply().matches("ORD-[0-9]+"))),
+        fail("reply does not match /ORD-[0-9]+/")
+    );
+    assert_eq!(
+        sr(conv(&t, node_output("Agent", "").contains("x"))),
+        fail("output of node `Agent` contains: no node named like `Agent` ran")
+    );
+}
+
+#[test]
+fn text_compared_with_nothing_is_an_error() {
+    let t = one_turn(Reply::text("Your refund is processed."));
+    let empty = "compared nothing: the text to look for is empty";
+    assert_eq!(sr(conv(&t, reply().contains(""))), error(empty));
+    assert_eq!(sr(conv(&t, reply().not_contains(""))), error(empty));
+    assert_eq!(sr(conv(&t, reply().starts_with(""))), error(empty));
+    assert_eq!(
+        sr(conv(&t, replies().ends_with("").case_sensitive())),
+        error(empty)
+    );
+    // An empty reply is something to compare with.
+    assert_eq!(
+        sr(conv(&t, reply().equals(""))).0,
+        Status::Fail,
+        "equals(\"\") requires an empty reply"
+    );
+    for re in ["", "x*", "(refund)?", "a|"] {
+        let why = format!(
+            "compared nothing: the regex /{re}/ matches every text (it matches the empty string)"
+        );
+        assert_eq!(sr(conv(&t, reply().matches(re))), error(&why));
+        assert_eq!(sr(conv(&t, reply().not_matches(re))), error(&why));
+    }
+    // Anchored or asserting patterns that match the empty string still compare something.
+    assert_eq!(sr(conv(&t, reply().matches("^$"))).0, Status::Fail);
+    assert_eq!(
+        sr(conv(&t, reply().matches(r"\bprocessed\b"))).0,
+        Status::Pass
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+#[test]
+fn tool_checks_on_no_call() {
+    let t = one_turn(Reply::text("Done."));
+    assert_eq!(
+        sr(conv(&t, tool("lookup_order"))),
+        fail("tool `lookup_order` was not called")
+    );
+    assert_eq!(
+        sr(conv(&t, node("AI Agent").tool(no_tool("x")))),
+        fail("node `AI Agent` was not called")
+    );
+    // An absence, and something ran: it passes.
+    assert_eq!(sr(conv(&t, no_tool("cancel_order"))).0, Status::Pass);
+    assert_eq!(sr(conv(&t, no_tools())).0, Status::Pass);
+}
+
+#[test]
+fn every_call_needs_a_call() {
+    let t = one_turn(Reply::text("Done."));
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("get_weather")
+                .arg("units", "metric")
+                .every_call()
+                .at_most(3)
+        )),
+        fail("tool `get_weather` was not called")
+    );
+}
+
+/// After the turns, `reply()` and the JSON checks read the final turn: when the agent failed
+/// on it there is no reply to read, not an empty one.
+#[test]
+fn a_failed_final_turn_has_no_reply_to_check() {
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("Which order?"), 5),
+        Turn::failed(1, "b", "timed out after 30s", 30_000),
+    ]);
+    let why = "not evaluated: the agent failed on turn 2: timed out after 30s";
+    assert_eq!(sr(conv(&t, reply().not_contains("error"))), error(why));
+    assert_eq!(sr(conv(&t, field("error").missing())), error(why));
+    assert_eq!(sr(conv(&t, json_path("$.error").not_exists())), error(why));
+    assert_eq!(sr(conv(&t, schema(json!({"type": "object"})))), error(why));
+    assert_eq!(sr(conv(&t, judge("is polite"))), error(why));
+    // Every reply, joined, still holds the turns that answered.
+    assert_eq!(
+        conv(&t, replies().contains("which order")).status,
+        Status::Pass
+    );
+}
+
+#[test]
+fn tool_checks_compared_with_nothing_are_errors() {
+    let t = one_turn(Reply::text("").call(call("search", json!({"q": "x"}))));
+    assert_eq!(
+        sr(conv(&t, no_tool(""))),
+        error("compared nothing: the tool name is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, tool("search").at_least(0))),
+        error("compared nothing: at least 0 calls is always true")
+    );
+    assert_eq!(
+        sr(conv(&t, tool("search").arg("q", contains("")))),
+        error(
+            r#"compared nothing: contains("") is found in every value (to require only presence, use any())"#
+        )
+    );
+    assert_eq!(
+        sr(conv(&t, tool("search").result(regex(".*")))),
+        error("compared nothing: the regex /.*/ matches every value (it matches the empty string)")
+    );
+}
+
+#[test]
+fn tool_sets_and_sequences_on_no_call_or_no_name() {
+    let t = one_turn(Reply::text("Done."));
+    assert_eq!(
+        sr(conv(&t, required_tools(["verify_identity"]))),
+        fail("required tool not called: verify_identity")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_sequence(["a", "b"]))),
+        fail("tools in the sequence were never called: expected a → b, observed no calls")
+    );
+    // An absence, and something ran: it passes.
+    assert_eq!(
+        sr(conv(&t, forbidden_tools(["drop_table"]))).0,
+        Status::Pass
+    );
+
+    assert_eq!(
+        sr(conv(&t, required_tools(Vec::<String>::new()))),
+        error("compared nothing: the list of required tools is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, forbidden_tools(Vec::<String>::new()))),
+        error("compared nothing: the list of forbidden tools is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, forbidden_tools(["drop_table", ""]))),
+        error("compared nothing: a tool name in the list is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_sequence(Vec::<String>::new()))),
+        error("compared nothing: the tool sequence is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_sequence(["a", ""]))),
+        error("compared nothing: a tool name in the sequence is empty")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trajectories
+
+#[test]
+fn trajectories_on_no_call_or_an_empty_reference() {
+    let t = one_turn(Reply::text("Done."));
+    assert_eq!(
+        sr(conv(&t, trajectory([tool_call("search")]))),
+        fail("the trajectory does not match (1 expected, 0 made: no calls)")
+    );
+    let empty = "compared nothing: the reference trajectory is empty (an empty reference \
+                 requires no call only with .strict(), .unordered() or .subset())";
+    assert_eq!(sr(conv(&t, trajectory(Vec::new()))), error(empty));
+    assert_eq!(
+        sr(conv(&t, trajectory(Vec::new()).superset())),
+        error(empty)
+    );
+    // "Exactly no call" is a comparison.
+    assert_eq!(
+        sr(conv(&t, trajectory(Vec::new()).strict())).0,
+        Status::Pass
+    );
+    assert_eq!(
+        sr(conv(&t, trajectory(Vec::new()).subset())).0,
+        Status::Pass
+    );
+}
+
+#[test]
+fn compare_fields_reaches_into_nested_arguments() {
+    let t = one_turn(Reply::text("").call(call(
+        "book",
+        json!({"hotel": "H-1", "address": {"city": "Lisbon", "zip": "1000"}, "note": "x"}),
+    )));
+    let expected = |city: &str| {
+        tool_call("book").args(json!({"hotel": "H-9", "address": {"city": city, "zip": "9999"}}))
+    };
+    // A nested object given whole, compared at a path inside it.
+    assert_eq!(
+        sr(conv(
+            &t,
+            trajectory([expected("Lisbon")]).compare_fields("book", ["address.city"])
+        ))
+        .0,
+        Status::Pass
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            trajectory([expected("Porto")]).compare_fields("book", ["address.city"])
+        ))
+        .0,
+        Status::Fail
+    );
+    // A dot-path argument, compared at that path or at a path containing it.
+    let by_path = || tool_call("book").arg("address.city", "Porto");
+    assert_eq!(
+        sr(conv(
+            &t,
+            trajectory([by_path()]).compare_fields("book", ["address.city"])
+        ))
+        .0,
+        Status::Fail
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            trajectory([by_path()]).compare_fields("book", ["address"])
+        ))
+        .0,
+        Status::Fail
+    );
+}
+
+#[test]
+fn compare_fields_that_compare_nothing_are_errors() {
+    let t = one_turn(Reply::text("").call(call(
+        "book",
+        json!({"hotel": "H-1", "address": {"city": "Lisbon"}}),
+    )));
+    let reference = || {
+        trajectory([
+            tool_call("search"),
+            tool_call("book").args(json!({"hotel": "H-1", "address": {"city": "Porto"}})),
+        ])
+    };
+    assert_eq!(
+        sr(conv(
+            &t,
+            reference().compare_fields("book", ["address.zip"])
+        )),
+        error(
+            r#"compared nothing: compare_fields("book", ..): reference call 2 gives no `address.zip`"#
+        )
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            reference().compare_fields("book", Vec::<String>::new())
+        )),
+        error(r#"compared nothing: compare_fields("book", ..) names no field"#)
+    );
+    assert_eq!(
+        sr(conv(&t, reference().compare_fields("bok", ["hotel"]))),
+        error(r#"compared nothing: compare_fields("bok", ..): the reference has no call of `bok`"#)
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            reference().args_mode_for("serch", agent_test_runtime::check::ArgsMode::Ignore)
+        )),
+        error(
+            r#"compared nothing: args_mode_for("serch", ..): the reference has no call of `serch`"#
+        )
+    );
+    assert_eq!(
+        sr(conv(&t, reference().compare_with("bok", |_, _| true))),
+        error(r#"compared nothing: compare_with("bok", ..): the reference has no call of `bok`"#)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+#[test]
+fn json_checks_on_no_body() {
+    let t = one_turn(Reply::text("Sure, done."));
+    let not_json = "the reply is not valid JSON: expected value at line 1 column 1";
+    assert_eq!(
+        sr(conv(&t, field("status").is("ok"))),
+        fail(&format!("status: {not_json}"))
+    );
+    assert_eq!(
+        sr(conv(&t, field("status").missing())),
+        fail(&format!("status: {not_json}"))
+    );
+    assert_eq!(
+        sr(conv(&t, json_path("$.error").not_exists())),
+        fail(&format!("$.error: invalid JSON: {not_json}"))
+    );
+    assert_eq!(
+        sr(conv(&t, schema(json!({"type": "object"})))),
+        fail(&format!("the response: invalid JSON: {not_json}"))
+    );
+    assert_eq!(
+        sr(conv(&t, field("status").is("ok").in_body())),
+        fail("status: the response has no body")
+    );
+}
+
+#[test]
+fn json_checks_compared_with_nothing_are_errors() {
+    let t = one_turn(Reply::text("").body(json!({"status": "ok", "items": [{"sku": "A-1"}]})));
+    assert_eq!(
+        sr(conv(&t, schema(json!({})))),
+        error("compared nothing: the schema {} accepts every value")
+    );
+    assert_eq!(
+        sr(conv(&t, schema(json!(true)).at("items"))),
+        error("compared nothing: the schema true accepts every value")
+    );
+    assert_eq!(
+        sr(conv(&t, field("status").is(optional(any())))),
+        error("compared nothing: optional(any value) accepts every value, a missing one included")
+    );
+}
+
+#[test]
+fn a_jsonpath_filter_with_an_invalid_regex_is_an_error() {
+    let t = one_turn(Reply::text("").body(json!({"items": [{"sku": "A-1"}, {"sku": "B-2"}]})));
+    for (query, func, re) in [
+        ("$.items[?match(@.sku, 'A-[0-9')]", "match", "A-[0-9"),
+        ("$.items[?search(@.sku, \"(B\")]", "search", "(B"),
+        (
+            "$.items[?@.sku == 'x' || !search(@.sku, '[\\'')]",
+            "search",
+            "['",
+        ),
+    ] {
+        let v = conv(&t, json_path(query).not_exists());
+        assert_eq!(v.status, Status::Error, "{query}");
+        let head = format!(
+            "compared nothing: the regex `{re}` of {func}() in `{query}` is invalid, and RFC 9535 \
+             makes {func}() false for it: "
+        );
+        assert!(v.reason.starts_with(&head), "{query}: {}", v.reason);
+        assert_eq!(
+            conv(&t, json_path(query).exists()).status,
+            Status::Error,
+            "{query}"
+        );
+    }
+    // Valid regexes are evaluated; quotes and a `match` key are not function calls.
+    assert_eq!(
+        conv(&t, json_path("$.items[?match(@.sku, 'A-[0-9]')]").exists()).status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(
+            &t,
+            json_path("$.items[?@.sku == 'match(x, \"[\")']").not_exists()
+        )
+        .status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(&t, json_path("$.match").not_exists()).status,
+        Status::Pass
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protocol: status, latency, tokens
+
+#[test]
+fn http_status_says_why_there_is_none() {
+    let in_process = one_turn(Reply::text("hi"));
+    assert_eq!(
+        sr(conv(&in_process, http_status(200))),
+        error("not measured: turn 1 has no HTTP status (the agent is not reached over HTTP)")
+    );
+    let timed_out = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("ok").http_status(200), 5),
+        Turn::failed(1, "b", "timed out after 30s", 30_000),
+    ]);
+    assert_eq!(
+        sr(conv(&timed_out, http_success())),
+        error(
+            "not measured: turn 2: the agent failed (timed out after 30s), so there is no HTTP status"
+        )
+    );
+}
+
+#[test]
+fn latency_not_measured_is_an_error() {
+    // A trace or recording without a duration: the turn's latency is unknown, not 0 ms.
+    let t = Transcript::new(vec![Turn::recorded(0, "q", Reply::text("answer"))]);
+    assert_eq!(t.turns[0].latency_ms, None);
+    let why = "not measured: turn 1 has no latency (a recording or trace without a duration)";
+    assert_eq!(
+        sr(conv(&t, latency().at_most(Duration::from_secs(5)))),
+        error(why)
+    );
+    assert_eq!(
+        sr(conv(&t, latency().at_most(Duration::from_secs(5)).total())),
+        error(why)
+    );
+    // Its own figure is a measurement.
+    let t = Transcript::new(vec![Turn::recorded(0, "q", Reply::text("").latency_ms(40))]);
+    assert_eq!(t.turns[0].latency_ms, Some(40));
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(5))).status,
+        Status::Pass
+    );
+}
+
+#[test]
+fn recordings_without_latency_load_as_not_measured() {
+    let with: Turn =
+        serde_json::from_value(json!({"index": 0, "input": "q", "latency_ms": 20})).unwrap();
+    assert_eq!(with.latency_ms, Some(20));
+    let without: Turn = serde_json::from_value(json!({"index": 0, "input": "q"})).unwrap();
+    assert_eq!(without.latency_ms, None);
+    assert!(
+        serde_json::to_value(&without)
+            .unwrap()
+            .get("latency_ms")
+            .is_none(),
+        "an unmeasured latency is not written as 0"
+    );
+}
+
+#[test]
+fn tokens_without_usage_are_not_measured() {
+    let t = one_turn(Reply::text("no usage"));
+    assert_eq!(
+        sr(conv(&t, tokens().total_at_most(10))),
+        error(
+            "not measured: no token usage was recorded (none reported by the agent, its body or \
+             its AI nodes)"
+        )
+    );
+    // A turn without usage leaves the conversation's count unknown.
+    let t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("").usage(Usage::new(10, 5)), 1),
+        Turn::new(1, "b", Reply::text(""), 1),
+    ]);
+    assert_eq!(
+        sr(conv(&t, tokens().total_at_most(1000))),
+        error("not measured: turn 2 has no token usage, so the total over the turns is unknown")
+    );
+    assert_eq!(
+        turn(&t, 0, tokens().total_at_most(1000)).status,
+        Status::Pass
+    );
+    assert_eq!(
+        sr(conv(&t, tokens())),
+        error(
+            "compared nothing: a token check needs a limit: total_at_most, input_at_most or \
+             output_at_most"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sub-agents
+
+#[test]
+fn agent_checks_on_no_call_or_no_name() {
+    let t = one_turn(Reply::text("From memory."));
+    assert_eq!(
+        sr(conv(&t, agent_invoked(["research_agent"]))),
+        fail("missing required agent invocations: research_agent")
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            agent_response("research_agent").contains("Quantum")
+        )),
+        fail("no matching agent response found containing expected text")
+    );
+    assert_eq!(
+        sr(conv(&t, agent_not_invoked(["admin_agent"]))).0,
+        Status::Pass
+    );
+
+    let empty = "compared nothing: the list of agents is empty";
+    assert_eq!(
+        sr(conv(&t, agent_invoked(Vec::<String>::new()))),
+        error(empty)
+    );
+    assert_eq!(
+        sr(conv(&t, agent_not_invoked(Vec::<String>::new()))),
+        error(empty)
+    );
+    assert_eq!(
+        sr(conv(&t, agent_not_invoked(["admin_agent", ""]))),
+        error("compared nothing: an agent name in the list is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, agent_response("").contains("x"))),
+        error("compared nothing: the agent name is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, agent_response("research_agent").contains(""))),
+        error("compared nothing: the text to look for is empty")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workflow, guardrails
+
+#[test]
+fn workflow_checks_without_state_fail() {
+    let t = one_turn(Reply::text("ok"));
+    for c in [
+        state_is("done"),
+        transitioned_to("done"),
+        workflow_complete(),
+    ] {
+        assert_eq!(sr(conv(&t, c)), fail("no workflow state was reported"));
+    }
+}
+
+#[test]
+fn workflow_states_without_a_name_are_errors() {
+    let t = one_turn(Reply::text("ok").workflow(Workflow::in_state("")));
+    for c in [state_is(""), transitioned_to("")] {
+        assert_eq!(
+            sr(conv(&t, c)),
+            error("compared nothing: the state name is empty")
+        );
+    }
+}
+
+#[test]
+fn guardrail_checks_without_guardrail_results() {
+    let t = one_turn(Reply::text("ok"));
+    assert_eq!(
+        sr(conv(&t, guardrail_triggered("pii"))),
+        fail("guardrail `pii` did not trigger")
+    );
+    assert_eq!(
+        sr(conv(&t, any_guardrail_triggered())),
+        fail("no guardrail triggered")
+    );
+    assert_eq!(
+        sr(conv(&t, guardrail_not_triggered("pii"))),
+        error("not measured: guardrail `pii` did not run (no result for it was recorded)")
+    );
+    assert_eq!(
+        sr(conv(&t, no_guardrail_triggered())),
+        error("not measured: no guardrail ran (no guardrail result was recorded)")
+    );
+    // A result for another guardrail does not say anything about `pii`.
+    let t = one_turn(Reply::text("ok").guardrail(Guardrail::passed("max_length")));
+    assert_eq!(
+        sr(conv(&t, guardrail_not_triggered("pii"))),
+        error("not measured: guardrail `pii` did not run (no result for it was recorded)")
+    );
+    assert_eq!(sr(conv(&t, no_guardrail_triggered())).0, Status::Pass);
+    let t = one_turn(Reply::text("ok").guardrail(Guardrail::passed("pii")));
+    assert_eq!(sr(conv(&t, guardrail_not_triggered("pii"))).0, Status::Pass);
+    assert_eq!(
+        sr(conv(&t, guardrail_triggered(""))),
+        error("compared nothing: the guardrail name is empty")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judge and custom checks
+
+#[test]
+fn judge_checks_without_a_judge_or_criteria_are_errors() {
+    let t = one_turn(Reply::text("Hello"));
+    let v = conv(&t, judge("is polite"));
+    assert_eq!(v.status, Status::Error);
+    assert!(v.reason.starts_with("not graded: "), "{}", v.reason);
+    assert_eq!(
+        sr(conv(&t, judge(""))),
+        error("compared nothing: the judge has no criteria")
+    );
+    assert_eq!(
+        sr(conv(&t, judge("is polite").threshold(0.0))),
+        error("compared nothing: a threshold of 0 passes every score")
+    );
+    assert_eq!(
+        sr(conv(&t, expected_response(" "))),
+        error("compared nothing: the expected response is empty")
+    );
+}
+
+#[test]
+fn custom_checks_see_absence_as_their_code_says() {
+    let t = one_turn(Reply::text(""));
+    let v = conv(
+        &t,
+        check("a tool was called", |cx| !cx.tool_calls().is_empty()),
+    );
+    assert_eq!(sr(v), fail("a tool was called"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matchers: on an absent value each fails (only the absence matchers pass), and none compares
+// nothing.
+
+#[test]
+fn every_matcher_on_an_absent_argument() {
+    let t = pinned(
+        vec![("hi", Reply::text("").call(call("t", json!({}))))],
+        "2026-11-22T09:30:00Z",
+        "UTC",
+    );
+    let at = |m: agent_test_runtime::matcher::Matcher| {
+        let v = conv(&t, tool("t").arg("a", m));
+        match v.status {
+            Status::Fail => format!("fail: {}", v.details.violations[0].message),
+            s => format!("{s}: {}", v.reason),
+        }
+    };
+    let cases: Vec<(agent_test_runtime::matcher::Matcher, &str)> = vec![
+        ("x".into_matcher(), r#"a: missing (expected "x")"#),
+        (
+            exact(json!([1])).unordered().into_matcher(),
+            "a: missing (expected [1] (any order))",
+        ),
+        (expr("CONCAT('a', 'b')"), r#"a: missing (expected "ab")"#),
+        (
+            contains("x").into_matcher(),
+            r#"a: missing (expected text containing "x")"#,
+        ),
+        (regex("x"), "a: missing (expected a match of /x/)"),
+        (
+            date("TODAY()").into_matcher(),
+            "a: missing (expected \"2026-11-22\")",
+        ),
+        (
+            matches_schema(json!({"type": "string"})),
+            r#"a: missing (expected a value valid against {"type":"string"})"#,
+        ),
+        (any(), "a: missing (expected any value)"),
+        (email("a@b.c"), r#"a: missing (expected the email "a@b.c")"#),
+        (
+            all_of([contains("x").into_matcher()]),
+            r#"a: missing (expected text containing "x")"#,
+        ),
+        (
+            any_of(["x".into_matcher()]),
+            r#"a: missing (expected one of "x")"#,
+        ),
+        (not("x".into_matcher()), r#"a: missing (expected not "x")"#),
+        (
+            free_text("a greeting"),
+            r#"a: missing (expected (judged) means "a greeting")"#,
+        ),
+        (
+            date_time("tomorrow"),
+            r#"a: missing (expected (judged) a date/time meaning "tomorrow")"#,
+        ),
+    ];
+    for (m, why) in cases {
+        let shown = m.describe();
+        let got = at(m);
+        let got = got
+            .split_once(" at conversation position 0: ")
+            .map_or(got.clone(), |(_, r)| r.to_owned());
+        assert_eq!(got, why, "{shown}");
+    }
+    // Absence is what these two assert.
+    assert_eq!(at(missing()), "pass: ");
+    assert_eq!(at(optional("x".into_matcher())), "pass: ");
+}
+
+#[test]
+fn matchers_that_compare_nothing_are_errors() {
+    let t = one_turn(Reply::text("").call(call("t", json!({"a": "anything"}))));
+    let at = |m: agent_test_runtime::matcher::Matcher| sr(conv(&t, tool("t").arg("a", m)));
+    assert_eq!(
+        at(contains("").ignore_case().into_matcher()),
+        error(
+            r#"compared nothing: contains("") is found in every value (to require only presence, use any())"#
+        )
+    );
+    assert_eq!(
+        at(regex("(x)?")),
+        error(
+            "compared nothing: the regex /(x)?/ matches every value (it matches the empty string)"
+        )
+    );
+    assert_eq!(
+        at(matches_schema(json!({}))),
+        error("compared nothing: the schema {} accepts every value")
+    );
+    assert_eq!(
+        at(all_of(Vec::<agent_test_runtime::matcher::Matcher>::new())),
+        error("compared nothing: all_of([]) has no matcher")
+    );
+    assert_eq!(
+        at(one_of(Vec::<agent_test_runtime::matcher::Matcher>::new())),
+        error("compared nothing: one_of([]) has no variant")
+    );
+    assert_eq!(
+        at(optional(any())),
+        error("compared nothing: optional(any value) accepts every value, a missing one included")
+    );
+    assert_eq!(
+        at(not(contains("").into_matcher())),
+        error(
+            r#"compared nothing: contains("") is found in every value (to require only presence, use any())"#
+        )
+    );
+    assert_eq!(
+        at(free_text(" ")),
+        error("compared nothing: free_text has no description")
+    );
+    assert_eq!(
+        at(date_time("")),
+        error("compared nothing: date_time has no description")
+    );
+}
