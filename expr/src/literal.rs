@@ -85,9 +85,11 @@ pub fn parse_time_of_day(s: &str) -> Result<TimeOfDay, String> {
             if !(1..=12).contains(&hour) {
                 return Err(bad());
             }
-            hour %= 12;
+            if hour == 12 {
+                hour = 0;
+            }
             if pm {
-                hour += 12;
+                hour = hour.checked_add(12).ok_or_else(bad)?;
             }
         }
         None if hour > 23 => return Err(bad()),
