@@ -23,7 +23,9 @@ pub enum ExprKind {
     },
     /// A string literal.
     Str(String),
-    /// A number literal.
+    /// A whole number literal, exact (`-9223372036854775808`).
+    Int(i128),
+    /// Any other number literal (`1.5`, and whole numbers beyond `i128`).
     Num(f64),
     /// A context variable.
     Var(String),
@@ -149,7 +151,7 @@ impl Expr {
             match &e.kind {
                 ExprKind::Var(v) => out.push(v.as_str()),
                 ExprKind::Call { args, .. } => stack.extend(args.iter().rev()),
-                ExprKind::Str(_) | ExprKind::Num(_) => {}
+                ExprKind::Str(_) | ExprKind::Int(_) | ExprKind::Num(_) => {}
             }
         }
         out

@@ -46,7 +46,7 @@ fn walk(e: &Expr, vars: Option<&Vars<'_>>, errors: &mut Vec<Error>, depth: usize
                 ));
             }
         }
-        ExprKind::Str(_) | ExprKind::Num(_) => {}
+        ExprKind::Str(_) | ExprKind::Int(_) | ExprKind::Num(_) => {}
         ExprKind::Call { func, args } => {
             let (min, max) = func.arity();
             if args.len() < min || args.len() > max {
@@ -81,7 +81,7 @@ fn check_args(func: Func, args: &[Expr], errors: &mut Vec<Error>) {
     );
     if date_arg && let Some(d) = args.first() {
         match &d.kind {
-            ExprKind::Num(_) => errors.push(Error::new(
+            ExprKind::Int(_) | ExprKind::Num(_) => errors.push(Error::new(
                 format!("{}: a number is not a date", func.name()),
                 d.span.clone(),
             )),
@@ -111,7 +111,7 @@ fn check_args(func: Func, args: &[Expr], errors: &mut Vec<Error>) {
                         format!("unknown unit '{s}': use day(s), hour(s), minute(s) or week(s)"),
                         u.span.clone(),
                     )),
-                    ExprKind::Num(_) => errors.push(Error::new(
+                    ExprKind::Int(_) | ExprKind::Num(_) => errors.push(Error::new(
                         "the unit must be text: day(s), hour(s), minute(s) or week(s)",
                         u.span.clone(),
                     )),
@@ -250,6 +250,10 @@ mod tests {
         );
         assert_eq!(errors("a # b"), ["unexpected character `#`"]);
         assert_eq!(errors("-"), ["invalid number `-`"]);
+        assert_eq!(
+            errors(&"9".repeat(400)),
+            [format!("number `{}` is too large", "9".repeat(400))]
+        );
         assert_eq!(errors("'é"), ["unterminated string"]);
         assert_eq!(errors("'\\"), ["unterminated string"]);
         assert_eq!(errors("é"), ["unexpected character `é`"]);
@@ -262,6 +266,19 @@ mod tests {
             format!("{func}(").repeat(levels),
             ")".repeat(levels)
         )
+    }
+
+    #[test]
+    fn whole_numbers_stay_exact() {
+        for (src, kind) in [
+            ("9223372036854775807", ExprKind::Int(i64::MAX.into())),
+            ("-9223372036854775808", ExprKind::Int(i64::MIN.into())),
+            ("18446744073709551617", ExprKind::Int(18446744073709551617)),
+            ("1.5", ExprKind::Num(1.5)),
+            (".5", ExprKind::Num(0.5)),
+        ] {
+            assert_eq!(parse(src).unwrap().kind, kind, "{src}");
+        }
     }
 
     #[test]

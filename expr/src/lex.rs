@@ -10,6 +10,7 @@ use crate::Error;
 pub(crate) enum Tok {
     Ident(String),
     Str(String),
+    Int(i128),
     Num(f64),
     LParen,
     RParen,
@@ -54,9 +55,17 @@ pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Range<usize>)>, Error> {
                 {}
                 let span = start..here(&mut chars);
                 let text = src.get(span.clone()).unwrap_or_default();
+                // Whole numbers stay exact (a count or an id beyond 2^53 must not change).
+                if let Ok(i) = text.parse::<i128>() {
+                    out.push((Tok::Int(i), span));
+                    continue;
+                }
                 let n = text
                     .parse::<f64>()
                     .map_err(|_| Error::new(format!("invalid number `{text}`"), span.clone()))?;
+                if !n.is_finite() {
+                    return Err(Error::new(format!("number `{text}` is too large"), span));
+                }
                 out.push((Tok::Num(n), span));
             }
             c if c.is_ascii_alphabetic() || c == '_' => {

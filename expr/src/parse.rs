@@ -80,6 +80,10 @@ impl Parser<'_> {
                 kind: ExprKind::Str(s),
                 span,
             }),
+            Tok::Int(i) => Ok(Expr {
+                kind: ExprKind::Int(i),
+                span,
+            }),
             Tok::Num(n) => Ok(Expr {
                 kind: ExprKind::Num(n),
                 span,

@@ -173,7 +173,10 @@ impl LatencyCheck {
             return Outcome::error("no turn ran");
         }
         if self.total {
-            let sum: u64 = turns.iter().map(|t| t.latency_ms).sum();
+            // Saturating: recorded latencies come from outside, and no sum may overflow.
+            let sum = turns
+                .iter()
+                .fold(0u64, |sum, t| sum.saturating_add(t.latency_ms));
             return if sum <= self.max_ms {
                 Outcome::passed()
             } else {

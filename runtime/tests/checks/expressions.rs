@@ -162,3 +162,108 @@ fn expression_errors_are_error_verdicts() {
         v.reason
     );
 }
+
+/// The verdict of `tool("create_event").arg("x", matcher)` on `{"x": x}`: its status and
+/// reason, or the first violation's message when it failed.
+fn verdict_of(x: serde_json::Value, m: impl IntoMatcher) -> (Status, String) {
+    let t = call(json!({ "x": x }));
+    first_message(&t, tool("create_event").arg("x", m))
+}
+
+#[test]
+fn date_arithmetic_out_of_range_is_an_error_verdict_not_a_panic() {
+    let range = "is out of range (dates go from the year -9999 to 9999)";
+    for (source, message) in [
+        // Negating i64::MIN overflowed ("attempt to negate with overflow") before.
+        (
+            "DATE_SUB(TODAY(), -9223372036854775808, 'day')",
+            format!("DATE_SUB: -9223372036854775808 days {range}"),
+        ),
+        (
+            "DATE_ADD(TODAY(), 9223372036854775807, 'days')",
+            format!("DATE_ADD: 9223372036854775807 days {range}"),
+        ),
+        (
+            "DATE_ADD(NOW(), -9223372036854775808, 'minutes')",
+            format!("DATE_ADD: -9223372036854775808 minutes {range}"),
+        ),
+        (
+            "DATE_SUB(TODAY(), 18446744073709551615, 'week')",
+            format!("DATE_SUB: 18446744073709551615 weeks {range}"),
+        ),
+        (
+            "DATE_ADD(TODAY(), 1000000000000000000000000000000000000000, 'hour')",
+            format!("DATE_ADD: 1e+39 hours {range}"),
+        ),
+        (
+            "DATE_ADD(TODAY(), 1.5, 'hour')",
+            "the count must be a whole number, got 1.5".to_owned(),
+        ),
+        (
+            "DATE_ADD('9999-12-31', 1, 'day')",
+            format!("DATE_ADD: the result {range}"),
+        ),
+        (
+            "DATE_SUB(AT_TIME(TODAY(), '00:00'), 9999999999, 'minutes')",
+            format!("DATE_SUB: the result {range}"),
+        ),
+        (
+            "DATE_ADD(TODAY(), 7304484, 'days')",
+            format!("DATE_ADD: the result {range}"),
+        ),
+    ] {
+        for m in [
+            expr(source),
+            date(source).tolerance_minutes(u32::MAX).into_matcher(),
+        ] {
+            let (status, reason) = verdict_of(json!("2026-11-22"), m);
+            assert_eq!(status, Status::Error, "{source}");
+            assert_eq!(reason, format!("x: `{source}`: {message}"));
+        }
+    }
+    // In range, at the edges.
+    let (status, reason) = verdict_of(
+        json!("9999-12-30"),
+        expr("DATE_ADD('9999-12-29', 1, 'day')"),
+    );
+    assert_eq!((status, reason.as_str()), (Status::Pass, ""));
+}
+
+#[test]
+fn the_largest_tolerance_is_not_an_overflow() {
+    // u32::MAX minutes is about 8,171 years.
+    let (status, reason) = verdict_of(
+        json!("9999-12-30T00:00:00Z"),
+        date("TODAY()").tolerance_minutes(u32::MAX),
+    );
+    assert_eq!((status, reason.as_str()), (Status::Pass, ""));
+    for tolerance in [0, u32::MAX] {
+        let (status, reason) = verdict_of(
+            json!("-009999-01-03T00:00:00Z"),
+            date("TODAY()").tolerance_minutes(tolerance),
+        );
+        assert_eq!(status, Status::Fail);
+        assert!(reason.ends_with(" min earlier)"), "{reason}");
+        assert!(
+            reason.starts_with("call at conversation position 0: x: expected "),
+            "{reason}"
+        );
+    }
+}
+
+#[test]
+fn deeply_nested_expressions_are_error_verdicts() {
+    let levels = 5_000;
+    let source = format!("{}'x'{}", "UPPER(".repeat(levels), ")".repeat(levels));
+    let (status, reason) = verdict_of(json!("X"), expr(source.clone()));
+    assert_eq!(status, Status::Error);
+    assert_eq!(
+        reason,
+        format!(
+            "x: invalid expression `{}…`: expression nested deeper than 64 levels at column 385",
+            &source[..100]
+        )
+    );
+    let fine = format!("{}'x'{}", "UPPER(".repeat(64), ")".repeat(64));
+    assert_eq!(verdict_of(json!("X"), expr(fine)).0, Status::Pass);
+}

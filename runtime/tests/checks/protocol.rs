@@ -125,3 +125,36 @@ fn missing_usage_or_limits_are_errors() {
     );
     assert_eq!(conv(&t, tokens()).status, Status::Error);
 }
+
+/// Counts from a recording or a provider can be anything: sums saturate (and so exceed every
+/// budget) instead of overflowing, which panicked in debug builds and wrapped round to a
+/// small, passing number in release builds.
+#[test]
+fn huge_counts_saturate_instead_of_overflowing() {
+    let t = Transcript::new(vec![
+        Turn::new(
+            0,
+            "a",
+            Reply::text("").usage(Usage::new(u64::MAX, 1)),
+            u64::MAX,
+        ),
+        Turn::new(1, "b", Reply::text("").usage(Usage::new(1, 1)), 2),
+    ]);
+    let max = u64::MAX;
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::MAX).total()).status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(1)).total()).reason,
+        format!("the turns took {max} ms in total (at most 1000 ms)")
+    );
+    assert_eq!(
+        conv(&t, tokens().total_at_most(u64::MAX - 1)).reason,
+        format!("token budget exceeded: total {max} > {}", max - 1)
+    );
+    assert_eq!(
+        turn(&t, 0, tokens().input_at_most(10)).reason,
+        format!("token budget exceeded: input {max} > 10")
+    );
+}
