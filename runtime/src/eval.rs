@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
+use crate::check::{
+    EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex, turn_number,
+};
 use crate::judge::Judgements;
 use crate::model::Transcript;
 use crate::verdict::Verdict;
@@ -218,12 +220,14 @@ impl Evaluator<'_> {
         let e = &self.expectations[i];
         if let Scope::Turn(t) | Scope::UpTo(t) = e.scope {
             match self.transcript.turns.get(t) {
-                None => return Outcome::error(format!("turn {} did not run", t + 1)),
+                None => {
+                    return Outcome::error(format!("turn {} did not run", turn_number(t)));
+                }
                 Some(turn) => {
                     if let Some(err) = &turn.error {
                         return Outcome::error(format!(
                             "not evaluated: the agent failed on turn {}: {err}",
-                            t + 1
+                            turn_number(t)
                         ));
                     }
                 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome, Violation};
+use super::{EvalContext, Outcome, Violation, turn_number};
 use crate::model::Usage;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
@@ -74,7 +74,7 @@ impl StatusCheck {
                 None => {
                     return Outcome::error(format!(
                         "turn {} has no HTTP status (the agent is not reached over HTTP)",
-                        t.index + 1
+                        turn_number(t.index)
                     ));
                 }
                 Some(s) if s < self.min || s > self.max => bad.push((t.index, s)),
@@ -88,7 +88,7 @@ impl StatusCheck {
             None => Outcome::passed(),
             Some(&(turn, status)) => Outcome::fail(format!(
                 "HTTP status {status} on turn {} (expected {})",
-                turn + 1,
+                turn_number(turn),
                 self.expected()
             ))
             .expected(json!(self.expected()))
@@ -195,7 +195,7 @@ impl LatencyCheck {
             None => Outcome::passed(),
             Some(t) => Outcome::fail(format!(
                 "turn {} took {} ms (at most {} ms)",
-                t.index + 1,
+                turn_number(t.index),
                 t.latency_ms,
                 self.max_ms
             ))

@@ -158,3 +158,37 @@ fn huge_counts_saturate_instead_of_overflowing() {
         format!("token budget exceeded: input {max} > 10")
     );
 }
+
+/// Found by the property suite: a recording can number its turns anything, and "turn
+/// {index + 1}" overflowed (a panic in debug builds, "turn 0" in release) in messages and in
+/// the report's transcript.
+#[test]
+fn the_last_possible_turn_number_is_not_an_overflow() {
+    let t = Transcript::new(vec![Turn::new(
+        usize::MAX,
+        "a",
+        Reply::text("").http_status(500),
+        5000,
+    )]);
+    assert_eq!(
+        conv(&t, http_status(200)).reason,
+        "HTTP status 500 on turn 18446744073709551616 (expected 200)"
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(1))).reason,
+        "turn 18446744073709551616 took 5000 ms (at most 1000 ms)"
+    );
+    let report = agent_test_runtime::model::Scenario::new("s")
+        .expect(http_status(200))
+        .evaluate(&t);
+    assert!(
+        report
+            .to_string()
+            .contains("turn 18446744073709551616  user   a"),
+        "{report}"
+    );
+    assert_eq!(
+        agent_test_runtime::check::Scope::Turn(usize::MAX).to_string(),
+        "turn 18446744073709551616"
+    );
+}
