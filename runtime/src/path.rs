@@ -69,6 +69,12 @@ impl FieldPath {
         &self.source
     }
 
+    /// Whether this is one key taken literally ([`FieldPath::key`]) that reads differently as
+    /// a path (`a.b`, `.`, `items[0]`): what the JSON form must mark to reload it.
+    pub(crate) fn is_literal_key(&self) -> bool {
+        FieldPath::new(self.source.as_str()).segments != self.segments
+    }
+
     /// The first segment (the top-level key), if any.
     pub(crate) fn head(&self) -> Option<&str> {
         self.segments.first().map(String::as_str)
