@@ -105,6 +105,21 @@ fn check_args(func: Func, args: &[Expr], errors: &mut Vec<Error>) {
                     n.span.clone(),
                 ));
             }
+            // A literal count beyond the range of dates is out of range whatever the date.
+            if let (Some(n), Some(ExprKind::Str(u))) = (args.get(1), args.get(2).map(|u| &u.kind))
+                && let (ExprKind::Int(count), Some(unit)) = (&n.kind, Unit::parse(u))
+                && count.unsigned_abs() > unit.max_count().unsigned_abs()
+            {
+                let plural = if *count == 1 { "" } else { "s" };
+                errors.push(Error::new(
+                    format!(
+                        "{}: {count} {}{plural} is out of range (dates go from the year -9999 to 9999)",
+                        func.name(),
+                        unit.name()
+                    ),
+                    n.span.clone(),
+                ));
+            }
             if let Some(u) = args.get(2) {
                 match &u.kind {
                     ExprKind::Str(s) if Unit::parse(s).is_none() => errors.push(Error::new(
@@ -212,6 +227,26 @@ mod tests {
         assert_eq!(
             errors("DATE_ADD(TODAY(), 'two', 'days')"),
             ["DATE_ADD: the count must be a number"]
+        );
+        assert_eq!(
+            errors("DATE_SUB(TODAY(), -9223372036854775808, 'day')"),
+            [
+                "DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)"
+            ]
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), 10518456961, 'minutes')"),
+            [
+                "DATE_ADD: 10518456961 minutes is out of range (dates go from the year -9999 to 9999)"
+            ]
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), -10518456960, 'minutes')"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), 1043497, 'week')"),
+            Vec::<String>::new()
         );
         assert_eq!(
             errors("DATE_ADD(TODAY(), 2, 'months')"),

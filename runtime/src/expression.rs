@@ -107,8 +107,11 @@ impl ExprValue {
 /// assert!(Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).is_err());
 ///
 /// // Dates go from the year -9999 to 9999; beyond is an error, never an overflow.
+/// assert_eq!(Expression::new("DATE_ADD('9999-12-31', 1, 'day')").eval(&env).unwrap_err(),
+///            "`DATE_ADD('9999-12-31', 1, 'day')`: DATE_ADD: the result is out of range (dates go from the year -9999 to 9999)");
+/// // A count that is out of range for any date is refused when the expression is built.
 /// assert_eq!(Expression::new("DATE_SUB(TODAY(), -9223372036854775808, 'day')").eval(&env).unwrap_err(),
-///            "`DATE_SUB(TODAY(), -9223372036854775808, 'day')`: DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)");
+///            "invalid expression `DATE_SUB(TODAY(), -9223372036854775808, 'day')`: DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)");
 /// ```
 #[derive(Clone)]
 pub struct Expression {
@@ -321,14 +324,8 @@ fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), String> {
 
 /// `3 days`, `1 hour`.
 fn amount(count: &str, unit: Unit) -> String {
-    let name = match unit {
-        Unit::Minute => "minute",
-        Unit::Hour => "hour",
-        Unit::Day => "day",
-        Unit::Week => "week",
-    };
     let plural = if count == "1" { "" } else { "s" };
-    format!("{count} {name}{plural}")
+    format!("{count} {}{plural}", unit.name())
 }
 
 /// `count` units as a span, `None` beyond what a span can hold.

@@ -170,57 +170,107 @@ fn verdict_of(x: serde_json::Value, m: impl IntoMatcher) -> (Status, String) {
     first_message(&t, tool("create_event").arg("x", m))
 }
 
+/// `{"x": x}` checked with `matcher`, the context variable `N` set to `n`.
+fn verdict_with_n(
+    x: serde_json::Value,
+    n: serde_json::Value,
+    m: impl IntoMatcher,
+) -> (Status, String) {
+    let mut t = call(json!({ "x": x }));
+    t.context.insert("N", n);
+    first_message(&t, tool("create_event").arg("x", m))
+}
+
 #[test]
 fn date_arithmetic_out_of_range_is_an_error_verdict_not_a_panic() {
     let range = "is out of range (dates go from the year -9999 to 9999)";
-    for (source, message) in [
-        // Negating i64::MIN overflowed ("attempt to negate with overflow") before.
+    // (function, count, unit, the error). Negating i64::MIN overflowed ("attempt to negate
+    // with overflow") before.
+    for (func, count, unit, message) in [
         (
-            "DATE_SUB(TODAY(), -9223372036854775808, 'day')",
+            "DATE_SUB",
+            json!(i64::MIN),
+            "day",
             format!("DATE_SUB: -9223372036854775808 days {range}"),
         ),
         (
-            "DATE_ADD(TODAY(), 9223372036854775807, 'days')",
+            "DATE_ADD",
+            json!(i64::MAX),
+            "days",
             format!("DATE_ADD: 9223372036854775807 days {range}"),
         ),
         (
-            "DATE_ADD(NOW(), -9223372036854775808, 'minutes')",
+            "DATE_ADD",
+            json!(i64::MIN),
+            "minutes",
             format!("DATE_ADD: -9223372036854775808 minutes {range}"),
         ),
         (
-            "DATE_SUB(TODAY(), 18446744073709551615, 'week')",
+            "DATE_SUB",
+            json!(u64::MAX),
+            "week",
             format!("DATE_SUB: 18446744073709551615 weeks {range}"),
         ),
         (
-            "DATE_ADD(TODAY(), 1000000000000000000000000000000000000000, 'hour')",
+            "DATE_ADD",
+            json!(1e39),
+            "hour",
             format!("DATE_ADD: 1e+39 hours {range}"),
         ),
         (
-            "DATE_ADD(TODAY(), 1.5, 'hour')",
-            "the count must be a whole number, got 1.5".to_owned(),
-        ),
-        (
-            "DATE_ADD('9999-12-31', 1, 'day')",
-            format!("DATE_ADD: the result {range}"),
-        ),
-        (
-            "DATE_SUB(AT_TIME(TODAY(), '00:00'), 9999999999, 'minutes')",
-            format!("DATE_SUB: the result {range}"),
-        ),
-        (
-            "DATE_ADD(TODAY(), 7304484, 'days')",
-            format!("DATE_ADD: the result {range}"),
+            "DATE_ADD",
+            json!(7304485),
+            "days",
+            format!("DATE_ADD: 7304485 days {range}"),
         ),
     ] {
+        // From a context variable: evaluated, an error verdict.
+        let source = format!("{func}(TODAY(), N, '{unit}')");
         for m in [
-            expr(source),
-            date(source).tolerance_minutes(u32::MAX).into_matcher(),
+            expr(source.as_str()),
+            date(source.as_str())
+                .tolerance_minutes(u32::MAX)
+                .into_matcher(),
         ] {
-            let (status, reason) = verdict_of(json!("2026-11-22"), m);
+            let (status, reason) = verdict_with_n(json!("2026-11-22"), count.clone(), m);
             assert_eq!(status, Status::Error, "{source}");
             assert_eq!(reason, format!("x: `{source}`: {message}"));
         }
+        // Written in the expression: out of range whatever the date, so refused when the
+        // check is built (and at compile time in `agent_test!`).
+        if count.is_i64() || count.is_u64() {
+            let source = format!("{func}(TODAY(), {count}, '{unit}')");
+            let (status, reason) = verdict_of(json!("2026-11-22"), expr(source.as_str()));
+            assert_eq!(status, Status::Error, "{source}");
+            assert_eq!(
+                reason,
+                format!("x: invalid expression `{source}`: {message}")
+            );
+        }
     }
+    // In range as a count, out of range as a result.
+    for source in [
+        "DATE_ADD('9999-12-31', 1, 'day')",
+        "DATE_SUB(AT_TIME(TODAY(), '00:00'), 9999999999, 'minutes')",
+        "DATE_ADD(TODAY(), 7304484, 'days')",
+    ] {
+        let (status, reason) = verdict_of(json!("2026-11-22"), expr(source));
+        assert_eq!(status, Status::Error, "{source}");
+        let func = &source[..8];
+        assert_eq!(reason, format!("x: `{source}`: {func}: the result {range}"));
+    }
+    let (status, reason) = verdict_with_n(
+        json!("2026-11-22"),
+        json!(1.5),
+        expr("DATE_ADD(TODAY(), N, 'hour')"),
+    );
+    assert_eq!(
+        (status, reason.as_str()),
+        (
+            Status::Error,
+            "x: `DATE_ADD(TODAY(), N, 'hour')`: the count must be a whole number, got 1.5"
+        )
+    );
     // In range, at the edges.
     let (status, reason) = verdict_of(
         json!("9999-12-30"),
