@@ -600,3 +600,20 @@ fn scenario_settings() {
     );
     assert!(text.contains("clock += 1"), "{text}");
 }
+
+/// A JSONPath literal with nested filters took exponential time to check (the compiler hung),
+/// and deep brackets overflowed the stack: at most 10 levels.
+#[test]
+fn jsonpath_literals_nest_at_most_10_levels() {
+    let deep = format!("${}.a{}", "[?@".repeat(30), "]".repeat(30));
+    let msgs = on_small_stack(move || {
+        let literal = proc_macro2::Literal::string(&deep);
+        errors_of(
+            quote::quote! { agent = a(); scenario s { expect json_path(#literal).exists(); } },
+        )
+    });
+    assert_eq!(
+        msgs,
+        ["invalid JSONPath: brackets nest deeper than 10 levels at column 32"]
+    );
+}

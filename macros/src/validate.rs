@@ -130,11 +130,47 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
     }
 }
 
+/// How deep brackets and parentheses may nest in a JSONPath literal (the runtime's limit):
+/// the parser recurses into each and takes time exponential in nested filters, so a deeper
+/// literal would crash or hang the compiler.
+const MAX_JSONPATH_NESTING: usize = 10;
+
 #[cfg(feature = "jsonpath")]
 fn check_json_path(query: &str, span: Span, diag: &mut Diagnostics) {
-    if let Err(e) = serde_json_path::JsonPath::parse(query) {
+    if let Some(column) = json_path_too_deep(query) {
+        diag.error(
+            span,
+            format!(
+                "invalid JSONPath: brackets nest deeper than {MAX_JSONPATH_NESTING} levels at column {column}"
+            ),
+        );
+    } else if let Err(e) = serde_json_path::JsonPath::parse(query) {
         diag.error(span, format!("invalid JSONPath: {e}"));
     }
+}
+
+/// The column (1-based) of the first bracket or parenthesis nested deeper than
+/// [`MAX_JSONPATH_NESTING`] outside string literals.
+fn json_path_too_deep(query: &str) -> Option<usize> {
+    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
+    for (column, c) in query.chars().enumerate() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[' | '(') => {
+                depth = depth.saturating_add(1);
+                if depth > MAX_JSONPATH_NESTING {
+                    return Some(column.saturating_add(1));
+                }
+            }
+            (None, ']' | ')') => depth = depth.saturating_sub(1),
+            (None, _) => {}
+        }
+    }
+    None
 }
 
 #[cfg(not(feature = "jsonpath"))]

@@ -223,3 +223,33 @@ fn schema_on_body_and_field() {
         "nowhere: missing"
     );
 }
+
+/// Nested filters took exponential time to parse (20 levels: minutes) and a few thousand
+/// parentheses overflowed the stack: brackets nest at most 10 deep, an error verdict beyond.
+#[test]
+fn json_path_queries_nest_at_most_10_levels() {
+    let t = one_turn(Reply::text("").body(json!({"a": 1})));
+    let filters = |n: usize| format!("${}.a{}", "[?@".repeat(n), "]".repeat(n));
+    let started = std::time::Instant::now();
+    let v = conv(&t, json_path(filters(40)).exists());
+    assert_eq!(v.status, Status::Error);
+    assert!(
+        v.reason
+            .ends_with("…`: brackets nest deeper than 10 levels at column 32"),
+        "{}",
+        v.reason
+    );
+    let parens = format!("$[?{}@.a == 1{}]", "(".repeat(5000), ")".repeat(5000));
+    let v = conv(&t, json_path(parens).exists());
+    assert_eq!(v.status, Status::Error);
+    assert!(v.reason.ends_with("at column 13"), "{}", v.reason);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Brackets inside string literals do not count; 10 levels are fine.
+    let v = conv(
+        &t,
+        json_path(format!("$[?@.a == '{}']", "[(".repeat(50))).exists(),
+    );
+    assert_eq!(v.status, Status::Fail, "{}", v.reason);
+    let v = conv(&t, json_path(filters(9)).exists());
+    assert_eq!(v.status, Status::Fail, "{}", v.reason);
+}

@@ -203,6 +203,44 @@ pub fn name() -> impl Strategy<Value = String> {
     ]
 }
 
+/// JSONPath-like text: the query language's tokens in any order and nesting, so that the
+/// parser's deep and backtracking paths are reached.
+pub fn json_path_soup() -> impl Strategy<Value = String> {
+    let token = proptest::sample::select(vec![
+        "$",
+        "[",
+        "]",
+        "[?",
+        "@",
+        ".",
+        "*",
+        "..",
+        "(",
+        ")",
+        " == ",
+        " < ",
+        " && ",
+        " || ",
+        "!",
+        "'a'",
+        "\"b\"",
+        "a",
+        "0",
+        "-1",
+        ":",
+        ",",
+        "length(",
+        "match(@.a, '[a-z]+')",
+        "count(",
+        "value(",
+        "[?@",
+        "[?(@",
+        "[*]",
+        "['a']",
+    ]);
+    proptest::collection::vec(token, 0..40).prop_map(|t| t.concat())
+}
+
 /// Numbers at the edges of every integer type and of floats.
 pub fn odd_number() -> impl Strategy<Value = Value> {
     prop_oneof![

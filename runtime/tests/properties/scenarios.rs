@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use crate::mutate::{apply_all, edit_text, edits, mutations};
 use crate::{
-    arb_json, assert_message, config, doc_file, edgy_u64, edgy_usize, name, odd_number, odd_string,
+    arb_json, assert_message, config, doc_file, edgy_u64, edgy_usize, json_path_soup, name,
+    odd_number, odd_string,
 };
 
 /// Loads, and checks the answer.
@@ -159,11 +160,16 @@ fn expectation() -> impl Strategy<Value = Expectation> {
             2 => field(p).exists().into_expectation(),
             _ => field(p).missing().into_expectation(),
         }),
-        (odd_string(), arb_json(), 0u8..3).prop_map(|(q, v, op)| match op {
-            0 => json_path(q).exists().into_expectation(),
-            1 => json_path(q).not_exists().into_expectation(),
-            _ => json_path(q).equals(v).into_expectation(),
-        }),
+        (
+            prop_oneof![odd_string(), json_path_soup()],
+            arb_json(),
+            0u8..3
+        )
+            .prop_map(|(q, v, op)| match op {
+                0 => json_path(q).exists().into_expectation(),
+                1 => json_path(q).not_exists().into_expectation(),
+                _ => json_path(q).equals(v).into_expectation(),
+            }),
         (arb_json(), option::of(odd_string())).prop_map(|(s, at)| match at {
             Some(at) => schema(s).at(at).into_expectation(),
             None => schema(s).into_expectation(),
