@@ -603,6 +603,7 @@ fn scenario_settings() {
 
 /// A JSONPath literal with nested filters took exponential time to check (the compiler hung),
 /// and deep brackets overflowed the stack: at most 10 levels.
+#[cfg(feature = "jsonpath")]
 #[test]
 fn jsonpath_literals_nest_at_most_10_levels() {
     let deep = format!("${}.a{}", "[?@".repeat(30), "]".repeat(30));

@@ -133,6 +133,7 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
 /// How deep brackets and parentheses may nest in a JSONPath literal (the runtime's limit):
 /// the parser recurses into each and takes time exponential in nested filters, so a deeper
 /// literal would crash or hang the compiler.
+#[cfg(feature = "jsonpath")]
 const MAX_JSONPATH_NESTING: usize = 10;
 
 #[cfg(feature = "jsonpath")]
@@ -151,6 +152,7 @@ fn check_json_path(query: &str, span: Span, diag: &mut Diagnostics) {
 
 /// The column (1-based) of the first bracket or parenthesis nested deeper than
 /// [`MAX_JSONPATH_NESTING`] outside string literals.
+#[cfg(feature = "jsonpath")]
 fn json_path_too_deep(query: &str) -> Option<usize> {
     let (mut depth, mut quote, mut escaped) = (0usize, None, false);
     for (column, c) in query.chars().enumerate() {

@@ -342,10 +342,12 @@ pub(crate) struct JsonPathQuery {
 /// How deep brackets and parentheses may nest in a JSONPath query. The parser recurses into
 /// each (a few thousand exhaust the stack) and takes time exponential in nested filters
 /// (`$[?@[?@[?…]]]`: 14 levels take seconds, 20 minutes).
+#[cfg(feature = "jsonpath")]
 pub(crate) const MAX_JSONPATH_NESTING: usize = 10;
 
 /// `Err` when brackets or parentheses nest deeper than [`MAX_JSONPATH_NESTING`] outside
 /// string literals, naming the column.
+#[cfg(feature = "jsonpath")]
 pub(crate) fn json_path_nesting(query: &str) -> Result<(), String> {
     let (mut depth, mut quote, mut escaped) = (0usize, None, false);
     for (column, c) in query.chars().enumerate() {
