@@ -33,11 +33,8 @@ pub enum Scope {
 }
 
 /// The 1-based number of the turn at 0-based `index`, for messages. Never overflows: turn
-/// indices are read from recordings and scenario files, where any number can be written.
-///
-/// ```ignore
-/// assert_eq!(turn_number(usize::MAX), 18446744073709551616);
-/// ```
+/// indices are read from recordings and scenario files, where any number can be written
+/// (`usize::MAX` is turn 18446744073709551616).
 pub(crate) fn turn_number(index: usize) -> u128 {
     (index as u128).saturating_add(1)
 }
