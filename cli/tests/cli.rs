@@ -1200,3 +1200,45 @@ async fn judge_retries_and_timeout_come_from_the_command_line_or_the_environment
         assert!(stderr(&out).contains(why), "{}", stderr(&out));
     }
 }
+
+/// An expression 5,000 calls deep aborted the whole process with a stack overflow (every run
+/// lost), and `DATE_SUB` of i64::MIN days panicked: now both are error verdicts of their
+/// checks, and every other check and run is still evaluated and reported.
+#[test]
+fn deep_expressions_and_date_overflows_are_error_verdicts_not_crashes() {
+    let dir = temp("limits");
+    let deep = format!("{}'x'{}", "UPPER(".repeat(5000), ")".repeat(5000));
+    let mut scenario = refund_scenario();
+    scenario["context"] = json!({"N": i64::MIN});
+    scenario["expect"] = json!([
+        {"check": {"type": "text", "source": "reply", "op": "contains", "value": "refund"}},
+        {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "expr", "expression": deep}]}},
+        {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "date", "expression": "DATE_SUB(TODAY(), N, 'day')"}]}}
+    ]);
+    write(&dir.join("scenarios.json"), &json!([scenario]));
+    write(&dir.join("runs/good.json"), &recording("ORD-9921"));
+    write(&dir.join("runs/bad.json"), &recording("ORD-1"));
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("scenarios.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains("expression nested deeper than 64 levels at column 385"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("agent-test: 2 runs: 0 passed, 2 failed"),
+        "{text}"
+    );
+}

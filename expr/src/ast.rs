@@ -23,7 +23,9 @@ pub enum ExprKind {
     },
     /// A string literal.
     Str(String),
-    /// A number literal.
+    /// A whole number literal, exact (`-9223372036854775808`).
+    Int(i128),
+    /// Any other number literal (`1.5`, and whole numbers beyond `i128`).
     Num(f64),
     /// A context variable.
     Var(String),
@@ -142,21 +144,16 @@ impl Expr {
     /// assert_eq!(e.variables(), ["A", "B"]);
     /// ```
     pub fn variables(&self) -> Vec<&str> {
+        // With an explicit stack: a tree built by hand may be deeper than any parsed one.
         let mut out = Vec::new();
-        self.visit(&mut |e| {
-            if let ExprKind::Var(v) = &e.kind {
-                out.push(v.as_str());
-            }
-        });
-        out
-    }
-
-    fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
-        f(self);
-        if let ExprKind::Call { args, .. } = &self.kind {
-            for a in args {
-                a.visit(f);
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                ExprKind::Var(v) => out.push(v.as_str()),
+                ExprKind::Call { args, .. } => stack.extend(args.iter().rev()),
+                ExprKind::Str(_) | ExprKind::Int(_) | ExprKind::Num(_) => {}
             }
         }
+        out
     }
 }

@@ -1,6 +1,6 @@
 //! Static checks: arity, units, time literals, date literals, known variables.
 
-use crate::{Error, Expr, ExprKind, Func, Unit, parse_path, parse_time_of_day};
+use crate::{Error, Expr, ExprKind, Func, MAX_DEPTH, Unit, parse_path, parse_time_of_day};
 
 /// The context variables that exist: with `Some(names)` other names are errors, `None` accepts
 /// any name.
@@ -19,11 +19,20 @@ pub type Vars<'a> = [&'a str];
 /// ```
 pub fn validate(expr: &Expr, vars: Option<&Vars<'_>>) -> Vec<Error> {
     let mut errors = Vec::new();
-    walk(expr, vars, &mut errors);
+    walk(expr, vars, &mut errors, 0);
     errors
 }
 
-fn walk(e: &Expr, vars: Option<&Vars<'_>>, errors: &mut Vec<Error>) {
+/// `depth`: how many calls enclose `e`. A tree from [`parse`](crate::parse) is never deeper
+/// than [`MAX_DEPTH`]; one built by hand is checked no deeper.
+fn walk(e: &Expr, vars: Option<&Vars<'_>>, errors: &mut Vec<Error>, depth: usize) {
+    if depth > MAX_DEPTH {
+        errors.push(Error::new(
+            format!("expression nested deeper than {MAX_DEPTH} levels"),
+            e.span.clone(),
+        ));
+        return;
+    }
     match &e.kind {
         ExprKind::Var(name) => {
             if let Some(known) = vars
@@ -37,7 +46,7 @@ fn walk(e: &Expr, vars: Option<&Vars<'_>>, errors: &mut Vec<Error>) {
                 ));
             }
         }
-        ExprKind::Str(_) | ExprKind::Num(_) => {}
+        ExprKind::Str(_) | ExprKind::Int(_) | ExprKind::Num(_) => {}
         ExprKind::Call { func, args } => {
             let (min, max) = func.arity();
             if args.len() < min || args.len() > max {
@@ -59,7 +68,7 @@ fn walk(e: &Expr, vars: Option<&Vars<'_>>, errors: &mut Vec<Error>) {
             }
             check_args(*func, args, errors);
             for a in args {
-                walk(a, vars, errors);
+                walk(a, vars, errors, depth.saturating_add(1));
             }
         }
     }
@@ -72,7 +81,7 @@ fn check_args(func: Func, args: &[Expr], errors: &mut Vec<Error>) {
     );
     if date_arg && let Some(d) = args.first() {
         match &d.kind {
-            ExprKind::Num(_) => errors.push(Error::new(
+            ExprKind::Int(_) | ExprKind::Num(_) => errors.push(Error::new(
                 format!("{}: a number is not a date", func.name()),
                 d.span.clone(),
             )),
@@ -96,13 +105,28 @@ fn check_args(func: Func, args: &[Expr], errors: &mut Vec<Error>) {
                     n.span.clone(),
                 ));
             }
+            // A literal count beyond the range of dates is out of range whatever the date.
+            if let (Some(n), Some(ExprKind::Str(u))) = (args.get(1), args.get(2).map(|u| &u.kind))
+                && let (ExprKind::Int(count), Some(unit)) = (&n.kind, Unit::parse(u))
+                && count.unsigned_abs() > unit.max_count().unsigned_abs()
+            {
+                let plural = if *count == 1 { "" } else { "s" };
+                errors.push(Error::new(
+                    format!(
+                        "{}: {count} {}{plural} is out of range (dates go from the year -9999 to 9999)",
+                        func.name(),
+                        unit.name()
+                    ),
+                    n.span.clone(),
+                ));
+            }
             if let Some(u) = args.get(2) {
                 match &u.kind {
                     ExprKind::Str(s) if Unit::parse(s).is_none() => errors.push(Error::new(
                         format!("unknown unit '{s}': use day(s), hour(s), minute(s) or week(s)"),
                         u.span.clone(),
                     )),
-                    ExprKind::Num(_) => errors.push(Error::new(
+                    ExprKind::Int(_) | ExprKind::Num(_) => errors.push(Error::new(
                         "the unit must be text: day(s), hour(s), minute(s) or week(s)",
                         u.span.clone(),
                     )),
@@ -142,6 +166,7 @@ fn looks_like_date(s: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
     use crate::parse;
@@ -204,6 +229,26 @@ mod tests {
             ["DATE_ADD: the count must be a number"]
         );
         assert_eq!(
+            errors("DATE_SUB(TODAY(), -9223372036854775808, 'day')"),
+            [
+                "DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)"
+            ]
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), 10518456961, 'minutes')"),
+            [
+                "DATE_ADD: 10518456961 minutes is out of range (dates go from the year -9999 to 9999)"
+            ]
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), -10518456960, 'minutes')"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            errors("DATE_ADD(NOW(), 1043497, 'week')"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
             errors("DATE_ADD(TODAY(), 2, 'months')"),
             ["unknown unit 'months': use day(s), hour(s), minute(s) or week(s)"]
         );
@@ -239,5 +284,95 @@ mod tests {
             ["expected a value, a function call or a variable"]
         );
         assert_eq!(errors("a # b"), ["unexpected character `#`"]);
+        assert_eq!(errors("-"), ["invalid number `-`"]);
+        assert_eq!(
+            errors(&"9".repeat(400)),
+            [format!("number `{}` is too large", "9".repeat(400))]
+        );
+        assert_eq!(errors("'é"), ["unterminated string"]);
+        assert_eq!(errors("'\\"), ["unterminated string"]);
+        assert_eq!(errors("é"), ["unexpected character `é`"]);
+    }
+
+    /// `levels` calls of `func` around `inner`, written `func(func(..inner..))`.
+    fn nested(func: &str, levels: usize, inner: &str) -> String {
+        format!(
+            "{}{inner}{}",
+            format!("{func}(").repeat(levels),
+            ")".repeat(levels)
+        )
+    }
+
+    #[test]
+    fn whole_numbers_stay_exact() {
+        for (src, kind) in [
+            ("9223372036854775807", ExprKind::Int(i64::MAX.into())),
+            ("-9223372036854775808", ExprKind::Int(i64::MIN.into())),
+            ("18446744073709551617", ExprKind::Int(18446744073709551617)),
+            ("1.5", ExprKind::Num(1.5)),
+            (".5", ExprKind::Num(0.5)),
+        ] {
+            assert_eq!(parse(src).unwrap().kind, kind, "{src}");
+        }
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        assert_eq!(
+            errors(&nested("UPPER", MAX_DEPTH, "'x'")),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            errors(&nested("UPPER", MAX_DEPTH + 1, "'x'")),
+            ["expression nested deeper than 64 levels at column 385"]
+        );
+        // The column counts characters, not bytes.
+        assert_eq!(
+            errors(&format!("CONCAT('é', {})", nested("LOWER", 70, "'x'"))),
+            ["expression nested deeper than 64 levels at column 391"]
+        );
+        let e = parse(&nested("UPPER", 65, "'x'")).unwrap_err();
+        assert_eq!(e.span, 384..389, "the span is the call's name");
+    }
+
+    /// Far deeper than any stack could take by recursion, on a small stack: an error, no crash.
+    #[test]
+    fn very_deep_input_is_an_error_on_a_small_stack() {
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let deep = nested("UPPER", 100_000, "'x'");
+                let unclosed = "UPPER(".repeat(100_000);
+                (errors(&deep), errors(&unclosed))
+            })
+            .unwrap();
+        let (deep, unclosed) = handle.join().unwrap();
+        assert_eq!(
+            deep,
+            ["expression nested deeper than 64 levels at column 385"]
+        );
+        assert_eq!(
+            unclosed,
+            ["expression nested deeper than 64 levels at column 385"]
+        );
+    }
+
+    /// A tree built by hand is checked no deeper than a parsed one could be.
+    #[test]
+    fn validate_stops_at_the_limit_on_hand_built_trees() {
+        let mut e = parse("'x'").unwrap();
+        for _ in 0..200 {
+            e = Expr {
+                kind: ExprKind::Call {
+                    func: Func::Upper,
+                    args: vec![e],
+                },
+                span: 0..1,
+            };
+        }
+        let found = validate(&e, None);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "expression nested deeper than 64 levels");
+        assert!(e.variables().is_empty());
     }
 }

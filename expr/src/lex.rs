@@ -1,6 +1,8 @@
 //! Tokens of the expression language.
 
+use std::iter::Peekable;
 use std::ops::Range;
+use std::str::CharIndices;
 
 use crate::Error;
 
@@ -8,6 +10,7 @@ use crate::Error;
 pub(crate) enum Tok {
     Ident(String),
     Str(String),
+    Int(i128),
     Num(f64),
     LParen,
     RParen,
@@ -16,79 +19,70 @@ pub(crate) enum Tok {
 
 pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Range<usize>)>, Error> {
     let mut out = Vec::new();
-    let bytes = src.as_bytes();
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let start = i;
-        match b {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'(' => {
-                out.push((Tok::LParen, i..i + 1));
-                i += 1;
-            }
-            b')' => {
-                out.push((Tok::RParen, i..i + 1));
-                i += 1;
-            }
-            b',' => {
-                out.push((Tok::Comma, i..i + 1));
-                i += 1;
-            }
-            b'\'' | b'"' => {
-                let quote = b;
-                i += 1;
+    let mut chars = src.char_indices().peekable();
+    // Where the next character starts: the end of the token just read.
+    let here = |chars: &mut Peekable<CharIndices<'_>>| chars.peek().map_or(src.len(), |(i, _)| *i);
+    while let Some((start, c)) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' | '\r' => {}
+            '(' => out.push((Tok::LParen, start..here(&mut chars))),
+            ')' => out.push((Tok::RParen, start..here(&mut chars))),
+            ',' => out.push((Tok::Comma, start..here(&mut chars))),
+            '\'' | '"' => {
                 let mut text = String::new();
                 loop {
-                    let Some(c) = src.get(i..).and_then(|r| r.chars().next()) else {
+                    let Some((_, next)) = chars.next() else {
                         return Err(Error::new("unterminated string", start..src.len()));
                     };
-                    i += c.len_utf8();
-                    if c as u32 == u32::from(quote) {
+                    if next == c {
                         break;
                     }
-                    if c == '\\' {
-                        let Some(n) = src.get(i..).and_then(|r| r.chars().next()) else {
+                    if next == '\\' {
+                        let Some((_, escaped)) = chars.next() else {
                             return Err(Error::new("unterminated string", start..src.len()));
                         };
-                        i += n.len_utf8();
-                        text.push(n);
+                        text.push(escaped);
                     } else {
-                        text.push(c);
+                        text.push(next);
                     }
                 }
-                out.push((Tok::Str(text), start..i));
+                out.push((Tok::Str(text), start..here(&mut chars)));
             }
-            b'0'..=b'9' | b'-' | b'.' => {
-                i += 1;
-                while bytes
-                    .get(i)
-                    .is_some_and(|c| c.is_ascii_digit() || *c == b'.')
-                {
-                    i += 1;
+            '0'..='9' | '-' | '.' => {
+                while chars
+                    .next_if(|(_, c)| c.is_ascii_digit() || *c == '.')
+                    .is_some()
+                {}
+                let span = start..here(&mut chars);
+                let text = src.get(span.clone()).unwrap_or_default();
+                // Whole numbers stay exact (a count or an id beyond 2^53 must not change).
+                if let Ok(i) = text.parse::<i128>() {
+                    out.push((Tok::Int(i), span));
+                    continue;
                 }
-                let text = src.get(start..i).unwrap_or_default();
                 let n = text
                     .parse::<f64>()
-                    .map_err(|_| Error::new(format!("invalid number `{text}`"), start..i))?;
-                out.push((Tok::Num(n), start..i));
-            }
-            c if c.is_ascii_alphabetic() || c == b'_' => {
-                while bytes
-                    .get(i)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-                {
-                    i += 1;
+                    .map_err(|_| Error::new(format!("invalid number `{text}`"), span.clone()))?;
+                if !n.is_finite() {
+                    return Err(Error::new(format!("number `{text}` is too large"), span));
                 }
+                out.push((Tok::Num(n), span));
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                while chars
+                    .next_if(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+                    .is_some()
+                {}
+                let span = start..here(&mut chars);
                 out.push((
-                    Tok::Ident(src.get(start..i).unwrap_or_default().to_owned()),
-                    start..i,
+                    Tok::Ident(src.get(span.clone()).unwrap_or_default().to_owned()),
+                    span,
                 ));
             }
             _ => {
-                let c = src.get(i..).and_then(|r| r.chars().next()).unwrap_or('?');
                 return Err(Error::new(
                     format!("unexpected character `{c}`"),
-                    i..i + c.len_utf8(),
+                    start..here(&mut chars),
                 ));
             }
         }

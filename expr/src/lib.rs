@@ -34,6 +34,11 @@
 //! assert_eq!(validate(&e, None)[0].message,
 //!            "unknown unit 'fortnights': use day(s), hour(s), minute(s) or week(s)");
 //! ```
+//!
+//! Calls nest at most [`MAX_DEPTH`] deep: deeper input is an error, never a stack overflow.
+
+// Every computation on input is checked: an overflow is an error message, never a panic.
+#![deny(clippy::arithmetic_side_effects)]
 
 mod ast;
 mod check;
@@ -47,6 +52,11 @@ pub use check::{Vars, validate};
 pub use error::Error;
 pub use literal::{TimeOfDay, Unit, parse_path, parse_time_of_day};
 pub use parse::parse;
+
+/// How deep calls may nest in an expression (`UPPER(UPPER(..))` is 2 deep). Deeper input is
+/// the error "expression nested deeper than 64 levels at column N", so that no input can
+/// exhaust the stack of the parser, the static checks or the runtime's evaluator.
+pub const MAX_DEPTH: usize = 64;
 
 /// Parses and validates in one go: the tree, or every error found.
 ///

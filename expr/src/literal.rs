@@ -30,6 +30,35 @@ impl Unit {
             _ => None,
         }
     }
+
+    /// Its name, singular: `day`.
+    ///
+    /// ```
+    /// assert_eq!(agent_test_expr::Unit::Week.name(), "week");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Minute => "minute",
+            Unit::Hour => "hour",
+            Unit::Day => "day",
+            Unit::Week => "week",
+        }
+    }
+
+    /// The largest count of this unit between two dates of the years -9999 to 9999 (the range
+    /// of dates): a count beyond can never give a date.
+    ///
+    /// ```
+    /// assert_eq!(agent_test_expr::Unit::Day.max_count(), 7_304_484);
+    /// ```
+    pub fn max_count(self) -> i128 {
+        match self {
+            Unit::Minute => 10_518_456_960,
+            Unit::Hour => 175_307_616,
+            Unit::Day => 7_304_484,
+            Unit::Week => 1_043_497,
+        }
+    }
 }
 
 /// A time of day from `AT_TIME`: 24 h (`'14:30'`, `'09:00:00'`) or 12 h (`'3:30 PM'`).
@@ -85,9 +114,11 @@ pub fn parse_time_of_day(s: &str) -> Result<TimeOfDay, String> {
             if !(1..=12).contains(&hour) {
                 return Err(bad());
             }
-            hour %= 12;
+            if hour == 12 {
+                hour = 0;
+            }
             if pm {
-                hour += 12;
+                hour = hour.checked_add(12).ok_or_else(bad)?;
             }
         }
         None if hour > 23 => return Err(bad()),

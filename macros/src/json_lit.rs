@@ -4,24 +4,29 @@
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use serde_json::{Map, Number, Value};
 
+use crate::syntax::MAX_NESTING;
 use crate::syntax::cursor::is_punct;
 
 /// The JSON a `json!` body denotes, or `None` when it holds anything but literals (variables,
-/// expressions), which only the runtime can evaluate.
+/// expressions), which only the runtime can evaluate, or nests deeper than [`MAX_NESTING`]
+/// (which the macro reports on its own).
 pub(crate) fn literal_json(tokens: &TokenStream) -> Option<Value> {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    let (value, rest) = value(&tokens)?;
+    let (value, rest) = value(&tokens, 0)?;
     rest.is_empty().then_some(value)
 }
 
-fn value(tokens: &[TokenTree]) -> Option<(Value, &[TokenTree])> {
+/// `depth`: how many arrays and objects enclose the value.
+fn value(tokens: &[TokenTree], depth: usize) -> Option<(Value, &[TokenTree])> {
     let (first, rest) = tokens.split_first()?;
+    let inner = depth.saturating_add(1);
     match first {
+        TokenTree::Group(_) if inner > MAX_NESTING => None,
         TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
-            Some((object(&g.stream())?, rest))
+            Some((object(&g.stream(), inner)?, rest))
         }
         TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => {
-            Some((array(&g.stream())?, rest))
+            Some((array(&g.stream(), inner)?, rest))
         }
         TokenTree::Ident(i) => {
             let v = match i.to_string().as_str() {
@@ -63,19 +68,19 @@ fn number(text: &str) -> Option<Value> {
         .map(Value::Number)
 }
 
-fn array(stream: &TokenStream) -> Option<Value> {
+fn array(stream: &TokenStream, depth: usize) -> Option<Value> {
     let tokens: Vec<TokenTree> = stream.clone().into_iter().collect();
     let mut rest = tokens.as_slice();
     let mut out = Vec::new();
     while !rest.is_empty() {
-        let (v, after) = value(rest)?;
+        let (v, after) = value(rest, depth)?;
         out.push(v);
         rest = skip_comma(after)?;
     }
     Some(Value::Array(out))
 }
 
-fn object(stream: &TokenStream) -> Option<Value> {
+fn object(stream: &TokenStream, depth: usize) -> Option<Value> {
     let tokens: Vec<TokenTree> = stream.clone().into_iter().collect();
     let mut rest = tokens.as_slice();
     let mut out = Map::new();
@@ -89,7 +94,7 @@ fn object(stream: &TokenStream) -> Option<Value> {
         if !is_punct(colon, ':') {
             return None;
         }
-        let (v, after) = value(after)?;
+        let (v, after) = value(after, depth)?;
         out.insert(key.value(), v);
         rest = skip_comma(after)?;
     }
@@ -127,5 +132,12 @@ mod tests {
         assert_eq!(lit("[1, 2,]"), Some(serde_json::json!([1, 2])));
         assert_eq!(lit(r#"{"a": some_var}"#), None);
         assert_eq!(lit(r#"{"a": 1 + 2}"#), None);
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        assert!(lit(&nested(MAX_NESTING)).is_some());
+        assert_eq!(lit(&nested(MAX_NESTING + 1)), None);
     }
 }

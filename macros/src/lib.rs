@@ -64,6 +64,7 @@ pub fn agent_test_files(input: proc_macro::TokenStream) -> proc_macro::TokenStre
 /// Parse, validate and expand; diagnostics follow the expansion.
 pub(crate) fn expand_suite(input: TokenStream) -> TokenStream {
     let mut diag = diag::Diagnostics::default();
+    let input = syntax::limit_nesting(input, &mut diag);
     let suite = syntax::parse_suite(input, &mut diag);
     validate::validate(&suite, &mut diag);
     let mut out = expand::expand(&suite, &mut diag);

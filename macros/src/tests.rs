@@ -25,8 +25,14 @@ fn fn_names(out: &TokenStream) -> Vec<String> {
 }
 
 fn errors(src: &str) -> Vec<String> {
+    errors_of(ts(src))
+}
+
+/// The diagnostics of `expand_suite`'s pipeline (without expanding).
+fn errors_of(input: TokenStream) -> Vec<String> {
     let mut diag = Diagnostics::default();
-    let suite = crate::syntax::parse_suite(ts(src), &mut diag);
+    let input = crate::syntax::limit_nesting(input, &mut diag);
+    let suite = crate::syntax::parse_suite(input, &mut diag);
     crate::validate::validate(&suite, &mut diag);
     diag.messages()
 }
@@ -365,6 +371,147 @@ fn never_panics_on_token_soup() {
     }
 }
 
+/// Runs `f` on a thread with a small stack (a proc macro runs on rustc's), so that a
+/// recursion that depends on the input's depth shows as a crash of the test.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap_or_else(|_| panic!("the test thread panicked"))
+}
+
+/// `inner` wrapped in `levels` groups, built without recursion (the tests' own helpers must
+/// not be what overflows).
+fn wrapped(levels: usize, delimiters: &[Delimiter], inner: TokenStream) -> TokenStream {
+    let mut out = inner;
+    for i in 0..levels {
+        let delimiter = delimiters[i % delimiters.len()];
+        out = TokenTree::Group(proc_macro2::Group::new(delimiter, out)).into();
+    }
+    out
+}
+
+/// `{"properties": {"a": ..inner..}}`, `levels` times.
+fn schema_nested(levels: usize, inner: TokenStream) -> TokenStream {
+    let mut out = inner;
+    for _ in 0..levels {
+        let a = TokenTree::Group(proc_macro2::Group::new(
+            Delimiter::Brace,
+            quote::quote! { "a": #out },
+        ));
+        out = TokenTree::Group(proc_macro2::Group::new(
+            Delimiter::Brace,
+            quote::quote! { "properties": #a },
+        ))
+        .into();
+    }
+    out
+}
+
+/// Token soups wrapped in up to 400 levels of brackets, placed where checks, literals and
+/// scenarios go: an error past 128 levels, never a crash.
+#[test]
+fn never_panics_or_overflows_on_deep_token_soup() {
+    on_small_stack(|| {
+        let mut soup = Soup(0x2545_F491_4F6C_DD1D);
+        let all = [Delimiter::Brace, Delimiter::Parenthesis, Delimiter::Bracket];
+        for round in 0..300 {
+            let levels = (soup.next() % 400) as usize;
+            let first = (soup.next() % 3) as usize;
+            let delimiters = [all[first], all[(first + round) % 3]];
+            let deep = wrapped(levels, &delimiters, soup.stream(0));
+            let input = match round % 4 {
+                0 => deep,
+                1 => quote::quote! { agent = a(); scenario s { expect reply().contains(#deep); } },
+                2 => {
+                    quote::quote! { agent = a(); scenario s { expect tool("x").arg("a", matches_schema(json!(#deep))); } }
+                }
+                _ => quote::quote! { agent = a(); scenario s { user "hi" { #deep } } },
+            };
+            let out = std::panic::catch_unwind(|| expand_suite(input.clone()));
+            assert!(out.is_ok(), "panicked at {levels} levels");
+            let too_deep = errors_of(input)
+                .iter()
+                .any(|e| e.starts_with("nested deeper than 128 levels of brackets"));
+            let depth = levels + if round % 4 == 0 { 0 } else { 4 };
+            if depth <= 128 {
+                assert!(!too_deep, "{levels} levels, round {round}");
+            }
+            if depth > 131 {
+                assert!(too_deep, "{levels} levels, round {round}");
+            }
+        }
+    });
+}
+
+/// 5,000 levels of brackets in a check, a JSON Schema literal and an expression literal, and
+/// a chain of 5,000 dependent checks: compile errors (or none), no stack overflow.
+#[test]
+fn deep_input_is_an_error_not_a_crash() {
+    let too_deep = "nested deeper than 128 levels of brackets: agent_test! reads no deeper";
+    let (parens, schema, expression, chain) = on_small_stack(move || {
+        let deep = wrapped(5000, &[Delimiter::Parenthesis], ts("1"));
+        let parens = errors_of(quote::quote! {
+            agent = a(); scenario s { expect reply().contains(#deep); }
+        });
+        let object = schema_nested(5000, ts(r#"{"type": "string"}"#));
+        let schema_input = quote::quote! {
+            agent = a(); scenario s { expect tool("x").arg("a", matches_schema(json!(#object))); }
+        };
+        let schema = errors_of(schema_input.clone());
+        // The full expansion too: the cut input is what rustc gets.
+        let expanded = expand_suite(schema_input).to_string();
+        assert!(expanded.contains(too_deep));
+        let source = format!("{}'x'{}", "UPPER(".repeat(5000), ")".repeat(5000));
+        let literal = proc_macro2::Literal::string(&source);
+        let expression = errors_of(quote::quote! {
+            agent = a(); scenario s { expect tool("x").arg("a", date(#literal)); }
+        });
+        let mut checks = TokenStream::new();
+        for i in 0..5_000 {
+            let (id, dep) = (format!("c{i}"), format!("c{}", i + 1));
+            checks.extend(quote::quote! { expect reply().id(#id).depends_on(#dep); });
+        }
+        checks.extend(quote::quote! { expect reply().id("c5000").depends_on("c0"); });
+        let chain = errors_of(quote::quote! { agent = a(); scenario s { #checks } });
+        (parens, schema, expression, chain)
+    });
+    assert_eq!(parens, [too_deep]);
+    assert_eq!(schema, [too_deep]);
+    assert_eq!(
+        expression,
+        ["invalid expression: expression nested deeper than 64 levels at column 385 (at `UPPER`)"]
+    );
+    assert_eq!(chain.len(), 1);
+    assert!(
+        chain[0].starts_with("dependency cycle: c0 → c1 → c2 → "),
+        "{}",
+        &chain[0][..100]
+    );
+    assert!(chain[0].ends_with(" → c4999 → c5000 → c0"));
+}
+
+/// A schema literal as deep as the macro reads is converted and checked against the
+/// meta-schema without exhausting a small stack.
+#[test]
+fn the_deepest_schema_literal_is_checked() {
+    let errors = on_small_stack(|| {
+        // Each level is two objects; the literal sits 4 groups deep in the input.
+        let object = schema_nested(61, ts(r#"{"type": "strin"}"#));
+        errors_of(quote::quote! {
+            agent = a(); scenario s { expect tool("x").arg("a", matches_schema(json!(#object))); }
+        })
+    });
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("invalid JSON Schema at /properties/a/properties/a/"),
+        "{}",
+        errors[0]
+    );
+}
+
 #[test]
 fn expressions_are_checked_against_the_known_context() {
     let msgs = errors(
@@ -548,5 +695,23 @@ fn json_literals_with_repeated_keys_or_matcher_objects_are_errors() {
             matcher("one_of"),
             matcher("date"),
         ]
+    );
+}
+
+/// A JSONPath literal with nested filters took exponential time to check (the compiler hung),
+/// and deep brackets overflowed the stack: at most 10 levels.
+#[cfg(feature = "jsonpath")]
+#[test]
+fn jsonpath_literals_nest_at_most_10_levels() {
+    let deep = format!("${}.a{}", "[?@".repeat(30), "]".repeat(30));
+    let msgs = on_small_stack(move || {
+        let literal = proc_macro2::Literal::string(&deep);
+        errors_of(
+            quote::quote! { agent = a(); scenario s { expect json_path(#literal).exists(); } },
+        )
+    });
+    assert_eq!(
+        msgs,
+        ["invalid JSONPath: brackets nest deeper than 10 levels at column 32"]
     );
 }

@@ -183,11 +183,49 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
     }
 }
 
+/// How deep brackets and parentheses may nest in a JSONPath literal (the runtime's limit):
+/// the parser recurses into each and takes time exponential in nested filters, so a deeper
+/// literal would crash or hang the compiler.
+#[cfg(feature = "jsonpath")]
+const MAX_JSONPATH_NESTING: usize = 10;
+
 #[cfg(feature = "jsonpath")]
 fn check_json_path(query: &str, span: Span, diag: &mut Diagnostics) {
-    if let Err(e) = serde_json_path::JsonPath::parse(query) {
+    if let Some(column) = json_path_too_deep(query) {
+        diag.error(
+            span,
+            format!(
+                "invalid JSONPath: brackets nest deeper than {MAX_JSONPATH_NESTING} levels at column {column}"
+            ),
+        );
+    } else if let Err(e) = serde_json_path::JsonPath::parse(query) {
         diag.error(span, format!("invalid JSONPath: {e}"));
     }
+}
+
+/// The column (1-based) of the first bracket or parenthesis nested deeper than
+/// [`MAX_JSONPATH_NESTING`] outside string literals.
+#[cfg(feature = "jsonpath")]
+fn json_path_too_deep(query: &str) -> Option<usize> {
+    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
+    for (column, c) in query.chars().enumerate() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[' | '(') => {
+                depth = depth.saturating_add(1);
+                if depth > MAX_JSONPATH_NESTING {
+                    return Some(column.saturating_add(1));
+                }
+            }
+            (None, ']' | ')') => depth = depth.saturating_sub(1),
+            (None, _) => {}
+        }
+    }
+    None
 }
 
 #[cfg(not(feature = "jsonpath"))]
@@ -665,37 +703,69 @@ fn check_ids(expects: &[&UserExpr], diag: &mut Diagnostics) {
         }
     }
     // A cycle among ids (a → b → a) can never be evaluated.
-    for (id, span) in &ids {
-        if let Some(path) = cycle_from(id, &edges) {
-            diag.error(*span, format!("dependency cycle: {}", path.join(" → ")));
-            break;
+    if has_cycle(&edges) {
+        for (id, span) in &ids {
+            if let Some(path) = cycle_from(id, &edges) {
+                diag.error(*span, format!("dependency cycle: {}", path.join(" → ")));
+                break;
+            }
         }
     }
 }
 
+/// Whether the dependency graph has a cycle: Kahn's algorithm, without recursion (a chain of
+/// thousands of checks must not exhaust the stack) and in linear time.
+fn has_cycle(edges: &HashMap<String, Vec<String>>) -> bool {
+    let mut indegree: HashMap<&str, usize> = HashMap::new();
+    for (from, tos) in edges {
+        indegree.entry(from).or_default();
+        for to in tos {
+            let d = indegree.entry(to).or_default();
+            *d = d.saturating_add(1);
+        }
+    }
+    let mut ready: Vec<&str> = indegree
+        .iter()
+        .filter(|(_, d)| **d == 0)
+        .map(|(n, _)| *n)
+        .collect();
+    let mut removed = 0usize;
+    while let Some(node) = ready.pop() {
+        removed = removed.saturating_add(1);
+        for to in edges.get(node).into_iter().flatten() {
+            if let Some(d) = indegree.get_mut(to.as_str()) {
+                *d = d.saturating_sub(1);
+                if *d == 0 {
+                    ready.push(to);
+                }
+            }
+        }
+    }
+    removed < indegree.len()
+}
+
+/// The shortest path from `start` back to itself (`start → … → start`), breadth first.
 fn cycle_from(start: &str, edges: &HashMap<String, Vec<String>>) -> Option<Vec<String>> {
-    fn go(
-        node: &str,
-        start: &str,
-        edges: &HashMap<String, Vec<String>>,
-        path: &mut Vec<String>,
-    ) -> bool {
+    let mut parent: HashMap<&str, &str> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(node) = queue.pop_front() {
         for next in edges.get(node).into_iter().flatten() {
             if next == start {
-                path.push(next.clone());
-                return true;
+                let mut back = vec![start.to_owned()];
+                let mut at = node;
+                while at != start {
+                    back.push(at.to_owned());
+                    at = parent.get(at).copied().unwrap_or(start);
+                }
+                back.push(start.to_owned());
+                back.reverse();
+                return Some(back);
             }
-            if path.contains(next) || path.len() > edges.len() {
-                continue;
+            if !parent.contains_key(next.as_str()) {
+                parent.insert(next, node);
+                queue.push_back(next);
             }
-            path.push(next.clone());
-            if go(next, start, edges, path) {
-                return true;
-            }
-            path.pop();
         }
-        false
     }
-    let mut path = vec![start.to_owned()];
-    go(start, start, edges, &mut path).then_some(path)
+    None
 }

@@ -1,5 +1,8 @@
 //! The clock expressions like `TODAY()` are evaluated against, and its time zone.
 
+// Every computation on input is checked: an overflow is an error, never a panic.
+#![deny(clippy::arithmetic_side_effects)]
+
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 

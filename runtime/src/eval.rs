@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
+use crate::check::{
+    EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex, turn_number,
+};
 use crate::judge::Judgements;
 use crate::model::Transcript;
 use crate::verdict::Verdict;
@@ -123,6 +125,13 @@ pub fn turn_failures(transcript: &Transcript) -> Vec<Verdict> {
         .collect()
 }
 
+/// See [`Evaluator::step`].
+enum Step {
+    Wait(usize),
+    Next,
+    Done(Outcome),
+}
+
 struct Evaluator<'a> {
     transcript: &'a Transcript,
     index: &'a TranscriptIndex<'a>,
@@ -133,58 +142,83 @@ struct Evaluator<'a> {
 }
 
 impl Evaluator<'_> {
-    fn status(&mut self, i: usize) -> Status {
-        self.outcome(i);
-        self.outcomes[i]
-            .as_ref()
-            .map_or(Status::Error, |o| o.status)
-    }
-
-    fn outcome(&mut self, i: usize) {
-        if self.outcomes[i].is_some() {
+    /// Evaluates check `root` and, first, the checks it depends on, through any chain.
+    ///
+    /// Depth first with an explicit stack rather than by recursion, so that a chain of
+    /// thousands of `depends_on` (a scenario file can hold one) cannot exhaust the stack. Each
+    /// frame is a check and the index of the dependency it looks at next; a check is on the
+    /// stack exactly while it is `visiting`, so a dependency that is visiting is a cycle.
+    fn outcome(&mut self, root: usize) {
+        if self.outcomes[root].is_some() {
             return;
         }
-        self.visiting[i] = true;
-        let outcome = self.compute(i);
-        self.visiting[i] = false;
-        self.outcomes[i] = Some(outcome);
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        self.visiting[root] = true;
+        while let Some(&(i, next)) = stack.last() {
+            let step = self.step(i, next);
+            match step {
+                Step::Wait(d) => {
+                    self.visiting[d] = true;
+                    stack.push((d, 0));
+                }
+                Step::Next => {
+                    if let Some(top) = stack.last_mut() {
+                        top.1 = next.saturating_add(1);
+                    }
+                }
+                Step::Done(outcome) => {
+                    self.outcomes[i] = Some(outcome);
+                    self.visiting[i] = false;
+                    stack.pop();
+                }
+            }
+        }
     }
 
-    fn compute(&mut self, i: usize) -> Outcome {
+    /// What check `i` does with its dependency number `next`: wait for it to be evaluated,
+    /// go on to the next one, or conclude (skipped, an error, or its own outcome once every
+    /// dependency passed).
+    fn step(&self, i: usize, next: usize) -> Step {
         let e = &self.expectations[i];
-        if e.id
-            .as_deref()
-            .is_some_and(|id| self.ids.get(id) != Some(&i))
+        if next == 0
+            && e.id
+                .as_deref()
+                .is_some_and(|id| self.ids.get(id) != Some(&i))
         {
-            return Outcome::error(format!(
+            return Step::Done(Outcome::error(format!(
                 "duplicate id `{}`: another check already uses it",
                 e.id.as_deref().unwrap_or_default()
-            ));
+            )));
         }
-        for dep in &e.depends_on {
-            let Some(&d) = self.ids.get(dep.as_str()) else {
-                return Outcome::error(format!("depends on unknown id `{dep}`"));
-            };
-            if self.visiting[d] {
-                return Outcome::error(format!("dependency cycle through `{dep}`"));
-            }
-            match self.status(d) {
-                Status::Pass => {}
-                Status::Fail => {
-                    return Outcome::skipped(format!("skipped: depends on `{dep}`, which failed"));
-                }
-                Status::Skipped => {
-                    return Outcome::skipped(format!(
-                        "skipped: depends on `{dep}`, which was skipped"
-                    ));
-                }
-                Status::Error => {
-                    return Outcome::skipped(format!(
-                        "skipped: depends on `{dep}`, which could not be evaluated"
-                    ));
-                }
-            }
+        let Some(dep) = e.depends_on.get(next) else {
+            return Step::Done(self.own_outcome(i));
+        };
+        let Some(&d) = self.ids.get(dep.as_str()) else {
+            return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`")));
+        };
+        if self.visiting[d] {
+            return Step::Done(Outcome::error(format!("dependency cycle through `{dep}`")));
         }
+        let Some(outcome) = &self.outcomes[d] else {
+            return Step::Wait(d);
+        };
+        match outcome.status {
+            Status::Pass => Step::Next,
+            Status::Fail => Step::Done(Outcome::skipped(format!(
+                "skipped: depends on `{dep}`, which failed"
+            ))),
+            Status::Skipped => Step::Done(Outcome::skipped(format!(
+                "skipped: depends on `{dep}`, which was skipped"
+            ))),
+            Status::Error => Step::Done(Outcome::skipped(format!(
+                "skipped: depends on `{dep}`, which could not be evaluated"
+            ))),
+        }
+    }
+
+    /// The check's own outcome, its dependencies having passed.
+    fn own_outcome(&self, i: usize) -> Outcome {
+        let e = &self.expectations[i];
         // A check that can never pass says so whatever the transcript holds.
         if let Some(problem) = e.check.problem() {
             return Outcome::error(format!("impossible constraint: {problem}"));
@@ -196,12 +230,14 @@ impl Evaluator<'_> {
         }
         if let Scope::Turn(t) | Scope::UpTo(t) = e.scope {
             match self.transcript.turns.get(t) {
-                None => return Outcome::error(format!("turn {} did not run", t + 1)),
+                None => {
+                    return Outcome::error(format!("turn {} did not run", turn_number(t)));
+                }
                 Some(turn) => {
                     if let Some(err) = &turn.error {
                         return Outcome::error(format!(
                             "not evaluated: the agent failed on turn {}: {err}",
-                            t + 1
+                            turn_number(t)
                         ));
                     }
                 }

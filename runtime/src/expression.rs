@@ -1,9 +1,12 @@
 //! Expressions evaluated when a check runs: `TODAY()`, `DATE_ADD(..)`, `CONCAT(..)`, ...
 
+// Every computation on input is checked: an overflow is an error verdict, never a panic.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::fmt;
 
-use agent_test_expr::{Expr, ExprKind, Func, Unit, parse_time_of_day};
-use jiff::civil::Date;
+use agent_test_expr::{Expr, ExprKind, Func, MAX_DEPTH, Unit, parse_time_of_day};
+use jiff::civil::{Date, Time};
 use jiff::{Span, Zoned};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -102,6 +105,13 @@ impl ExprValue {
 /// let e = Expression::new("CONCAT('sku-', LOWER(JSON_EXTRACT(ORDER_JSON, 'items.0.sku')))");
 /// assert_eq!(e.eval(&env).unwrap().to_json(), serde_json::json!("sku-abc-123"));
 /// assert!(Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).is_err());
+///
+/// // Dates go from the year -9999 to 9999; beyond is an error, never an overflow.
+/// assert_eq!(Expression::new("DATE_ADD('9999-12-31', 1, 'day')").eval(&env).unwrap_err(),
+///            "`DATE_ADD('9999-12-31', 1, 'day')`: DATE_ADD: the result is out of range (dates go from the year -9999 to 9999)");
+/// // A count that is out of range for any date is refused when the expression is built.
+/// assert_eq!(Expression::new("DATE_SUB(TODAY(), -9223372036854775808, 'day')").eval(&env).unwrap_err(),
+///            "invalid expression `DATE_SUB(TODAY(), -9223372036854775808, 'day')`: DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)");
 /// ```
 #[derive(Clone)]
 pub struct Expression {
@@ -117,7 +127,11 @@ impl Expression {
         let source = source.into();
         let parsed = agent_test_expr::compile(&source, None).map_err(|errors| {
             let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            format!("invalid expression `{source}`: {}", msgs.join("; "))
+            format!(
+                "invalid expression `{}`: {}",
+                shorten(&source),
+                msgs.join("; ")
+            )
         });
         Expression { source, parsed }
     }
@@ -137,13 +151,27 @@ impl Expression {
     /// See the type's example.
     pub fn eval(&self, env: &Env<'_>) -> Result<ExprValue, String> {
         let expr = self.parsed.as_ref().map_err(Clone::clone)?;
-        eval(expr, env).map_err(|e| format!("`{}`: {e}", self.source))
+        eval(expr, env, 0).map_err(|e| format!("`{}`: {e}", shorten(&self.source)))
     }
 }
 
-fn eval(e: &Expr, env: &Env<'_>) -> Result<ExprValue, String> {
+/// At most 100 characters of an expression's source, for messages.
+fn shorten(source: &str) -> String {
+    match source.char_indices().nth(100) {
+        None => source.to_owned(),
+        Some((end, _)) => format!("{}…", source.get(..end).unwrap_or_default()),
+    }
+}
+
+/// `depth`: how many calls enclose `e`. Parsed expressions are never deeper than
+/// [`MAX_DEPTH`]; the guard keeps the evaluator safe whatever the tree.
+fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("expression nested deeper than {MAX_DEPTH} levels"));
+    }
     Ok(match &e.kind {
         ExprKind::Str(s) => ExprValue::Json(Value::String(s.clone())),
+        ExprKind::Int(i) => ExprValue::Json(integer(*i)),
         ExprKind::Num(n) => ExprValue::Json(number(*n)),
         ExprKind::Var(name) => ExprValue::Json(
             env.context
@@ -155,24 +183,35 @@ fn eval(e: &Expr, env: &Env<'_>) -> Result<ExprValue, String> {
             let arg = |i: usize| -> Result<ExprValue, String> {
                 args.get(i)
                     .ok_or_else(|| format!("{} is missing an argument", func.name()))
-                    .and_then(|a| eval(a, env))
+                    .and_then(|a| eval(a, env, depth.saturating_add(1)))
             };
             match func {
                 Func::Today => ExprValue::Date(env.now.date()),
                 Func::Now => ExprValue::DateTime(env.now.clone()),
                 Func::DateAdd | Func::DateSub => {
-                    let base = arg(0)?;
-                    let count = as_integer(&arg(1)?)?;
-                    let count = if *func == Func::DateSub {
-                        -count
-                    } else {
-                        count
-                    };
+                    let base = as_when(arg(0)?, env)?;
+                    let (count, shown) = as_count(&arg(1)?)?;
                     let unit = arg(2)?.text();
                     let unit = Unit::parse(&unit).ok_or_else(|| {
                         format!("unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)")
                     })?;
-                    date_add(base, count, unit, env)?
+                    let out_of_range = |what: String| {
+                        format!(
+                            "{}: {what} is out of range (dates go from the year -9999 to 9999)",
+                            func.name()
+                        )
+                    };
+                    let signed = if *func == Func::DateSub {
+                        count.and_then(i128::checked_neg)
+                    } else {
+                        count
+                    };
+                    let span = signed
+                        .and_then(|n| i64::try_from(n).ok())
+                        .and_then(|n| span_of(n, unit))
+                        .ok_or_else(|| out_of_range(amount(&shown, unit)))?;
+                    date_add(base, span, unit, env)
+                        .ok_or_else(|| out_of_range("the result".to_owned()))?
                 }
                 Func::AtTime => {
                     let date = match as_when(arg(0)?, env)? {
@@ -180,9 +219,16 @@ fn eval(e: &Expr, env: &Env<'_>) -> Result<ExprValue, String> {
                         When::At(z) => z.date(),
                     };
                     let t = parse_time_of_day(&arg(1)?.text())?;
-                    let dt = date.at(t.hour as i8, t.minute as i8, t.second as i8, 0);
+                    let time = Time::new(
+                        i8::try_from(t.hour).unwrap_or(i8::MAX),
+                        i8::try_from(t.minute).unwrap_or(i8::MAX),
+                        i8::try_from(t.second).unwrap_or(i8::MAX),
+                        0,
+                    )
+                    .map_err(|e| format!("AT_TIME: {e}"))?;
                     ExprValue::DateTime(
-                        dt.to_zoned(env.now.time_zone().clone())
+                        date.to_datetime(time)
+                            .to_zoned(env.now.time_zone().clone())
                             .map_err(|e| format!("AT_TIME: {e}"))?,
                     )
                 }
@@ -222,6 +268,14 @@ fn eval(e: &Expr, env: &Env<'_>) -> Result<ExprValue, String> {
     })
 }
 
+/// A whole number as JSON: exact within `i64` and `u64`, else the nearest float.
+fn integer(i: i128) -> Value {
+    i64::try_from(i)
+        .map(Value::from)
+        .or_else(|_| u64::try_from(i).map(Value::from))
+        .unwrap_or_else(|_| number(i as f64))
+}
+
 /// `f64` to a JSON number, integral values as integers (so `3` equals an argument `3`).
 fn number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() < 9e15 {
@@ -231,21 +285,58 @@ fn number(n: f64) -> Value {
     }
 }
 
-fn as_integer(v: &ExprValue) -> Result<i64, String> {
+/// A count: its value (`None` when it is whole but beyond `i128`, like `1e39`) and how it
+/// was written, for messages. Anything but a whole number is an error.
+fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), String> {
+    /// Beyond this a float does not fit an `i128` (and is far out of any date range).
+    const HUGE: f64 = 1e38;
     match v.to_json() {
-        Value::Number(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
-            .ok_or_else(|| format!("the count must be a whole number, got {n}")),
-        Value::String(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| format!("the count must be a number, got '{s}'")),
+        Value::Number(n) => {
+            let exact = n
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| n.as_u64().map(i128::from));
+            let value = match (exact, n.as_f64()) {
+                (Some(i), _) => Some(i),
+                (None, Some(f)) if f.fract() == 0.0 => (f.abs() < HUGE).then_some(f as i128),
+                _ => return Err(format!("the count must be a whole number, got {n}")),
+            };
+            Ok((value, n.to_string()))
+        }
+        Value::String(s) => {
+            let t = s.trim();
+            match (t.parse::<i128>(), t.parse::<f64>()) {
+                (Ok(i), _) => Ok((Some(i), t.to_owned())),
+                (Err(_), Ok(f))
+                    if f.fract() == 0.0 && t.bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
+                {
+                    Ok((None, t.to_owned()))
+                }
+                _ => Err(format!("the count must be a whole number, got '{s}'")),
+            }
+        }
         other => Err(format!(
             "the count must be a number, got {}",
             compact(&other)
         )),
     }
+}
+
+/// `3 days`, `1 hour`.
+fn amount(count: &str, unit: Unit) -> String {
+    let plural = if count == "1" { "" } else { "s" };
+    format!("{count} {}{plural}", unit.name())
+}
+
+/// `count` units as a span, `None` beyond what a span can hold.
+fn span_of(count: i64, unit: Unit) -> Option<Span> {
+    match unit {
+        Unit::Minute => Span::new().try_minutes(count),
+        Unit::Hour => Span::new().try_hours(count),
+        Unit::Day => Span::new().try_days(count),
+        Unit::Week => Span::new().try_weeks(count),
+    }
+    .ok()
 }
 
 /// A date or an instant, for the date functions.
@@ -271,24 +362,18 @@ fn as_when(v: ExprValue, env: &Env<'_>) -> Result<When, String> {
     }
 }
 
-fn date_add(base: ExprValue, count: i64, unit: Unit, env: &Env<'_>) -> Result<ExprValue, String> {
-    let overflow = |e: jiff::Error| format!("date out of range: {e}");
-    let span = match unit {
-        Unit::Minute => Span::new().try_minutes(count),
-        Unit::Hour => Span::new().try_hours(count),
-        Unit::Day => Span::new().try_days(count),
-        Unit::Week => Span::new().try_weeks(count),
-    }
-    .map_err(overflow)?;
-    Ok(match as_when(base, env)? {
+/// `base` moved by `span`; `None` when the result is out of range. Days and weeks keep a
+/// date a date; hours and minutes make it a date-time from midnight.
+fn date_add(base: When, span: Span, unit: Unit, env: &Env<'_>) -> Option<ExprValue> {
+    Some(match base {
         When::Date(d) if matches!(unit, Unit::Day | Unit::Week) => {
-            ExprValue::Date(d.checked_add(span).map_err(overflow)?)
+            ExprValue::Date(d.checked_add(span).ok()?)
         }
         When::Date(d) => {
-            let midnight = d.to_zoned(env.now.time_zone().clone()).map_err(overflow)?;
-            ExprValue::DateTime(midnight.checked_add(span).map_err(overflow)?)
+            let midnight = d.to_zoned(env.now.time_zone().clone()).ok()?;
+            ExprValue::DateTime(midnight.checked_add(span).ok()?)
         }
-        When::At(z) => ExprValue::DateTime(z.checked_add(span).map_err(overflow)?),
+        When::At(z) => ExprValue::DateTime(z.checked_add(span).ok()?),
     })
 }
 
@@ -313,5 +398,47 @@ impl Serialize for Expression {
 impl<'de> Deserialize<'de> for Expression {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         String::deserialize(d).map(Expression::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts from context variables, as text: beyond `i128` and at its edge.
+    #[test]
+    fn counts_from_text_out_of_range() {
+        let now = crate::Clock::fixed("2026-11-22T09:30:00Z")
+            .now("UTC")
+            .unwrap();
+        let mut context = Context::default();
+        context.insert("MIN", "-170141183460469231731687303715884105728");
+        context.insert("HUGE", "99999999999999999999999999999999999999999");
+        context.insert("HALF", "1.5");
+        let env = Env::new(&now, &context);
+        let range = "is out of range (dates go from the year -9999 to 9999)";
+        for (source, message) in [
+            (
+                "DATE_SUB(TODAY(), MIN, 'day')",
+                format!("DATE_SUB: -170141183460469231731687303715884105728 days {range}"),
+            ),
+            (
+                "DATE_ADD(TODAY(), MIN, 'day')",
+                format!("DATE_ADD: -170141183460469231731687303715884105728 days {range}"),
+            ),
+            (
+                "DATE_ADD(TODAY(), HUGE, 'week')",
+                format!("DATE_ADD: 99999999999999999999999999999999999999999 weeks {range}"),
+            ),
+            (
+                "DATE_ADD(TODAY(), HALF, 'week')",
+                "the count must be a whole number, got '1.5'".to_owned(),
+            ),
+        ] {
+            assert_eq!(
+                Expression::new(source).eval(&env).unwrap_err(),
+                format!("`{source}`: {message}")
+            );
+        }
     }
 }

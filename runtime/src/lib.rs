@@ -56,7 +56,9 @@ pub use eval::{evaluate, turn_failures};
 pub use expression::{Env, ExprValue, Expression};
 pub use path::FieldPath;
 pub use pattern::Pattern;
-pub use recorded::{LoadError, RecordedRun, load_json, load_json_file, load_value, read_text};
+pub use recorded::{
+    LoadError, MAX_RECORDING_DEPTH, RecordedRun, load_json, load_json_file, load_value, read_text,
+};
 pub use run::{
     CheckTally, DEFAULT_TURN_TIMEOUT, Extraction, FileCases, Repeat, RepeatSummary, Repeats,
     ScenarioInfo, ScenarioRun, SimulatedUser, Suite, run_file_case, simulated_user,

@@ -82,6 +82,12 @@ impl FieldPath {
         }
     }
 
+    /// Whether this is one key taken literally ([`FieldPath::key`]) that reads differently as
+    /// a path (`a.b`, `.`, `items[0]`): what the JSON form must mark to reload it.
+    pub(crate) fn is_literal_key(&self) -> bool {
+        FieldPath::new(self.source.as_str()).segments != self.segments
+    }
+
     /// The first segment (the top-level key), if any.
     pub(crate) fn head(&self) -> Option<&str> {
         self.segments.first().map(String::as_str)
@@ -104,11 +110,25 @@ fn get<'v>(value: &'v Value, segments: &[String]) -> Option<&'v Value> {
             if let Some(found) = map.get(first).and_then(|v| get(v, &segments[1..])) {
                 return Some(found);
             }
-            // A key with dots in it: join more segments (rare, so only allocate here).
-            (2..=segments.len()).find_map(|take| {
-                map.get(&segments[..take].join("."))
-                    .and_then(|v| get(v, &segments[take..]))
-            })
+            // A key with dots in it: join more segments (rare, so only allocate here), one at a
+            // time and no longer than the longest key, so that a long path costs linear time.
+            let longest = map
+                .keys()
+                .filter(|k| k.contains('.'))
+                .map(String::len)
+                .max()?;
+            let mut joined = first.clone();
+            for (take, segment) in segments.iter().enumerate().skip(1) {
+                joined.push('.');
+                joined.push_str(segment);
+                if joined.len() > longest {
+                    return None;
+                }
+                if let Some(found) = map.get(&joined).and_then(|v| get(v, &segments[take + 1..])) {
+                    return Some(found);
+                }
+            }
+            None
         }
         Value::Array(items) => first
             .parse::<usize>()

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
+
 use serde_json::Value;
 
 use crate::model::Transcript;
@@ -87,8 +88,21 @@ impl RecordedRun {
     /// Reads a recorded run (or a JSON report) from JSON text; `file` names it in errors.
     ///
     /// See the type's example.
+    ///
+    /// A recording nests the values the agent sent (bodies, arguments, results, each up to
+    /// the 127 levels serde_json reads) inside its own levels, so it is read up to
+    /// [`MAX_RECORDING_DEPTH`] levels deep, not serde_json's default of 127: a run's recording
+    /// always reloads.
+    ///
+    /// ```
+    /// # use agent_test_runtime::RecordedRun;
+    /// let deep = format!("{}1{}", "[".repeat(600), "]".repeat(600));
+    /// let text = format!(r#"{{"scenario": {{"name": "x"}}, "transcript": {{"turns": [], "context": {{"v": {deep}}}}}}}"#);
+    /// assert_eq!(RecordedRun::from_json(&text, "x.json").unwrap_err().to_string(),
+    ///            "x.json: at line 1, column 583: not valid JSON: nested deeper than 512 levels");
+    /// ```
     pub fn from_json(text: &str, file: impl AsRef<Path>) -> Result<Self, LoadError> {
-        Self::from_value(parse_json(text, file.as_ref())?, file)
+        Self::from_value(parse_recording_json(text, file.as_ref())?, file)
     }
 
     /// Reads a recorded run (or a JSON report) from parsed JSON; `file` names it in errors.
@@ -189,6 +203,59 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
             e.utf8_error().valid_up_to()
         ),
     })
+}
+
+/// How deep a recording's JSON may nest: the values an agent sent (a body, arguments,
+/// results: up to the 127 levels serde_json reads) sit a few levels down in a recording, and
+/// a trace's values deeper still. Deeper input is refused before parsing, so that nothing
+/// recursing over a recording can exhaust the stack.
+pub const MAX_RECORDING_DEPTH: usize = 512;
+
+/// Parses a recording's JSON, up to [`MAX_RECORDING_DEPTH`] levels deep.
+fn parse_recording_json(text: &str, file: &Path) -> Result<Value, LoadError> {
+    if let Some((line, column)) = first_too_deep(text, MAX_RECORDING_DEPTH) {
+        return Err(LoadError {
+            file: file.to_owned(),
+            path: format!("line {line}, column {column}"),
+            message: format!("not valid JSON: nested deeper than {MAX_RECORDING_DEPTH} levels"),
+        });
+    }
+    // Bounded by the scan above instead of serde_json's limit.
+    crate::strict_json::parse_unbounded(text).map_err(|e| {
+        e.into_load_error(file, |e| LoadError {
+            file: file.to_owned(),
+            path: String::new(),
+            message: format!("not valid JSON: {e}"),
+        })
+    })
+}
+
+/// Where (line, column, 1-based) JSON text first opens an array or object deeper than
+/// `limit`, strings skipped.
+fn first_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        column = column.saturating_add(1);
+        match c {
+            '\n' => {
+                line = line.saturating_add(1);
+                column = 0;
+            }
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '[' | '{' if !in_string => {
+                depth = depth.saturating_add(1);
+                if depth > limit {
+                    return Some((line, column));
+                }
+            }
+            ']' | '}' if !in_string => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Parses JSON text with the one strict reader of every input (a repeated key is an error, a

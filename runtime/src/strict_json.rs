@@ -148,8 +148,21 @@ const DUPLICATE: &str = "\u{0}duplicate key";
 
 /// Parses JSON text (a leading byte order mark skipped), refusing a key repeated in an object.
 pub(crate) fn parse(text: &str) -> Result<Value, JsonTextError> {
+    parse_with(text, true)
+}
+
+/// [`parse`] without serde_json's nesting limit, for a caller that bounds the depth itself
+/// (recordings hold an agent's JSON a few levels down, so they may nest deeper).
+pub(crate) fn parse_unbounded(text: &str) -> Result<Value, JsonTextError> {
+    parse_with(text, false)
+}
+
+fn parse_with(text: &str, recursion_limit: bool) -> Result<Value, JsonTextError> {
     let text = strip_bom(text);
     let mut de = serde_json::Deserializer::from_str(text);
+    if !recursion_limit {
+        de.disable_recursion_limit();
+    }
     let parsed = StrictValue
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v));

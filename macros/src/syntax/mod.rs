@@ -16,7 +16,61 @@ pub(crate) use suite::parse_suite;
 
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
+use crate::diag::Diagnostics;
 use crate::source_text::source_text;
+
+/// How deep brackets may nest in `agent_test!`'s input (a group directly in the input is 1
+/// deep). serde_json's `json!` reads no deeper either (its recursion limit is 128).
+pub(crate) const MAX_NESTING: usize = 128;
+
+/// The input with every group nested deeper than [`MAX_NESTING`] emptied, and an error at
+/// the first one. Every later walk over the tokens recurses into groups, and so does rustc's
+/// parser on the expansion (it dies of a stack overflow on a few thousand nested brackets):
+/// cutting here keeps them all within a bounded depth.
+pub(crate) fn limit_nesting(input: TokenStream, diag: &mut Diagnostics) -> TokenStream {
+    match first_too_deep(&input, 1) {
+        None => input,
+        Some(span) => {
+            diag.error(
+                span,
+                format!(
+                    "nested deeper than {MAX_NESTING} levels of brackets: agent_test! reads no deeper"
+                ),
+            );
+            cut(input, 1)
+        }
+    }
+}
+
+/// The opening bracket of the first group deeper than [`MAX_NESTING`], when the groups of
+/// `stream` are `depth` deep. Recurses at most `MAX_NESTING + 1` deep.
+fn first_too_deep(stream: &TokenStream, depth: usize) -> Option<Span> {
+    stream.clone().into_iter().find_map(|t| match t {
+        TokenTree::Group(g) if depth > MAX_NESTING => Some(g.span_open()),
+        TokenTree::Group(g) => first_too_deep(&g.stream(), depth.saturating_add(1)),
+        _ => None,
+    })
+}
+
+/// `stream` with the groups deeper than [`MAX_NESTING`] emptied (spans kept).
+fn cut(stream: TokenStream, depth: usize) -> TokenStream {
+    stream
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Group(g) => {
+                let inner = if depth > MAX_NESTING {
+                    TokenStream::new()
+                } else {
+                    cut(g.stream(), depth.saturating_add(1))
+                };
+                let mut group = Group::new(g.delimiter(), inner);
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            other => other,
+        })
+        .collect()
+}
 
 /// The whole macro input.
 pub(crate) struct SuiteAst {

@@ -79,7 +79,9 @@ impl<'t> CallLists<'t> {
     }
 
     fn turn(&self, i: usize) -> &[&'t Call] {
-        match (self.starts.get(i), self.starts.get(i + 1)) {
+        // `i` may come from a file: any number, so no `i + 1` that could overflow.
+        let next = i.checked_add(1).and_then(|j| self.starts.get(j));
+        match (self.starts.get(i), next) {
             (Some(&a), Some(&b)) => self.calls.get(a..b).unwrap_or(&[]),
             _ => &[],
         }
@@ -87,7 +89,7 @@ impl<'t> CallLists<'t> {
 
     /// The calls of turns `0..=i`.
     fn up_to(&self, i: usize) -> &[&'t Call] {
-        match self.starts.get(i + 1) {
+        match i.checked_add(1).and_then(|j| self.starts.get(j)) {
             Some(&end) => self.calls.get(..end).unwrap_or(&[]),
             None => &[],
         }
@@ -255,7 +257,7 @@ impl<'a> EvalContext<'a> {
         let e = t.error.as_ref()?;
         Some(format!(
             "not evaluated: the agent failed on turn {}: {e}",
-            t.index + 1
+            super::scope::turn_number(t.index)
         ))
     }
 

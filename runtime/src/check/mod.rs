@@ -52,6 +52,7 @@ pub use count::Count;
 pub(crate) use custom::panic_message;
 pub use custom::{CustomCheck, check};
 pub use outcome::{Details, IntoOutcome, Outcome, Status, Violation};
+pub(crate) use scope::turn_number;
 pub use scope::{Scope, Severity};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};

@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome, Violation};
+use super::{EvalContext, Outcome, Violation, turn_number};
 use crate::model::Usage;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
@@ -97,14 +97,14 @@ impl StatusCheck {
                     return Outcome::error(format!(
                         "not measured: turn {}: the agent failed ({error}), so there is no HTTP \
                          status",
-                        t.index + 1
+                        turn_number(t.index)
                     ));
                 }
                 (None, None) => {
                     return Outcome::error(format!(
                         "not measured: turn {} has no HTTP status (the agent is not reached over \
                          HTTP)",
-                        t.index + 1
+                        turn_number(t.index)
                     ));
                 }
                 (Some(s), _) if s < self.min || s > self.max => bad.push((t.index, s)),
@@ -118,7 +118,7 @@ impl StatusCheck {
             None => Outcome::passed(),
             Some(&(turn, status)) => Outcome::fail(format!(
                 "HTTP status {status} on turn {} (expected {})",
-                turn + 1,
+                turn_number(turn),
                 self.expected()
             ))
             .expected(json!(self.expected()))
@@ -216,7 +216,7 @@ impl LatencyCheck {
                     return Outcome::error(format!(
                         "not measured: turn {} has no latency (a recording or trace without a \
                          duration)",
-                        t.index + 1
+                        turn_number(t.index)
                     ));
                 }
             }
@@ -242,7 +242,7 @@ impl LatencyCheck {
             None => Outcome::passed(),
             Some(&(index, ms)) => Outcome::fail(format!(
                 "turn {} took {ms} ms (at most {} ms)",
-                index + 1,
+                turn_number(index),
                 self.max_ms
             ))
             .expected(json!(self.max_ms))
@@ -369,7 +369,7 @@ impl TokenCheck {
         if let Some(i) = unknown {
             return Outcome::error(format!(
                 "not measured: turn {} has no token usage, so the total over the turns is unknown",
-                i + 1
+                turn_number(i)
             ));
         }
         let mut over = Vec::new();

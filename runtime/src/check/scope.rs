@@ -34,12 +34,19 @@ pub enum Scope {
 
 crate::strict_json::one_key_enum!(Scope, ["turn", "up_to", "conversation"]);
 
+/// The 1-based number of the turn at 0-based `index`, for messages. Never overflows: turn
+/// indices are read from recordings and scenario files, where any number can be written
+/// (`usize::MAX` is turn 18446744073709551616).
+pub(crate) fn turn_number(index: usize) -> u128 {
+    (index as u128).saturating_add(1)
+}
+
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Scope::Turn(i) => write!(f, "turn {}", i + 1),
+            Scope::Turn(i) => write!(f, "turn {}", turn_number(*i)),
             Scope::UpTo(0) => f.write_str("turn 1"),
-            Scope::UpTo(i) => write!(f, "turns 1-{}", i + 1),
+            Scope::UpTo(i) => write!(f, "turns 1-{}", turn_number(*i)),
             Scope::Conversation => f.write_str("conversation"),
         }
     }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::Target;
@@ -32,22 +32,68 @@ pub enum CallFilter {
 
 /// One constraint on a value at a path: an argument (`order_id`, `address.city`,
 /// `items.0.sku`) or a part of a result (the empty path is the whole value).
+///
+/// In JSON, `name` is the path; a key taken literally that a path would read otherwise (a
+/// key of `.args(json!({..}))` with a dot in it) is marked `"literal": true`, so that it
+/// reloads as the same key:
+///
+/// ```
+/// use agent_test_runtime::check::ArgConstraint;
+/// use agent_test_runtime::prelude::*;
+/// let check = tool("t").args(json!({"a.b": 1}));
+/// let text = serde_json::to_string(&check.into_expectation()).unwrap();
+/// assert!(text.contains(r#""name":"a.b","literal":true"#), "{text}");
+/// let c: ArgConstraint = serde_json::from_str(r#"{"name": "a.b", "literal": true, "matcher": "any"}"#).unwrap();
+/// assert_eq!(c.value(&json!({"a": {"b": 2}, "a.b": 1})).unwrap().as_ref(), &json!(1));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ArgRepr", into = "ArgRepr")]
 pub struct ArgConstraint {
     /// Where the value is.
-    #[serde(
-        rename = "name",
-        serialize_with = "ser_path",
-        deserialize_with = "de_path"
-    )]
     pub path: FieldPath,
     /// What it must satisfy.
-    #[serde(flatten)]
     pub matcher: Matcher,
     /// Several arguments judged together (MorganaBench's parameter groups): the value is an
     /// object of those present; `path` names the group in messages.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group: Vec<String>,
+}
+
+/// [`ArgConstraint`] as JSON.
+#[derive(Serialize, Deserialize)]
+struct ArgRepr {
+    name: String,
+    /// `name` is one key, not a path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    literal: bool,
+    #[serde(flatten)]
+    matcher: Matcher,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    group: Vec<String>,
+}
+
+impl From<ArgRepr> for ArgConstraint {
+    fn from(r: ArgRepr) -> Self {
+        ArgConstraint {
+            path: if r.literal {
+                FieldPath::key(r.name)
+            } else {
+                FieldPath::new(r.name)
+            },
+            matcher: r.matcher,
+            group: r.group,
+        }
+    }
+}
+
+impl From<ArgConstraint> for ArgRepr {
+    fn from(c: ArgConstraint) -> Self {
+        ArgRepr {
+            literal: c.path.is_literal_key(),
+            name: c.path.as_str().to_owned(),
+            matcher: c.matcher,
+            group: c.group,
+        }
+    }
 }
 
 impl ArgConstraint {
@@ -81,14 +127,6 @@ impl ArgConstraint {
             .collect();
         (!members.is_empty()).then_some(Cow::Owned(Value::Object(members)))
     }
-}
-
-fn ser_path<S: Serializer>(p: &FieldPath, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(p.as_str())
-}
-
-fn de_path<'de, D: Deserializer<'de>>(d: D) -> Result<FieldPath, D::Error> {
-    String::deserialize(d).map(FieldPath::new)
 }
 
 /// A check on calls of one tool (or workflow node). Build it with [`tool`], [`no_tool`],

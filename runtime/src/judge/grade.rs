@@ -252,23 +252,48 @@ fn items<'t>(
     // Whether a check's status is only known after grading: it needs the judge, or depends
     // (through any chain) on one that does.
     let mut memo: Vec<Option<bool>> = vec![None; expectations.len()];
+    // Depth first with an explicit stack (a chain of thousands of `depends_on` must not
+    // exhaust the stack); a check in progress counts as not pending, as a cycle is an error
+    // verdict anyway.
     fn pending(
-        i: usize,
+        root: usize,
         expectations: &[Expectation],
         ids: &HashMap<&str, usize>,
-        memo: &mut Vec<Option<bool>>,
+        memo: &mut [Option<bool>],
     ) -> bool {
-        if let Some(p) = memo[i] {
+        if let Some(p) = memo[root] {
             return p;
         }
-        memo[i] = Some(false); // a cycle is an error verdict anyway
-        let p = needs_judge(&expectations[i].check)
-            || expectations[i].depends_on.iter().any(|d| {
-                ids.get(d.as_str())
-                    .is_some_and(|&j| pending(j, expectations, ids, memo))
-            });
-        memo[i] = Some(p);
-        p
+        memo[root] = Some(false);
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&(i, next)) = stack.last() {
+            if next == 0 && needs_judge(&expectations[i].check) {
+                memo[i] = Some(true);
+                stack.pop();
+                continue;
+            }
+            let Some(dep) = expectations[i].depends_on.get(next) else {
+                stack.pop(); // not pending: memo[i] stays false
+                continue;
+            };
+            let advance = |stack: &mut Vec<(usize, usize)>| {
+                if let Some(top) = stack.last_mut() {
+                    top.1 = next.saturating_add(1);
+                }
+            };
+            match ids.get(dep.as_str()).map(|&d| (d, memo[d])) {
+                None | Some((_, Some(false))) => advance(&mut stack),
+                Some((_, Some(true))) => {
+                    memo[i] = Some(true);
+                    stack.pop();
+                }
+                Some((d, None)) => {
+                    memo[d] = Some(false);
+                    stack.push((d, 0));
+                }
+            }
+        }
+        memo[root].unwrap_or(false)
     }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -465,5 +490,51 @@ impl Judge {
             ));
         }
         (grades, usage, notes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{CheckExt, IntoExpectation, judge, reply};
+    use crate::model::{Reply, Turn};
+
+    /// The judge check at the end of a chain of 20,000 `depends_on` is found (and the ones
+    /// whose dependencies failed are not sent) without recursion: no overflow on a small stack.
+    #[test]
+    fn long_dependency_chains_do_not_exhaust_the_stack() {
+        let keys = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let n = 20_000;
+                let transcript = Transcript::new(vec![Turn::new(0, "hi", Reply::text("done"), 1)]);
+                let index = TranscriptIndex::new(&transcript);
+                let mut checks: Vec<Expectation> = (0..n)
+                    .map(|i| {
+                        reply()
+                            .contains("done")
+                            .id(format!("c{i}"))
+                            .depends_on(format!("c{}", i + 1))
+                            .into_expectation()
+                    })
+                    .collect();
+                // The chain ends in a judge check: every check above is pending.
+                checks.push(judge("is polite").id(format!("c{n}")).into_expectation());
+                checks.push(judge("is short").depends_on("c0").into_expectation());
+                // A judge check behind a chain that fails deterministically is not sent.
+                checks.push(reply().contains("nope").id("f0").into_expectation());
+                checks.push(judge("is kind").depends_on("f0").into_expectation());
+                let now = jiff::Timestamp::UNIX_EPOCH.to_zoned(jiff::tz::TimeZone::UTC);
+                items(&index, &checks, &now)
+                    .into_iter()
+                    .map(|(key, _)| key)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(keys.len(), 2, "{keys:?}");
+        assert!(keys[0].contains("is polite"), "{}", keys[0]);
+        assert!(keys[1].contains("is short"), "{}", keys[1]);
     }
 }

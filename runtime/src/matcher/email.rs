@@ -12,7 +12,8 @@ pub(crate) fn same_address(expected: &str, actual: &str) -> bool {
 fn split(s: &str) -> Option<(&str, &str)> {
     let s = s.trim();
     let s = match (s.rfind('<'), s.rfind('>')) {
-        (Some(open), Some(close)) if open < close => &s[open + 1..close],
+        // `<` is one byte, so the address starts right after it.
+        (Some(open), Some(close)) if open < close => s.get(open..close)?.strip_prefix('<')?,
         _ => s,
     };
     let (local, domain) = s.trim().rsplit_once('@')?;

@@ -7,6 +7,10 @@
 //! [`not`]. Data comparisons are case-sensitive unless asked otherwise (prose — reply text —
 //! is compared case-insensitively by the text checks).
 
+// Every computation on input is checked (dates and tolerances included): an overflow is an
+// error verdict, never a panic.
+#![deny(clippy::arithmetic_side_effects)]
+
 mod build;
 mod email;
 mod json_eq;

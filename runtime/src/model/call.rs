@@ -52,8 +52,12 @@ pub struct Call {
     /// The arguments, as JSON (an object for well-formed tool calls).
     #[serde(default)]
     pub arguments: Value,
-    /// What the tool or node returned, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the tool or node returned, if known (`Some(Value::Null)` when it returned `null`).
+    #[serde(
+        default,
+        deserialize_with = "super::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub result: Option<Value>,
     /// Whether the call failed (its `result` then holds the error).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -24,3 +24,12 @@ pub use turn::Turn;
 pub use usage::Usage;
 pub use usage_shapes::usage_in;
 pub use workflow::{Guardrail, Workflow};
+
+/// Reads an optional JSON value so that a present `null` stays `Some(Value::Null)` (serde reads
+/// it as `None`): a tool that returned `null` is not a tool whose result is unknown, and a
+/// recording must reload as it was saved. Use with `#[serde(default)]`.
+pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}

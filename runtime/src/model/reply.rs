@@ -28,7 +28,11 @@ pub struct Reply {
     pub text: String,
     /// The raw response body: parsed JSON when the agent answered with JSON (an HTTP agent's
     /// response body, a structured output), else absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "super::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub body: Option<Value>,
     /// The calls made during the turn, in order; workflow nodes hold their nested tool calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

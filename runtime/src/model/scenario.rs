@@ -117,7 +117,11 @@ pub enum Step {
         /// The message.
         text: String,
         /// A custom request body sent instead of the message (HTTP agents).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            deserialize_with = "super::present",
+            skip_serializing_if = "Option::is_none"
+        )]
         body: Option<Value>,
         /// Checks on this turn.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -1,5 +1,8 @@
 //! Token usage of a turn.
 
+// Counts come from outside (providers, traces, recordings): sums saturate, never overflow.
+#![deny(clippy::arithmetic_side_effects)]
+
 use serde::{Deserialize, Serialize};
 
 /// Tokens the agent's model consumed, as reported by the provider.
@@ -47,12 +50,14 @@ impl Usage {
     /// # use agent_test_runtime::model::Usage;
     /// assert_eq!(Usage::default().total(), None);
     /// assert_eq!(Usage { total_tokens: Some(7), ..Usage::default() }.total(), Some(7));
+    /// // Sums saturate: a count this large exceeds every limit anyway.
+    /// assert_eq!(Usage::new(u64::MAX, 1).total(), Some(u64::MAX));
     /// ```
     pub fn total(&self) -> Option<u64> {
         match (self.total_tokens, self.input_tokens, self.output_tokens) {
             (Some(t), _, _) => Some(t),
             (None, None, None) => None,
-            (None, i, o) => Some(i.unwrap_or(0) + o.unwrap_or(0)),
+            (None, i, o) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0))),
         }
     }
 
@@ -63,12 +68,14 @@ impl Usage {
     /// let mut u = Usage::new(10, 5);
     /// u.add(&Usage::new(1, 1));
     /// assert_eq!((u.input_tokens, u.output_tokens, u.total()), (Some(11), Some(6), Some(17)));
+    /// u.add(&Usage::new(u64::MAX, 0));
+    /// assert_eq!((u.input_tokens, u.total()), (Some(u64::MAX), Some(u64::MAX)));
     /// ```
     pub fn add(&mut self, other: &Usage) {
         fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
             match (a, b) {
                 (None, None) => None,
-                (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+                (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
             }
         }
         let total = sum(self.total(), other.total());

@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use serde_json::Value;
 
 use super::Report;
-use crate::check::{Severity, Status};
+use crate::check::{Severity, Status, turn_number};
 use crate::model::{Call, CallKind, Turn};
 use crate::run::RepeatSummary;
 use crate::verdict::Verdict;
@@ -216,7 +216,7 @@ fn write_verdict(f: &mut fmt::Formatter<'_>, v: &Verdict, width: usize) -> fmt::
     for viol in d.violations.iter().take(MAX_VIOLATIONS) {
         let turn = viol
             .turn_index
-            .map_or(String::new(), |t| format!(" (turn {})", t + 1));
+            .map_or(String::new(), |t| format!(" (turn {})", turn_number(t)));
         let evidence = viol
             .evidence
             .as_ref()
@@ -250,7 +250,7 @@ fn write_verdict(f: &mut fmt::Formatter<'_>, v: &Verdict, width: usize) -> fmt::
 }
 
 fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
-    let label = format!("turn {}", t.index + 1);
+    let label = format!("turn {}", turn_number(t.index));
     let pad = " ".repeat(label.len() + 2);
     for m in &t.before {
         writeln!(

@@ -238,7 +238,9 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
             a.merge(&b);
             a
         });
-    let duration_ms = reports.iter().map(|r| r.duration_ms).sum();
+    let duration_ms = reports
+        .iter()
+        .fold(0u64, |sum, r| sum.saturating_add(r.duration_ms));
     let mut notes: Vec<String> = Vec::new();
     for n in reports.iter().flat_map(|r| &r.notes) {
         if !notes.contains(n) {

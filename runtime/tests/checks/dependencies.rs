@@ -151,3 +151,75 @@ fn labels_default_to_the_description() {
     assert_eq!(v[1].label, "custom label");
     assert_eq!(v[0].check, "tool");
 }
+
+/// A chain of 20,000 `depends_on` (a scenario file can hold one) is evaluated without
+/// recursion: on a small stack, no overflow, and every verdict is what the chain implies.
+#[test]
+fn long_dependency_chains_do_not_exhaust_the_stack() {
+    let verdicts = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let n = 20_000;
+            let t = one_turn(Reply::text("done"));
+            // c0 depends on c1, …, the last one fails: every other check is skipped.
+            let mut checks: Vec<_> = (0..n)
+                .map(|i| {
+                    reply()
+                        .contains("done")
+                        .id(format!("c{i}"))
+                        .depends_on(format!("c{}", i + 1))
+                        .into_expectation()
+                })
+                .collect();
+            checks.push(
+                reply()
+                    .contains("nope")
+                    .id(format!("c{n}"))
+                    .into_expectation(),
+            );
+            // A cycle at the end of a long chain: d0 → d1 → … → d999 → d0.
+            for i in 0..1000 {
+                checks.push(
+                    reply()
+                        .contains("done")
+                        .id(format!("d{i}"))
+                        .depends_on(format!("d{}", (i + 1) % 1000))
+                        .into_expectation(),
+                );
+            }
+            evaluate(&t, &checks)
+                .into_iter()
+                .map(|v| (v.status, v.reason))
+                .collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(
+        verdicts[0],
+        (
+            Status::Skipped,
+            "skipped: depends on `c1`, which was skipped".to_owned()
+        )
+    );
+    assert_eq!(
+        verdicts[19_999],
+        (
+            Status::Skipped,
+            "skipped: depends on `c20000`, which failed".to_owned()
+        )
+    );
+    assert_eq!(verdicts[20_000].0, Status::Fail);
+    // As before: the check that closes the cycle reports it, the others are skipped.
+    assert_eq!(
+        verdicts[20_001 + 999],
+        (Status::Error, "dependency cycle through `d0`".to_owned())
+    );
+    assert_eq!(
+        verdicts[20_001],
+        (
+            Status::Skipped,
+            "skipped: depends on `d1`, which was skipped".to_owned()
+        )
+    );
+}

@@ -196,3 +196,70 @@ async fn a_replayed_turn_keeps_the_recorded_latency_or_none() {
         ]
     );
 }
+
+/// Counts from a recording or a provider can be anything: sums saturate (and so exceed every
+/// budget) instead of overflowing, which panicked in debug builds and wrapped round to a
+/// small, passing number in release builds.
+#[test]
+fn huge_counts_saturate_instead_of_overflowing() {
+    let t = Transcript::new(vec![
+        Turn::new(
+            0,
+            "a",
+            Reply::text("").usage(Usage::new(u64::MAX, 1)),
+            u64::MAX,
+        ),
+        Turn::new(1, "b", Reply::text("").usage(Usage::new(1, 1)), 2),
+    ]);
+    let max = u64::MAX;
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::MAX).total()).status,
+        Status::Pass
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(1)).total()).reason,
+        format!("the turns took {max} ms in total (at most 1000 ms)")
+    );
+    assert_eq!(
+        conv(&t, tokens().total_at_most(u64::MAX - 1)).reason,
+        format!("token budget exceeded: total {max} > {}", max - 1)
+    );
+    assert_eq!(
+        turn(&t, 0, tokens().input_at_most(10)).reason,
+        format!("token budget exceeded: input {max} > 10")
+    );
+}
+
+/// Found by the property suite: a recording can number its turns anything, and "turn
+/// {index + 1}" overflowed (a panic in debug builds, "turn 0" in release) in messages and in
+/// the report's transcript.
+#[test]
+fn the_last_possible_turn_number_is_not_an_overflow() {
+    let t = Transcript::new(vec![Turn::new(
+        usize::MAX,
+        "a",
+        Reply::text("").http_status(500),
+        5000,
+    )]);
+    assert_eq!(
+        conv(&t, http_status(200)).reason,
+        "HTTP status 500 on turn 18446744073709551616 (expected 200)"
+    );
+    assert_eq!(
+        conv(&t, latency().at_most(Duration::from_secs(1))).reason,
+        "turn 18446744073709551616 took 5000 ms (at most 1000 ms)"
+    );
+    let report = agent_test_runtime::model::Scenario::new("s")
+        .expect(http_status(200))
+        .evaluate(&t);
+    assert!(
+        report
+            .to_string()
+            .contains("turn 18446744073709551616  user   a"),
+        "{report}"
+    );
+    assert_eq!(
+        agent_test_runtime::check::Scope::Turn(usize::MAX).to_string(),
+        "turn 18446744073709551616"
+    );
+}

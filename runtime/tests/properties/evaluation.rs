@@ -1,0 +1,95 @@
+//! Loaded scenarios evaluated on loaded recordings — both possibly mutated — and their reports
+//! rendered: every check gives a verdict, none panics, whatever the numbers in the recording.
+
+use agent_test_runtime::RecordedRun;
+use agent_test_runtime::model::{Scenario, Transcript};
+use agent_test_runtime::report::Report;
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::mutate::{apply_all, mutations};
+use crate::recordings::transcript;
+use crate::scenarios::scenario;
+use crate::{config, doc_file, seed_files};
+
+/// Evaluates and renders the report in every form.
+fn evaluate(scenario: &Scenario, transcript: &Transcript) {
+    let report: Report = scenario.evaluate(transcript);
+    for v in &report.verdicts {
+        if v.status != agent_test_runtime::check::Status::Pass {
+            assert!(
+                !v.reason.trim().is_empty(),
+                "a {:?} verdict without a reason: {}",
+                v.status,
+                v.label
+            );
+        }
+    }
+    let _ = report.to_string();
+    let _ = report.headline();
+    let _ = serde_json::to_string(&report).unwrap();
+}
+
+fn documented_scenario() -> Scenario {
+    agent_test_runtime::load_json("scenario.json", &doc_file("scenario.json").text).unwrap()
+}
+
+fn documented_recording() -> Value {
+    serde_json::from_str(&doc_file("recorded-run.json").text).unwrap()
+}
+
+/// The scenarios of the seed examples, and the documented one.
+fn scenarios() -> &'static [Scenario] {
+    static SCENARIOS: std::sync::OnceLock<Vec<Scenario>> = std::sync::OnceLock::new();
+    SCENARIOS.get_or_init(|| {
+        let mut all: Vec<Scenario> = seed_files()
+            .iter()
+            .flat_map(|s| {
+                agent_test_runtime::formats::from_text(&s.text, &s.name, None)
+                    .unwrap()
+                    .into_iter()
+                    .map(|c| c.scenario)
+            })
+            .collect();
+        all.push(documented_scenario());
+        all
+    })
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// The documented scenario on mutated documented recordings.
+    #[test]
+    fn mutated_recordings_are_evaluated(mutations in mutations()) {
+        let doc = apply_all(documented_recording(), &mutations);
+        if let Ok(run) = RecordedRun::from_json(&doc.to_string(), "run.json") {
+            evaluate(&documented_scenario(), &run.transcript);
+        }
+    }
+
+    /// Mutated documented scenarios on the documented recording.
+    #[test]
+    fn mutated_scenarios_are_evaluated(mutations in mutations()) {
+        let doc: Value = serde_json::from_str(&doc_file("scenario.json").text).unwrap();
+        let doc = apply_all(doc, &mutations);
+        if let Ok(scenario) = agent_test_runtime::load_json::<Scenario>("scenario.json", &doc.to_string()) {
+            let run = RecordedRun::from_value(documented_recording(), "run.json").unwrap();
+            evaluate(&scenario, &run.transcript);
+        }
+    }
+
+    /// Every seed example's scenario, and the documented one, on generated transcripts: odd
+    /// text, turn numbers and counts at the edges of their types, call trees.
+    #[test]
+    fn seed_scenarios_on_generated_transcripts(t in transcript(), pick in any::<prop::sample::Index>()) {
+        evaluate(pick.get(scenarios()), &t);
+    }
+
+    /// Scenarios from the builders (every check, matcher and option, with odd values) on
+    /// generated transcripts.
+    #[test]
+    fn generated_scenarios_on_generated_transcripts(s in scenario(), t in transcript()) {
+        evaluate(&s, &t);
+    }
+}
