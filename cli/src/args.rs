@@ -69,8 +69,8 @@ JUDGE: judge checks ({\"type\": \"judge\", \"criteria\": ...}) and semantic matc
 the judge the environment names: AGENT_TEST_JUDGE_MODEL, AGENT_TEST_JUDGE_PROVIDER (openai or
 anthropic), AGENT_TEST_JUDGE_BASE_URL, AGENT_TEST_JUDGE_API_KEY (else OPENAI_* / ANTHROPIC_*).
 Verdicts are cached (AGENT_TEST_JUDGE_CACHE); AGENT_TEST_JUDGE_MODE=replay uses only the cache.
-A judge not reached twice in a row (refused, no answer in time) is not asked again: the
-remaining judge checks are errors at once (\"judge unreachable: ...\").
+A judge that cannot be connected to, or leaves two attempts in a row without an answer, is not
+asked again: the remaining judge checks are errors at once (\"judge unreachable: ...\").
 
 EXIT STATUS: 0 when every error-severity check passed, 1 when one did not, 2 when the
 command line or an input file is wrong.";

@@ -239,6 +239,9 @@ fn percent_encoded(s: &str) -> String {
 /// The largest response body read (10 MiB by default); a larger one is an agent error.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
 
+/// How long establishing a connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// An HTTP client using rustls with the ring provider (no OpenSSL, no aws-lc).
 pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client, AgentError> {
     static PROVIDER: OnceLock<()> = OnceLock::new();
@@ -248,6 +251,9 @@ pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client, AgentError> {
     });
     reqwest::Client::builder()
         .timeout(timeout)
+        // A server that does not even accept a connection in this time is down: say so
+        // without waiting the whole timeout (a dead judge then costs this, not a minute).
+        .connect_timeout(CONNECT_TIMEOUT.min(timeout))
         .build()
         .map_err(|e| AgentError::new(format!("cannot build the HTTP client: {e}")))
 }

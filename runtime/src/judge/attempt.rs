@@ -6,15 +6,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use super::{Completion, Judge, JudgeMode, JudgePrompt, JudgeUsage, Limits, ModelError};
+use super::{Completion, Judge, JudgeMode, JudgePrompt, JudgeUsage, Limits, ModelError, Unreached};
 
-/// Failures in a row to reach a judge after which it is not asked again in this process.
+/// Missing answers in a row after which a judge is not asked again in this process.
 const UNREACHABLE_AFTER: u32 = 2;
 
-/// Whether a judge can be reached: attempts that did not reach it in a row (refused
-/// connections, unknown hosts, no answer in time), and once there were
-/// [`UNREACHABLE_AFTER`], why it is given up. Any answer from it — even an error status —
-/// resets the count, so a slow judge that answers between timeouts is still asked.
+/// Whether a judge can be reached: attempts that did not reach it in a row, and once it is
+/// given up, why. No connection at all (refused, unknown host, none within the connect
+/// timeout) gives it up at once; a missing answer counts, and [`UNREACHABLE_AFTER`] of them
+/// in a row give it up. Any answer from it — even an error status — resets the count, so a
+/// slow judge that answers between timeouts is still asked.
 #[derive(Debug, Default)]
 pub(crate) struct Reachability {
     state: Mutex<(u32, Option<String>)>,
@@ -28,18 +29,29 @@ impl Reachability {
 
     fn record(&self, answer: &Result<Completion, ModelError>) {
         let mut state = self.lock();
-        match answer {
-            Err(e) if e.unreachable => {
+        let Err(e) = answer else {
+            *state = (0, None);
+            return;
+        };
+        match e.unreachable {
+            Some(Unreached::NoConnection) => {
+                state.1 = Some(format!(
+                    "judge unreachable: {}; no more requests are sent to it in this run",
+                    e.message
+                ));
+            }
+            Some(Unreached::NoAnswer) => {
                 state.0 = state.0.saturating_add(1);
                 if state.0 >= UNREACHABLE_AFTER {
                     state.1 = Some(format!(
-                        "judge unreachable: {}; after {} failed attempts in a row, no more \
-                         requests are sent to it in this run",
+                        "judge unreachable: {}; after {} attempts in a row without an answer, \
+                         no more requests are sent to it in this run",
                         e.message, state.0
                     ));
                 }
             }
-            _ => *state = (0, None),
+            // An answer, even an error status: the judge is there.
+            None => *state = (0, None),
         }
     }
 
@@ -106,7 +118,7 @@ impl Judge {
         }
         usage.requests += 1;
         let answer = match tokio::time::timeout(limits.timeout, self.model.complete(prompt)).await {
-            Err(_) => Err(ModelError::unreachable(format!(
+            Err(_) => Err(ModelError::no_answer(format!(
                 "no answer from {who} within {} s",
                 limits.timeout.as_secs_f64()
             ))),

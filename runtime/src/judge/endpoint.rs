@@ -105,9 +105,12 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
     let timeout = SEND_TIMEOUT;
     let response = req.send().await.map_err(|e| {
         let message = request_error(&e, url, timeout).message().to_owned();
-        // Not reached at all: counted towards giving up on the endpoint.
-        if e.is_connect() || e.is_timeout() {
+        // Not reached at all: no connection gives the endpoint up at once, no answer counts
+        // towards giving it up.
+        if e.is_connect() {
             ModelError::unreachable(message)
+        } else if e.is_timeout() {
+            ModelError::no_answer(message)
         } else {
             ModelError::retryable(message)
         }

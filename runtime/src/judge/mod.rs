@@ -50,7 +50,7 @@ use std::time::Duration;
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
 pub use grade::Judgements;
 pub(crate) use grade::{judge_phase, needs_judge};
-pub use model::{Completion, JudgeModel, JudgePrompt, ModelError};
+pub use model::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
 pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};
 pub use prompt::{JudgeItem, JudgeKind, Judgement};
@@ -221,9 +221,9 @@ impl Judge {
 
     /// How long one request may take (default 60 s; when the code does not set it,
     /// `AGENT_TEST_JUDGE_TIMEOUT` does, and `agent-test`'s `--judge-timeout`); a timeout is
-    /// retried. No answer in time counts as not reaching the judge: after two such failures
-    /// (or refused connections) in a row, the endpoint is not asked again in this process and
-    /// its remaining checks are errors at once ("judge unreachable: …").
+    /// retried. An endpoint that cannot be connected to, or that leaves two attempts in a row
+    /// without an answer, is not asked again in this process and its remaining checks are
+    /// errors at once ("judge unreachable: …").
     ///
     /// ```
     /// # #[cfg(feature = "http")] {

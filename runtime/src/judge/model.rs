@@ -56,11 +56,27 @@ pub struct ModelError {
     pub retry: bool,
     /// How long the provider asked to wait (`Retry-After`).
     pub retry_after: Option<Duration>,
-    /// The model could not be reached at all (connection refused, no such host, no answer
-    /// within the timeout). After two such failures in a row the judge stops asking that
-    /// endpoint for the rest of the process, so a dead judge costs two attempts, not every
-    /// scenario's timeouts.
-    pub unreachable: bool,
+    /// The model could not be reached: no connection (refused, no such host, no connection
+    /// within the connect timeout), or no answer within the timeout. No connection makes the
+    /// judge stop asking that endpoint for the rest of the process at once, and so do two
+    /// missing answers in a row: a dead judge costs at most one timeout, not every scenario's
+    /// timeouts, while a slow one that answers now and then is still asked.
+    pub unreachable: Option<Unreached>,
+}
+
+/// How far a request got that did not reach the model (see [`ModelError::unreachable`]).
+///
+/// ```
+/// use agent_test_runtime::judge::{ModelError, Unreached};
+/// assert_eq!(ModelError::no_answer("no answer within 60 s").unreachable, Some(Unreached::NoAnswer));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unreached {
+    /// No connection: refused, no such host, or none within the connect timeout.
+    NoConnection,
+    /// Connected (or still connecting when the request's timeout ran out), but no answer.
+    NoAnswer,
 }
 
 impl ModelError {
@@ -75,7 +91,7 @@ impl ModelError {
             message: message.into(),
             retry: false,
             retry_after: None,
-            unreachable: false,
+            unreachable: None,
         }
     }
 
@@ -87,21 +103,32 @@ impl ModelError {
             message: message.into(),
             retry: true,
             retry_after: None,
-            unreachable: false,
+            unreachable: None,
         }
     }
 
-    /// The model could not be reached (connection refused, DNS, no answer in time): worth
-    /// retrying, and counted towards giving up on the endpoint.
+    /// The model could not be connected to (connection refused, no such host, no connection
+    /// in time): the endpoint is given up for the rest of the process.
     ///
     /// ```
-    /// # use agent_test_runtime::judge::ModelError;
+    /// # use agent_test_runtime::judge::{ModelError, Unreached};
     /// let e = ModelError::unreachable("cannot connect to http://127.0.0.1:9/v1");
-    /// assert!(e.retry && e.unreachable);
+    /// assert_eq!(e.unreachable, Some(Unreached::NoConnection));
     /// ```
     pub fn unreachable(message: impl Into<String>) -> Self {
         ModelError {
-            unreachable: true,
+            unreachable: Some(Unreached::NoConnection),
+            ..ModelError::retryable(message)
+        }
+    }
+
+    /// The model did not answer in time: worth retrying, and after two in a row the endpoint
+    /// is given up for the rest of the process.
+    ///
+    /// See [`Unreached`].
+    pub fn no_answer(message: impl Into<String>) -> Self {
+        ModelError {
+            unreachable: Some(Unreached::NoAnswer),
             ..ModelError::retryable(message)
         }
     }
