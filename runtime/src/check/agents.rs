@@ -97,6 +97,11 @@ pub fn agent_not_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -
 }
 
 impl AgentCheck {
+    /// Whether a pass rests on invocations not made ([`agent_not_invoked`]).
+    pub(crate) fn claims_absence(&self) -> bool {
+        self.min_calls == 0
+    }
+
     /// Each agent must be invoked at least `n` times (for [`agent_invoked`]). `n` must be at
     /// least 1, and the check one of [`agent_invoked`]: anything else is an impossible
     /// constraint, reported as an error verdict (never silently changed).

@@ -195,6 +195,29 @@ impl Check {
         }
     }
 
+    /// Whether a pass rests on something *not* having happened (no call of a tool, at most
+    /// some calls, no forbidden agent, a text nowhere in the replies, a guardrail that did not
+    /// fire): over a turn on which the agent failed, such a pass cannot be confirmed, so the
+    /// evaluator makes it an error instead ("cannot confirm an absence: …").
+    ///
+    /// ```
+    /// # use agent_test_runtime::{check::Check, prelude::*};
+    /// assert!(Check::from(no_tool("cancel_order")).claims_absence());
+    /// assert!(!Check::from(tool("lookup_order")).claims_absence());
+    /// ```
+    pub fn claims_absence(&self) -> bool {
+        match self {
+            Check::Tool(c) => c.claims_absence(),
+            Check::ToolSet(c) => c.claims_absence(),
+            Check::NoTools(_) => true,
+            Check::Trajectory(c) => c.claims_absence(),
+            Check::Agents(c) => c.claims_absence(),
+            Check::Text(c) => c.claims_absence(),
+            Check::Guardrail(c) => c.claims_absence(),
+            _ => false,
+        }
+    }
+
     /// Evaluates the check against a scoped view of a transcript.
     pub fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         if let Some(problem) = self.problem() {

@@ -376,6 +376,13 @@ impl From<TextCheck> for TextCheckData {
 }
 
 impl TextCheck {
+    /// Whether a pass rests on text not written: `not_contains` / `not_matches` over the
+    /// replies or the conversation (several turns).
+    pub(crate) fn claims_absence(&self) -> bool {
+        matches!(self.op, TextOp::NotContains | TextOp::NotMatches)
+            && matches!(self.source, TextSource::Replies | TextSource::Conversation)
+    }
+
     fn build(
         source: TextSource,
         op: TextOp,

@@ -488,6 +488,17 @@ impl ToolCheck {
             .or_else(|| self.nested.iter().find_map(ToolCheck::problem))
     }
 
+    /// Whether a pass may rest on calls not made: an upper bound on the count (`never()`,
+    /// `at_most`, `times`, `between`) or every call having to match.
+    pub(crate) fn claims_absence(&self) -> bool {
+        self.every_call
+            || matches!(
+                self.count,
+                Count::Exactly(_) | Count::AtMost(_) | Count::Between(..)
+            )
+            || self.nested.iter().any(ToolCheck::claims_absence)
+    }
+
     /// One line describing the check.
     ///
     /// See [`tool`].

@@ -77,6 +77,11 @@ pub fn forbidden_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> T
 }
 
 impl ToolSet {
+    /// Whether a pass rests on calls not made (a forbidden set).
+    pub(crate) fn claims_absence(&self) -> bool {
+        self.mode == SetMode::Forbidden
+    }
+
     /// Count only calls that succeeded.
     ///
     /// ```

@@ -289,6 +289,15 @@ pub fn trajectory(expected: impl IntoIterator<Item = ExpectedCall>) -> Trajector
 }
 
 impl TrajectoryCheck {
+    /// Whether a pass rests on calls not made: the modes that forbid calls outside the
+    /// reference (strict, unordered, subset).
+    pub(crate) fn claims_absence(&self) -> bool {
+        matches!(
+            self.mode,
+            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
+        )
+    }
+
     /// Exactly the reference calls, in order.
     ///
     /// ```

@@ -221,6 +221,11 @@ pub fn no_guardrail_triggered() -> GuardrailCheck {
 }
 
 impl GuardrailCheck {
+    /// Whether a pass rests on a guardrail not firing.
+    pub(crate) fn claims_absence(&self) -> bool {
+        !self.expected
+    }
+
     /// One line describing the check.
     ///
     /// ```

@@ -794,3 +794,49 @@ fn matchers_that_compare_nothing_are_errors() {
         error("compared nothing: date_time has no description")
     );
 }
+
+/// An absence cannot be confirmed over a turn on which the agent failed: it might have called
+/// the forbidden tool (or said the forbidden word) there. After the turns, checks that pass on
+/// an absence are errors when a turn failed; presences found elsewhere still pass, and
+/// absences already broken elsewhere still fail.
+#[test]
+fn an_absence_is_not_confirmed_over_a_failed_turn() {
+    let t = Transcript::new(vec![
+        Turn::new(
+            0,
+            "look it up",
+            Reply::text("Found it.").call(call("lookup_order", serde_json::json!({}))),
+            5,
+        ),
+        Turn::failed(1, "refund it", "timed out after 30s", 30_000),
+    ]);
+    let unconfirmed =
+        error("cannot confirm an absence: the agent failed on turn 2: timed out after 30s");
+    for check in [
+        Check::from(no_tool("process_refund")),
+        tool("lookup_order").at_most(1).into(),
+        tool("lookup_order").every_call().into(),
+        forbidden_tools(["cancel_order"]).into(),
+        agent_not_invoked(["billing_agent"]).into(),
+        replies().not_contains("sorry").into(),
+        conversation().not_matches("(?i)password").into(),
+        no_guardrail_triggered().or_not_run().into(),
+        trajectory([tool_call("lookup_order")]).strict().into(),
+    ] {
+        let label = check.describe();
+        assert_eq!(sr(conv(&t, check)), unconfirmed, "{label}");
+    }
+    // What was seen on the turns that ran still decides the rest.
+    assert_eq!(
+        sr(conv(&t, tool("lookup_order"))),
+        (Status::Pass, String::new())
+    );
+    assert_eq!(
+        sr(conv(&t, no_tool("lookup_order"))),
+        fail("tool `lookup_order` was called 1 time (expected no call)")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_sequence(["lookup_order"]))),
+        (Status::Pass, String::new())
+    );
+}
