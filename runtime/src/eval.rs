@@ -247,14 +247,15 @@ impl Evaluator<'_> {
         let outcome = e.check.evaluate(&cx);
         // A pass that rests on something not having happened cannot be confirmed over a turn
         // on which the agent failed: what it would have done there is unknown.
-        if outcome.status == Status::Pass && e.check.claims_absence() {
-            if let Some(t) = cx.turns().iter().find(|t| t.error.is_some()) {
-                return Outcome::error(format!(
-                    "cannot confirm an absence: the agent failed on turn {}: {}",
-                    turn_number(t.index),
-                    t.error.as_deref().unwrap_or_default()
-                ));
-            }
+        if outcome.status == Status::Pass
+            && e.check.claims_absence()
+            && let Some(t) = cx.turns().iter().find(|t| t.error.is_some())
+        {
+            return Outcome::error(format!(
+                "cannot confirm an absence: the agent failed on turn {}: {}",
+                turn_number(t.index),
+                t.error.as_deref().unwrap_or_default()
+            ));
         }
         outcome
     }
