@@ -96,6 +96,35 @@ async fn every_judge_check_of_a_run_goes_in_one_request() {
     ));
 }
 
+/// A judge check that can never pass (its threshold is outside 0..=1) is an error verdict and
+/// is not sent to the judge: no money is spent on it.
+#[tokio::test]
+async fn an_impossible_judge_check_is_never_sent() {
+    let (url, server) = judge_server(vec![]).await;
+    let agent = agent_fn(|_r| async { "Refund issued." });
+    let mut run = ScenarioRun::new(
+        Suite::new()
+            .agent(agent)
+            .judge(local(&url, cache("impossible"))),
+        "impossible",
+    );
+    run.user("refund please").await;
+    run.expect_turn(judge("mentions refund"));
+    run.expect_turn(judge("is polite").threshold(1.5));
+    let report = run.report().await;
+    let got: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(got, [Status::Pass, Status::Error], "{report}");
+    assert!(
+        report.verdicts[1]
+            .reason
+            .starts_with("impossible constraint: threshold 1.5 is outside 0..=1"),
+        "{report}"
+    );
+    let checks = server.checks(0);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["criteria"], "mentions refund");
+}
+
 #[tokio::test]
 async fn a_score_below_the_threshold_fails_with_the_reasoning() {
     let (url, _server) = judge_server(vec![]).await;
