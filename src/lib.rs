@@ -47,12 +47,11 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 #[cfg(feature = "http")]
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
-    CheckTally, Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, FieldPath, FileCases,
-    LoadError, Pattern, RecordedRun, Repeat, RepeatSummary, Repeats, ScenarioInfo, ScenarioRun,
-    Schema, Suite, Verdict, agent, assign, check, evaluate, formats, judge, load_json,
-    load_json_file, matcher, model, report, run_file_case, serde_json, trace, turn_failures,
+    Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, Extraction, LoadError, RecordedRun,
+    Repeat, ScenarioEvaluator, ScenarioInfo, ScenarioRun, Schema, SimulatedUser, Suite, Verdict,
+    agent, check, evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario,
+    serde_json, simulated_user, trace,
 };
-pub use agent_test_runtime::{Extraction, SimulatedUser, simulated_user};
 
 /// Everything a test file needs: the macro, check builders, their options, agents.
 ///

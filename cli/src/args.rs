@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use agent_test_runtime::formats::SeedFormat;
-use agent_test_runtime::trace::Format;
+use agent_test_runtime::trace::TraceFormat;
 use lexopt::prelude::*;
 
 pub(crate) const USAGE: &str = "\
@@ -103,7 +103,7 @@ pub(crate) struct Common {
 pub(crate) struct EvalArgs {
     pub(crate) common: Common,
     pub(crate) runs: Vec<PathBuf>,
-    pub(crate) trace_format: Option<Format>,
+    pub(crate) trace_format: Option<TraceFormat>,
     pub(crate) jobs: usize,
 }
 
@@ -120,7 +120,7 @@ pub(crate) enum AgentSpec {
         session_from: Option<String>,
         reply_at: Option<String>,
         calls_at: Option<String>,
-        trace_format: Option<Format>,
+        trace_format: Option<TraceFormat>,
         lossy_utf8: bool,
     },
     OpenAi {
@@ -211,10 +211,10 @@ pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Resul
             Long("stats") => stats = true,
             Long("trace-format") => {
                 let f = value(&mut p, "trace-format")?;
-                trace_format = Some(Format::from_name(&f).ok_or_else(|| {
+                trace_format = Some(TraceFormat::from_name(&f).ok_or_else(|| {
                     format!(
                         "--trace-format: unknown format `{f}` ({})",
-                        Format::ALL.map(Format::name).join(", ")
+                        TraceFormat::ALL.map(TraceFormat::name).join(", ")
                     )
                 })?);
             }

@@ -6,8 +6,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agent_test_runtime::RecordedRun;
+use agent_test_runtime::ScenarioEvaluator;
 use agent_test_runtime::judge::Judge;
-use agent_test_runtime::model::{Scenario, ScenarioEvaluator};
+use agent_test_runtime::scenario::Scenario;
 
 use crate::args::EvalArgs;
 use crate::inputs::{self, Loaded, RUN_EXTENSIONS, load_run};

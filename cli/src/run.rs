@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent};
-use agent_test_runtime::model::Scenario;
+use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::{Clock, Suite};
 use serde_json::Value;
 
@@ -28,7 +28,7 @@ fn json_arg(s: &str, what: &str) -> Result<Value, String> {
         Some(path) => format!("{what} {path}"),
         None => what.to_owned(),
     };
-    agent_test_runtime::load_json(source, &text).map_err(|e| e.to_string())
+    agent_test_runtime::load::load_json(source, &text).map_err(|e| e.to_string())
 }
 
 /// The agent the command line describes.

@@ -227,7 +227,7 @@ fn unreadable_inputs_name_the_file_and_field() {
         "{text}"
     );
     assert!(
-        text.contains("notjson.json: not valid JSON: key must be a string"),
+        text.contains("notjson.json: at line 1, column 3: not valid JSON: key must be a string\n"),
         "{text}"
     );
     assert!(text.contains("2 unreadable"), "{text}");

@@ -1,5 +1,6 @@
-//! `files "<glob>";`: every seed-format test file the pattern matches (relative to the crate's
-//! directory) is read at compile time with the runtime's own loaders; each case becomes a
+//! `files "<glob>";`: every test file the pattern matches (relative to the crate's directory),
+//! in agent-test's own scenario form or a seed format, is read at compile time with the
+//! runtime's one loader; each case becomes a
 //! `#[tokio::test]` named after the file and the case, and a malformed file is a compile error
 //! naming the file, the path inside it and what was expected. The expansion `include_str!`s
 //! each file, so editing one recompiles the tests.
@@ -95,7 +96,7 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                 }
             };
             let cases =
-                match agent_test_runtime::formats::from_text(&text, Path::new(&rel_str), None) {
+                match agent_test_runtime::load::cases_from_text(&text, Path::new(&rel_str), None) {
                     Ok(c) => c,
                     Err(e) => {
                         diag.error(entry.span, e.to_string());

@@ -6,13 +6,6 @@
 ///
 /// Greedy first-fit fails when an early, permissive left item takes a right item a later,
 /// stricter one needed; augmenting paths (Kuhn's algorithm) find the best assignment.
-///
-/// ```
-/// use agent_test_runtime::assign::assign;
-/// // left 0 accepts anything, left 1 only right 0: greedy would pair 0–0 and strand 1.
-/// let pairs = assign(2, 2, |l, r| l == 0 || r == 0);
-/// assert_eq!(pairs, [Some(1), Some(0)]);
-/// ```
 pub fn assign(
     left: usize,
     right: usize,
@@ -72,5 +65,18 @@ mod tests {
         let pairs = assign(3, 1, |_, _| true);
         assert_eq!(pairs.iter().filter(|p| p.is_some()).count(), 1);
         assert_eq!(assign(0, 5, |_, _| true), Vec::<Option<usize>>::new());
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! The documented behaviour, as tests (the type is internal, so no doc tests).
+
+    #[test]
+    fn a_permissive_item_does_not_strand_a_strict_one() {
+        use crate::assign::assign;
+        // left 0 accepts anything, left 1 only right 0: greedy would pair 0–0 and strand 1.
+        let pairs = assign(2, 2, |l, r| l == 0 || r == 0);
+        assert_eq!(pairs, [Some(1), Some(0)]);
     }
 }

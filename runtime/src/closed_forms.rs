@@ -18,7 +18,8 @@ use crate::matcher::{
     Matcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
     matches_schema, missing, not, one_of, optional, regex,
 };
-use crate::model::{Call, Guardrail, Message, Reply, Scenario, Step, Transcript, Turn, Usage};
+use crate::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
+use crate::scenario::{Scenario, Step};
 use crate::{RecordedRun, ScenarioInfo};
 
 /// One of every matcher, each with every option set.
@@ -315,7 +316,7 @@ fn objects(v: &Value, pointer: String, path: String, out: &mut Vec<(String, Stri
 /// naming the place. Returns the failures, all at once.
 fn unknown_everywhere(
     form: &Value,
-    load: impl Fn(Value) -> Result<(), crate::LoadError>,
+    load: impl Fn(Value) -> Result<(), crate::util::input::LoadError>,
 ) -> Vec<String> {
     let mut places = Vec::new();
     objects(form, String::new(), String::new(), &mut places);
@@ -346,10 +347,10 @@ fn unknown_everywhere(
 fn every_object_of_the_scenario_form_is_closed() {
     let form = serde_json::to_value(every_step()).unwrap();
     // The instance loads as it is.
-    let back: Scenario = crate::load_value("s.json", form.clone()).unwrap();
+    let back: Scenario = crate::load::load_value("s.json", form.clone()).unwrap();
     assert_eq!(serde_json::to_value(back).unwrap(), form);
     let failures = unknown_everywhere(&form, |v| {
-        crate::load_value::<Scenario>("s.json", v).map(|_| ())
+        crate::load::load_value::<Scenario>("s.json", v).map(|_| ())
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

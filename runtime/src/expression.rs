@@ -12,10 +12,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::clock::parse_instant;
-use crate::judge::Judgements;
-use crate::matcher::compact;
 use crate::model::Context;
+use crate::model::judgement::Judgements;
 use crate::path::FieldPath;
+use crate::util::text::compact;
 
 /// What an expression is evaluated against: "now" (the run's pinned clock, in its time zone)
 /// and the context variables.
@@ -408,7 +408,7 @@ mod tests {
     /// Counts from context variables, as text: beyond `i128` and at its edge.
     #[test]
     fn counts_from_text_out_of_range() {
-        let now = crate::Clock::fixed("2026-11-22T09:30:00Z")
+        let now = crate::clock::Clock::fixed("2026-11-22T09:30:00Z")
             .now("UTC")
             .unwrap();
         let mut context = Context::default();

@@ -202,7 +202,7 @@ fn named_formats_and_broken_documents() {
 #[test]
 fn lamdis_checks_are_placed_where_they_stand() {
     use agent_test_runtime::formats::lamdis;
-    use agent_test_runtime::model::Step;
+    use agent_test_runtime::scenario::Step;
     let text = r#"{"steps": [
       {"type": "message", "content": "Book a table"},
       {"type": "user_objective", "description": "Get the booking confirmed", "maxTurns": 3},

@@ -4,10 +4,10 @@
 //! order mark is skipped.
 
 use agent_test_runtime::RecordedRun;
-use agent_test_runtime::model::Scenario;
+use agent_test_runtime::scenario::Scenario;
 
 fn scenario_error(text: &str) -> String {
-    match agent_test_runtime::load_json::<Scenario>("s.json", text) {
+    match agent_test_runtime::load::load_json::<Scenario>("s.json", text) {
         Ok(s) => panic!("loads: {s:?}"),
         Err(e) => e.to_string(),
     }
@@ -48,7 +48,8 @@ fn a_byte_order_mark_is_skipped() {
         "\u{feff}{\"name\": \"s\", \"steps\": [{\"step\": \"user\", \"text\": \"hi\"}]}",
     )
     .unwrap();
-    let s: Scenario = agent_test_runtime::load_json_file(&scenario).expect("a BOM is skipped");
+    let s: Scenario =
+        agent_test_runtime::load::load_json_file(&scenario).expect("a BOM is skipped");
     assert_eq!(s.name, "s");
     let run = dir.join("run.json");
     std::fs::write(
@@ -64,11 +65,11 @@ fn a_byte_order_mark_is_skipped() {
         "x"
     );
     // Only one: a second mark is text, and not JSON.
-    let err = agent_test_runtime::load_json::<Scenario>("s.json", "\u{feff}\u{feff}{}")
+    let err = agent_test_runtime::load::load_json::<Scenario>("s.json", "\u{feff}\u{feff}{}")
         .unwrap_err()
         .to_string();
     assert!(
-        err.starts_with("s.json: not valid JSON: expected value"),
+        err.starts_with("s.json: at line 1, column 1: not valid JSON: expected value"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -179,7 +180,7 @@ fn impossible_constraints_in_a_scenario_file_are_errors() {
         assert_eq!(scenario_error(&text), expected, "{text}");
     }
     // In a list, the scenario is named by its place.
-    let err = agent_test_runtime::load_json::<Vec<Scenario>>(
+    let err = agent_test_runtime::load::load_json::<Vec<Scenario>>(
         "s.json",
         r#"[{"name": "a", "steps": [{"step": "user", "text": "hi"}]}, {"name": "b"}]"#,
     )

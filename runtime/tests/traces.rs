@@ -3,7 +3,7 @@
 use agent_test_runtime::check::Status;
 use agent_test_runtime::model::{CallKind, Transcript};
 use agent_test_runtime::prelude::*;
-use agent_test_runtime::trace::{Format, detect, parse};
+use agent_test_runtime::trace::{TraceFormat, detect, parse};
 use serde_json::Value;
 
 fn fixture(name: &str) -> Value {
@@ -15,7 +15,7 @@ fn fixture(name: &str) -> Value {
         .expect("fixture is JSON")
 }
 
-fn read(name: &str, format: Format) -> Transcript {
+fn read(name: &str, format: TraceFormat) -> Transcript {
     let v = fixture(name);
     assert_eq!(detect(&v), Some(format), "{name} is detected as {format}");
     parse(&v, None).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -27,7 +27,7 @@ fn names(t: &Transcript, turn: usize) -> Vec<String> {
 
 #[test]
 fn openai_chat_response_with_string_arguments() {
-    let t = read("openai_chat_response.json", Format::OpenAiChat);
+    let t = read("openai_chat_response.json", TraceFormat::OpenAiChat);
     let calls = &t.turns[0].reply.calls;
     assert_eq!(calls[0].name, "lookup_order");
     assert_eq!(calls[0].id.as_deref(), Some("call_abc"));
@@ -63,7 +63,7 @@ fn openai_chat_response_with_string_arguments() {
 
 #[test]
 fn openai_chat_messages_become_turns_with_results() {
-    let t = read("openai_chat_messages.json", Format::OpenAiChat);
+    let t = read("openai_chat_messages.json", TraceFormat::OpenAiChat);
     assert_eq!(t.history.len(), 1);
     assert_eq!(t.turns.len(), 2);
     assert_eq!(t.turns[0].input, "I was charged twice for ORD-9921");
@@ -89,7 +89,7 @@ fn openai_chat_messages_become_turns_with_results() {
 
 #[test]
 fn openai_responses_items() {
-    let t = read("openai_responses.json", Format::OpenAiResponses);
+    let t = read("openai_responses.json", TraceFormat::OpenAiResponses);
     let turn = &t.turns[0];
     assert_eq!(turn.reply.text, "It is 14°C in Paris.");
     assert_eq!(
@@ -105,7 +105,7 @@ fn openai_responses_items() {
 
 #[test]
 fn anthropic_messages_with_tool_results_and_errors() {
-    let t = read("anthropic_messages.json", Format::Anthropic);
+    let t = read("anthropic_messages.json", TraceFormat::Anthropic);
     assert_eq!(t.turns.len(), 1, "tool_result messages continue the turn");
     assert_eq!(t.history[0].content, "You are a travel assistant.");
     let turn = &t.turns[0];
@@ -128,7 +128,7 @@ fn anthropic_messages_with_tool_results_and_errors() {
             .into_expectation()],
     );
     assert_eq!(v[0].status, Status::Pass);
-    let t = read("anthropic_response.json", Format::Anthropic);
+    let t = read("anthropic_response.json", TraceFormat::Anthropic);
     assert_eq!(
         t.turns[0].reply.calls[0].arguments,
         json!({"order_id": "ORD-1001"})
@@ -138,13 +138,13 @@ fn anthropic_messages_with_tool_results_and_errors() {
 
 #[test]
 fn gemini_response_and_contents() {
-    let t = read("gemini_response.json", Format::Gemini);
+    let t = read("gemini_response.json", TraceFormat::Gemini);
     assert_eq!(
         t.turns[0].reply.calls[0].arguments["attendees"],
         json!(["Bob", "Alice"])
     );
     assert_eq!(t.turns[0].reply.usage.unwrap().total(), Some(153));
-    let t = read("gemini_contents.json", Format::Gemini);
+    let t = read("gemini_contents.json", TraceFormat::Gemini);
     assert_eq!(t.turns.len(), 1);
     assert_eq!(t.turns[0].input, "What's the weather in Boston?");
     assert_eq!(
@@ -156,7 +156,7 @@ fn gemini_response_and_contents() {
 
 #[test]
 fn langchain_message_dicts() {
-    let t = read("langchain_messages.json", Format::LangChain);
+    let t = read("langchain_messages.json", TraceFormat::LangChain);
     let turn = &t.turns[0];
     assert_eq!(
         turn.reply.calls[0].name,
@@ -182,7 +182,7 @@ fn langchain_message_dicts() {
 
 #[test]
 fn mibo_pushed_trace_with_metadata() {
-    let t = read("mibo_trace.json", Format::Mibo);
+    let t = read("mibo_trace.json", TraceFormat::Mibo);
     let turn = &t.turns[0];
     assert_eq!(turn.reply.http_status, Some(200));
     assert_eq!(turn.latency_ms, Some(1500));
@@ -215,7 +215,7 @@ fn mibo_pushed_trace_with_metadata() {
 
 #[test]
 fn morganabench_example_with_user_time_and_history() {
-    let t = read("morgana_example.json", Format::MorganaBench);
+    let t = read("morgana_example.json", TraceFormat::MorganaBench);
     assert_eq!(t.history.len(), 2);
     assert_eq!(
         t.turns[0].input,
@@ -252,7 +252,7 @@ fn morganabench_example_with_user_time_and_history() {
 
 #[test]
 fn n8n_execution_nests_sub_nodes_under_the_agent() {
-    let t = read("n8n_execution.json", Format::N8n);
+    let t = read("n8n_execution.json", TraceFormat::N8n);
     let turn = &t.turns[0];
     let top: Vec<&str> = turn.reply.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(top, ["Webhook", "Scrape Website", "AI Agent"]);
@@ -309,62 +309,62 @@ fn malformed_traces_name_the_place() {
     let cases = [
         (
             json!({"choices": "x"}),
-            Format::OpenAiChat,
+            TraceFormat::OpenAiChat,
             "openai-chat trace: at $.choices: expected an array of choices",
         ),
         (
             json!({"choices": [{"message": {"tool_calls": [{"id": "1"}]}}]}),
-            Format::OpenAiChat,
+            TraceFormat::OpenAiChat,
             "openai-chat trace: at $.choices[0].message.tool_calls[0]: expected a `function` with a name and arguments",
         ),
         (
             json!([{"role": "wizard", "content": "x"}]),
-            Format::OpenAiChat,
+            TraceFormat::OpenAiChat,
             "openai-chat trace: at $[0].role: unknown role `wizard`",
         ),
         (
             json!({"object": "response", "output": [{"type": "function_call", "arguments": "{}"}]}),
-            Format::OpenAiResponses,
+            TraceFormat::OpenAiResponses,
             "openai-responses trace: at $.output[0].name: expected the function's name",
         ),
         (
             json!({"type": "message", "content": [{"type": "tool_use", "id": "t"}]}),
-            Format::Anthropic,
+            TraceFormat::Anthropic,
             "anthropic trace: at $.content[0].name: expected the tool's name",
         ),
         (
             json!({"candidates": []}),
-            Format::Gemini,
+            TraceFormat::Gemini,
             "gemini trace: at $.candidates: expected at least one candidate",
         ),
         (
             json!([{"type": "ai", "tool_calls": [{"args": {}}]}]),
-            Format::LangChain,
+            TraceFormat::LangChain,
             "langchain trace: at $[0].tool_calls[0].name: expected the tool's name",
         ),
         (
             json!({"data": {"nodes": [{"output": 1}]}, "metadata": {}}),
-            Format::Mibo,
+            TraceFormat::Mibo,
             "mibo trace: at $.data.nodes[0].name: expected the node's name",
         ),
         (
             json!({"data": {}, "metadata": {"http_status": "ok"}}),
-            Format::Mibo,
+            TraceFormat::Mibo,
             "mibo trace: at $.metadata.http_status: expected an HTTP status code",
         ),
         (
             json!({"response": "x", "trace": [{"event": "tool_call", "tool": "t", "params": [1]}]}),
-            Format::MorganaBench,
+            TraceFormat::MorganaBench,
             "morganabench trace: at $.trace[0].params: expected an object of parameters",
         ),
         (
             json!({"response": "x", "environment": {"user_time": "yesterday"}}),
-            Format::MorganaBench,
+            TraceFormat::MorganaBench,
             "morganabench trace: at $.environment.user_time: 'yesterday' is not a date-time",
         ),
         (
             json!({"data": {"resultData": {"runData": {"A": {"not": "runs"}}}}}),
-            Format::N8n,
+            TraceFormat::N8n,
             "n8n trace: at $.data.resultData.runData.A: expected an array of runs",
         ),
     ];
@@ -382,7 +382,7 @@ fn malformed_traces_name_the_place() {
         "{err}"
     );
     for garbage in [json!(null), json!(42), json!("text"), json!([]), json!({})] {
-        for f in Format::ALL {
+        for f in TraceFormat::ALL {
             let _ = parse(&garbage, Some(f)); // never panics
         }
     }
@@ -395,7 +395,7 @@ fn string_arguments_with_a_repeated_key_are_kept_as_text() {
     let raw = r#"{"amount": 10, "amount": 1000}"#;
     let trace = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "refund", "arguments": raw}}]}}]});
-    let t = parse(&trace, Some(Format::OpenAiChat)).expect("parses");
+    let t = parse(&trace, Some(TraceFormat::OpenAiChat)).expect("parses");
     assert_eq!(t.turns[0].reply.calls[0].arguments, json!(raw));
     let v = evaluate(&t, &[tool("refund").arg("amount", 1000).into_expectation()]);
     assert_eq!(v[0].status, Status::Fail, "{}", v[0].reason);

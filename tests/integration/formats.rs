@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use agent_test::RecordedRun;
-use agent_test::model::{Guardrail, Scenario, Transcript, Turn, Usage, Workflow};
+use agent_test::model::{Guardrail, Transcript, Turn, Usage, Workflow};
 use agent_test::prelude::*;
+use agent_test::scenario::Scenario;
 
 /// A scenario with one check of each family, as a team would write it for the command line.
 fn documented_scenario() -> Scenario {
@@ -148,7 +149,8 @@ fn the_documented_scenario_is_what_the_builders_write() {
         "scenario.json",
         &serde_json::to_value(&scenario).expect("serialisable"),
     );
-    let loaded: Scenario = agent_test::load_json_file(doc_file("scenario.json")).expect("loads");
+    let loaded: Scenario =
+        agent_test::load::load_json_file(doc_file("scenario.json")).expect("loads");
     assert_eq!(loaded, scenario);
 }
 

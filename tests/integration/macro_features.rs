@@ -112,7 +112,7 @@ async fn builder_api_by_hand() {
 /// The data door: a scenario as JSON, run against an agent.
 #[tokio::test]
 async fn scenario_from_json() {
-    let scenario: agent_test::model::Scenario = serde_json::from_value(json!({
+    let scenario: agent_test::scenario::Scenario = serde_json::from_value(json!({
         "name": "from_json",
         "context": {"PLAN": "gold"},
         "steps": [
@@ -134,7 +134,7 @@ async fn scenario_from_json() {
         "the warning check failed without failing the run"
     );
     let bad =
-        serde_json::from_value::<agent_test::model::Scenario>(json!({"name": "x", "stepz": []}));
+        serde_json::from_value::<agent_test::scenario::Scenario>(json!({"name": "x", "stepz": []}));
     assert!(
         bad.unwrap_err()
             .to_string()

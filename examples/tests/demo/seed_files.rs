@@ -1,8 +1,9 @@
-//! Suites written for other systems, run unchanged: every case of every file below
-//! `tests/cases/` is a test of its own, named after the file and the case. The files are read
-//! at compile time (a malformed one is a compile error naming the file and the field) and
-//! each file's format is detected from its content.
+//! Scenarios as data, and suites written for other systems, run unchanged: every case of every
+//! file below `tests/cases/` is a test of its own, named after the file and the case. The
+//! files are read at compile time (a malformed one is a compile error naming the file and the
+//! field) and each file's format is detected from its content.
 //!
+//! - `native/*.json` — agent-test's own scenario form (docs/format/scenario.json)
 //! - `mibo/*.json` — Mibo test cases
 //! - `mcplab/*.yaml` — MCPLab scenarios
 //! - `promptkit/*.yaml` — PromptKit `kind: Scenario` documents

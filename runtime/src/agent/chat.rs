@@ -294,7 +294,7 @@ impl ChatAgent {
                     "the model endpoint {} answered HTTP {}: {}",
                     shown_url(&url),
                     status.as_u16(),
-                    crate::report::clip(&String::from_utf8_lossy(&bytes), 300)
+                    crate::util::text::clip(&String::from_utf8_lossy(&bytes), 300)
                 ))
                 .with_partial(reply));
             }
@@ -322,7 +322,7 @@ impl ChatAgent {
             if calls.is_empty() {
                 reply.text = message
                     .get("content")
-                    .map(crate::trace::text_of)
+                    .map(crate::util::text::content_text)
                     .unwrap_or_default();
                 reply.body = Some(json);
                 return Ok(reply);

@@ -11,10 +11,10 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::matcher::compact;
 use crate::model::{Call, Reply};
 use crate::path::FieldPath;
-use crate::trace::{self, Format};
+use crate::trace::{self, TraceFormat};
+use crate::util::text::compact;
 
 /// An agent behind an HTTP endpoint: each turn is one request, built from a JSON template, and
 /// the response becomes the turn's reply.
@@ -69,7 +69,7 @@ pub struct HttpAgent {
     session_from: Option<FieldPath>,
     reply_at: Option<FieldPath>,
     calls_at: Option<FieldPath>,
-    format: Option<Format>,
+    format: Option<TraceFormat>,
     timeout: Duration,
     max_body_bytes: usize,
     lossy_utf8: bool,
@@ -206,11 +206,11 @@ impl HttpAgent {
     /// Read responses as this trace format instead of detecting it.
     ///
     /// ```
-    /// # use agent_test_runtime::{agent::HttpAgent, trace::Format};
-    /// let agent = HttpAgent::post("http://localhost:8080/webhook").trace_format(Format::N8n);
+    /// # use agent_test_runtime::{agent::HttpAgent, trace::TraceFormat};
+    /// let agent = HttpAgent::post("http://localhost:8080/webhook").trace_format(TraceFormat::N8n);
     /// # let _ = agent;
     /// ```
-    pub fn trace_format(mut self, format: Format) -> Self {
+    pub fn trace_format(mut self, format: TraceFormat) -> Self {
         self.format = Some(format);
         self
     }

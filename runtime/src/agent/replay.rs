@@ -36,14 +36,16 @@ impl ReplayAgent {
     }
 
     /// Replays a recorded run or a JSON report read from `path` (see
-    /// [`RecordedRun`](crate::RecordedRun)).
+    /// [`RecordedRun`](crate::model::RecordedRun)).
     ///
     /// ```
     /// # use agent_test_runtime::agent::ReplayAgent;
     /// assert!(ReplayAgent::from_file("no/such/run.json").is_err());
     /// ```
-    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, crate::LoadError> {
-        crate::RecordedRun::load(path).map(|r| ReplayAgent::new(r.transcript))
+    pub fn from_file(
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<Self, crate::util::input::LoadError> {
+        crate::model::RecordedRun::load(path).map(|r| ReplayAgent::new(r.transcript))
     }
 }
 

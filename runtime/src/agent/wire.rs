@@ -299,7 +299,7 @@ fn human(d: Duration) -> String {
 /// A short, printable excerpt of a body for an error message: at most 200 bytes, control
 /// characters escaped, in backticks.
 pub(crate) fn excerpt(text: &str) -> String {
-    let clipped = crate::report::clip(text, 200);
+    let clipped = crate::util::text::clip(text, 200);
     let mut out = String::with_capacity(clipped.len() + 2);
     out.push('`');
     for c in clipped.chars() {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{EvalContext, Outcome, Violation};
-use crate::matcher::compact;
+use crate::util::text::compact;
 
 /// Whether a call named `call` is an invocation of the agent `agent`: a call named exactly
 /// that, or (unless `exact`) an agent-member tool `a2a__<agent>__<anything>`.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Scope;
 use crate::expression::Env;
-use crate::judge::{JudgeItem, Judgement, Judgements};
+use crate::model::judgement::{JudgeItem, Judgement, Judgements};
 use crate::model::{Call, CallKind, Transcript, Turn};
 
 /// Which calls a check looks at.
@@ -257,7 +257,7 @@ impl<'a> EvalContext<'a> {
         let e = t.error.as_ref()?;
         Some(format!(
             "not evaluated: the agent failed on turn {}: {e}",
-            super::scope::turn_number(t.index)
+            crate::model::turn_number(t.index)
         ))
     }
 

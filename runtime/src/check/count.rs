@@ -23,7 +23,7 @@ pub enum Count {
     Between(usize, usize),
 }
 
-crate::strict_json::one_key_enum!(Count, ["exactly", "at_least", "at_most", "between"]);
+crate::util::json::one_key_enum!(Count, ["exactly", "at_least", "at_most", "between"]);
 
 impl Count {
     /// Whether `n` calls satisfy the rule.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 
 use super::{EvalContext, IntoOutcome, Outcome};
+use crate::util::text::panic_message;
 
 type CheckFn = dyn Fn(&EvalContext<'_>) -> Outcome + Send + Sync;
 
@@ -67,17 +68,6 @@ impl CustomCheck {
                 Outcome::error(format!("custom check panicked: {}", panic_message(&panic)))
             }
         }
-    }
-}
-
-/// The message of a caught panic payload.
-pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "<non-string panic payload>".to_owned()
     }
 }
 

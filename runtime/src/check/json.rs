@@ -5,10 +5,11 @@ use serde_json::{Value, json};
 
 use super::json_source::{JsonSource, JsonSourceOptions};
 use super::{EvalContext, Outcome, Violation};
-use crate::matcher::{IntoMatcher, Matcher, Mismatch, compact, json_eq};
+use crate::matcher::{IntoMatcher, Matcher, Mismatch, json_eq};
 use crate::path::FieldPath;
-use crate::report::diff::json_diff;
 use crate::schema::Schema;
+use crate::util::diff::json_diff;
+use crate::util::text::compact;
 
 /// A check on the value at a dot path of the JSON response (Mibo's `json_match`). Build it
 /// with [`field`].
@@ -186,7 +187,7 @@ pub enum JsonPathExpect {
     Equals(Value),
 }
 
-crate::strict_json::one_key_enum!(JsonPathExpect, ["exists", "not_exists", "equals"]);
+crate::util::json::one_key_enum!(JsonPathExpect, ["exists", "not_exists", "equals"]);
 
 /// A check with an RFC 9535 JSONPath query on the JSON response (MCPLab's `jsonpath`,
 /// `jsonpath_exists`, `jsonpath_not_exists`). Build it with [`json_path`]. A response that is

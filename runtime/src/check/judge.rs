@@ -5,12 +5,13 @@ use serde_json::{Map, Value, json};
 
 use super::text::TextSource;
 use super::{EvalContext, Outcome};
-use crate::judge::{JudgeItem, JudgeKind};
+use crate::model::judgement::DEFAULT_THRESHOLD;
+use crate::model::judgement::{JudgeItem, JudgeKind};
 
 /// A quality graded by the judge: the reply (or the transcript, or a node's output) is scored
 /// from 0 to 1 against the criteria, and the check passes iff the score reaches the threshold
 /// (0.8 by default). Every judge check of a run goes to the judge in one request; see
-/// [`Judge`](crate::judge::Judge) for configuration, caching and replay.
+/// [`Judge`](crate::model::judgement::Judge) for configuration, caching and replay.
 ///
 /// In a turn, the check grades that turn's reply; after the turns, the final reply — or the
 /// whole conversation with [`.on_transcript()`](JudgeCheck::on_transcript). The judge also
@@ -47,9 +48,6 @@ pub struct JudgeCheck {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     include_tool_results: bool,
 }
-
-/// The score a judged check needs unless told otherwise (semantic matchers too).
-pub(crate) const DEFAULT_THRESHOLD: f64 = 0.8;
 
 /// What [`expected_response`] asks the judge.
 const SAME_AS_REFERENCE: &str = "conveys the same facts and outcome as the expected response";

@@ -4,7 +4,7 @@
 //! [`required_tools`], [`tool_sequence`] or [`check`], refine them with methods, and give them
 //! options common to every check through [`CheckExt`] (`.id(..)`, `.depends_on(..)`,
 //! `.warning()`). Each check evaluates to an [`Outcome`]; the runtime turns outcomes into
-//! [`Verdict`](crate::Verdict)s.
+//! [`Verdict`](crate::model::Verdict)s.
 
 mod agents;
 mod context;
@@ -13,9 +13,7 @@ mod custom;
 mod json;
 mod json_source;
 mod judge;
-mod outcome;
 mod protocol;
-mod scope;
 mod sequence;
 mod text;
 mod tool;
@@ -32,7 +30,6 @@ pub use json::{
     schema,
 };
 pub use json_source::{JsonSource, JsonSourceOptions};
-pub(crate) use judge::DEFAULT_THRESHOLD;
 pub use judge::{JudgeCheck, expected_response, judge};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
@@ -46,14 +43,12 @@ pub use workflow::{
     transitioned_to, workflow_complete,
 };
 
+pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
+pub use crate::model::scope::{Scope, Severity};
 pub(crate) use context::TranscriptIndex;
 pub use context::{EvalContext, Target};
 pub use count::Count;
-pub(crate) use custom::panic_message;
 pub use custom::{CustomCheck, check};
-pub use outcome::{Details, IntoOutcome, Outcome, Status, Violation};
-pub(crate) use scope::turn_number;
-pub use scope::{Scope, Severity};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
 pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, no_tool, node, tool};

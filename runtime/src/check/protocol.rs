@@ -5,8 +5,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome, Violation, turn_number};
+use super::{EvalContext, Outcome, Violation};
 use crate::model::Usage;
+use crate::model::turn_number;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
 /// [`http_success`]. After the turns, every turn must have it. A turn with no status is *not

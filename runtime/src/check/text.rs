@@ -10,7 +10,7 @@ use super::{EvalContext, Outcome};
 use crate::model::CallKind;
 use crate::path::FieldPath;
 use crate::pattern::{Anchor, Pattern};
-use crate::report::diff::text_diff;
+use crate::util::diff::text_diff;
 
 /// Which text a [`TextCheck`] reads.
 ///
@@ -38,7 +38,7 @@ pub enum TextSource {
     },
 }
 
-crate::strict_json::one_key_enum!(
+crate::util::json::one_key_enum!(
     TextSource,
     ["reply", "replies", "conversation", "node_output"]
 );
@@ -88,7 +88,7 @@ impl TextSource {
                 })?;
                 match value {
                     Value::String(s) => Cow::Borrowed(s.as_str()),
-                    other => Cow::Owned(crate::matcher::compact(other)),
+                    other => Cow::Owned(crate::util::text::compact(other)),
                 }
             }
         })

@@ -9,8 +9,9 @@ use serde_json::{Map, Value};
 
 use super::Target;
 use super::count::Count;
-use crate::matcher::{IntoMatcher, Matcher, compact};
+use crate::matcher::{IntoMatcher, Matcher};
 use crate::path::FieldPath;
+use crate::util::text::compact;
 
 /// Which calls a tool check counts, by outcome.
 ///

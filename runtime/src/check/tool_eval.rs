@@ -9,7 +9,7 @@ use super::{EvalContext, Outcome, Status, Violation};
 use crate::expression::Env;
 use crate::matcher::Mismatch;
 use crate::model::{Call, CallKind};
-use crate::report::diff::json_diff;
+use crate::util::diff::json_diff;
 
 /// Why a call does not match: a violation kind and a message, or an evaluation error.
 enum Problem {
@@ -167,7 +167,7 @@ impl ToolCheck {
                             "forbidden_argument",
                             format!(
                                 "{f}: forbidden, but present ({})",
-                                crate::matcher::compact(v)
+                                crate::util::text::compact(v)
                             ),
                         ));
                     }
@@ -178,7 +178,7 @@ impl ToolCheck {
                             "unexpected_argument",
                             format!(
                                 "{k}: not expected (strict), got {}",
-                                crate::matcher::compact(v)
+                                crate::util::text::compact(v)
                             ),
                         ));
                     }
@@ -189,7 +189,7 @@ impl ToolCheck {
                     "value_mismatch",
                     format!(
                         "arguments are not a JSON object: {}",
-                        crate::matcher::compact(&call.arguments)
+                        crate::util::text::compact(&call.arguments)
                     ),
                 ));
             }

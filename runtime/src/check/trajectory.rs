@@ -12,9 +12,10 @@ use super::tool::ArgConstraint;
 use super::{EvalContext, Outcome, Violation};
 use crate::assign::assign;
 use crate::expression::Env;
-use crate::matcher::{ExactOptions, IntoMatcher, Matcher, compact, exact_eq};
+use crate::matcher::{ExactOptions, IntoMatcher, Matcher, exact_eq};
 use crate::model::Call;
 use crate::path::FieldPath;
+use crate::util::text::compact;
 
 /// One call of a reference trajectory: a tool name and argument constraints. Build it with
 /// [`tool_call`].

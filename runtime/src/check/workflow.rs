@@ -17,7 +17,7 @@ pub enum WorkflowExpect {
     Complete,
 }
 
-crate::strict_json::one_key_enum!(WorkflowExpect, ["state_is", "transitioned_to", "complete"]);
+crate::util::json::one_key_enum!(WorkflowExpect, ["state_is", "transitioned_to", "complete"]);
 
 /// A check on a state-machine workflow (PromptKit's `state_is`, `transitioned_to`,
 /// `workflow_complete`). The state is the last one reported in scope; transitions are those of

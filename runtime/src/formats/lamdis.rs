@@ -44,9 +44,9 @@ use super::read::{
     Problem, array, closed, index, join, kind, named_scenario, object, open_object, opt_bool,
     opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
-use crate::LoadError;
 use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
-use crate::model::{Scenario, Step};
+use crate::scenario::{Scenario, Step};
+use crate::util::input::LoadError;
 
 /// A bound on a simulated conversation's length, so a file cannot order unbounded model calls.
 const MAX_SIMULATED_TURNS: u64 = 50;
@@ -69,7 +69,7 @@ const STEP_TYPES: &[&str] = &[
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path)
+    from_text(&crate::util::input::read_text(path)?, path)
 }
 
 /// Reads Lamdis tests from JSON text: one test, an array, or `{"tests": [...]}`. `file` names

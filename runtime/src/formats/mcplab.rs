@@ -43,12 +43,12 @@ use super::read::{
     Problem, array, closed, index, join, kind, named_scenario, number_text, object, open_object,
     opt_bool, opt_object, opt_string, required, string, strings, tag,
 };
-use crate::LoadError;
 use crate::check::{
     CheckExt, Expectation, IntoExpectation, JsonSourceOptions, forbidden_tools, json_path, judge,
     reply, required_tools, tool_sequence,
 };
-use crate::model::Scenario;
+use crate::scenario::Scenario;
+use crate::util::input::LoadError;
 
 const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"];
 
@@ -61,7 +61,7 @@ const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path)
+    from_text(&crate::util::input::read_text(path)?, path)
 }
 
 /// Reads MCPLab scenarios from YAML text (JSON is YAML too): one scenario, a list, or

@@ -51,7 +51,6 @@ use super::read::{
     Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
     opt_open_object, opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
-use crate::LoadError;
 use crate::check::{
     CheckExt, Expectation, IntoExpectation, ToolCheck, any_call, field, http_status, judge,
     latency, reply, schema, tokens, tool,
@@ -59,7 +58,8 @@ use crate::check::{
 use crate::matcher::{
     IntoMatcher, Matcher, any, contains, date, exact, expr, matches_schema, one_of, optional, regex,
 };
-use crate::model::{Scenario, Step};
+use crate::scenario::{Scenario, Step};
+use crate::util::input::LoadError;
 
 const CASE_FIELDS: &[&str] = &[
     "scenario",
@@ -81,7 +81,7 @@ const CASE_FIELDS: &[&str] = &[
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path)
+    from_text(&crate::util::input::read_text(path)?, path)
 }
 
 /// Reads Mibo test cases from JSON text: one case, a `{"context", "content"}` wrapper, or an

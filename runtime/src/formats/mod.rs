@@ -11,8 +11,8 @@
 //!
 //! [`load`] and [`from_text`] detect the format from the content (or take the one named), so
 //! a suite of any of them loads with one call. Each loaded case is a
-//! [`Scenario`](crate::model::Scenario) and, when the file carries the agent's outputs, the
-//! [`RecordedRun`](crate::RecordedRun) to evaluate it on.
+//! [`Scenario`](crate::scenario::Scenario) and, when the file carries the agent's outputs, the
+//! [`RecordedRun`](crate::model::RecordedRun) to evaluate it on.
 //!
 //! Every loader reports an unknown or malformed field as a [`LoadError`] naming the file, the
 //! path inside it and what was expected; nothing is silently ignored.
@@ -39,8 +39,9 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::model::Scenario;
-use crate::{LoadError, RecordedRun};
+use crate::model::RecordedRun;
+use crate::scenario::Scenario;
+use crate::util::input::LoadError;
 
 /// One case of a seed-format file: the scenario, and the run recorded with it, if any.
 ///
@@ -158,7 +159,7 @@ pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
     let doc = if is_yaml(file) {
         read::yaml(text, file).ok()?
     } else {
-        crate::strict_json::parse(text).ok()?
+        crate::util::json::parse(text).ok()?
     };
     detect_value(&doc)
 }
@@ -194,7 +195,7 @@ pub fn load(
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path, format)
+    from_text(&crate::util::input::read_text(path)?, path, format)
 }
 
 /// Reads seed-format text: the format named, or the one [`detect`] finds. `file` names the

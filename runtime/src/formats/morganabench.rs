@@ -40,11 +40,13 @@ use super::ImportedCase;
 use super::read::{Problem, array, index, join, list, load_error, object, required, stem, string};
 use crate::check::{IntoExpectation, expected_response, no_tools, tool};
 use crate::matcher::{IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional};
-use crate::model::{Message, Role, Scenario};
-use crate::run::ScenarioInfo;
-use crate::strict_json::{self, JsonTextError, strip_bom};
-use crate::trace::{self, Format};
-use crate::{LoadError, RecordedRun};
+use crate::model::RecordedRun;
+use crate::model::ScenarioInfo;
+use crate::model::{Message, Role};
+use crate::scenario::Scenario;
+use crate::trace::{self, TraceFormat};
+use crate::util::input::LoadError;
+use crate::util::json::{self as strict_json, JsonTextError, strip_bom};
 
 #[derive(Deserialize)]
 struct Example {
@@ -222,7 +224,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path)
+    from_text(&crate::util::input::read_text(path)?, path)
 }
 
 /// Whether a JSON document looks like MorganaBench examples.
@@ -376,7 +378,7 @@ fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCa
     let recording = match example.outputs {
         None => None,
         Some(_) => {
-            let transcript = trace::parse(value, Some(Format::MorganaBench))
+            let transcript = trace::parse(value, Some(TraceFormat::MorganaBench))
                 .map_err(|e| err(e.relative_path().to_owned(), e.message))?;
             Some(RecordedRun {
                 scenario: ScenarioInfo::new(name),

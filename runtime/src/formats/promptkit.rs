@@ -56,7 +56,6 @@ use super::read::{
     Problem, array, index, join, kind, number_text, object, open_object, opt_bool, opt_object,
     opt_string, opt_u64, required, string, strings, tag,
 };
-use crate::LoadError;
 use crate::check::{
     CheckExt, Expectation, IntoExpectation, Outcome, agent_invoked, agent_not_invoked,
     agent_response, any_guardrail_triggered, check, forbidden_tools, guardrail_not_triggered,
@@ -64,7 +63,8 @@ use crate::check::{
     transitioned_to, workflow_complete,
 };
 use crate::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
-use crate::model::Scenario;
+use crate::scenario::Scenario;
+use crate::util::input::LoadError;
 
 /// Reads PromptKit scenarios from a YAML (or JSON) file.
 ///
@@ -75,7 +75,7 @@ use crate::model::Scenario;
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::read_text(path)?, path)
+    from_text(&crate::util::input::read_text(path)?, path)
 }
 
 /// Reads PromptKit scenarios from YAML text: a `kind: Scenario` document or a list of them.

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::ImportedCase;
-use crate::LoadError;
-use crate::model::Scenario;
+use crate::scenario::Scenario;
+use crate::util::input::LoadError;
 
 /// A problem at a path of a document: `(path, message)`.
 pub(crate) type Problem = (String, String);
@@ -326,7 +326,7 @@ pub(crate) fn possible(scenario: Scenario, at: &str) -> Result<Scenario, Problem
     match scenario.problem() {
         None => Ok(scenario),
         Some(problem) => {
-            let message = match problem.strip_prefix(crate::model::IMPOSSIBLE_AT) {
+            let message = match problem.strip_prefix(crate::util::input::IMPOSSIBLE_AT) {
                 Some(rest) => format!(
                     "impossible constraint: {}",
                     rest.split_once(": ").map_or(rest, |(_, m)| m)
@@ -465,23 +465,7 @@ pub(crate) fn stem(file: &Path) -> String {
 
 /// Parses JSON text, or names the line and column where it breaks, or the key given twice
 /// (the one strict reader of every input; a leading byte order mark is skipped).
-pub(crate) fn json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    crate::strict_json::parse(text).map_err(|e| json_text_error(file, e))
-}
-
-/// A JSON reading error of `file`, worded as [`json`] does.
-pub(crate) fn json_text_error(file: &Path, e: crate::strict_json::JsonTextError) -> LoadError {
-    e.into_load_error(file, |e| json_error(file, &e))
-}
-
-/// Where and why JSON text breaks.
-pub(crate) fn json_error(file: &Path, e: &serde_json::Error) -> LoadError {
-    LoadError {
-        file: file.to_owned(),
-        path: format!("line {}, column {}", e.line(), e.column()),
-        message: format!("not valid JSON: {e}"),
-    }
-}
+pub(crate) use crate::util::input::{json_text_error, parse_json as json};
 
 /// Parses YAML text into the JSON model, or names the line and column where it breaks.
 ///
@@ -492,7 +476,7 @@ pub(crate) fn json_error(file: &Path, e: &serde_json::Error) -> LoadError {
 pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;
-    crate::strict_json::parse_yaml(text, options).map_err(|e| match e {
+    crate::util::json::parse_yaml(text, options).map_err(|e| match e {
         Ok(duplicate) => LoadError {
             file: file.to_owned(),
             message: duplicate.message(0),

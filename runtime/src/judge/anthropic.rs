@@ -98,7 +98,7 @@ impl AnthropicJudge {
             .ok_or_else(|| {
                 ModelError::retryable(format!(
                     "the judge's answer has no `content` blocks: {}",
-                    crate::report::clip(&json.to_string(), 200)
+                    crate::util::text::clip(&json.to_string(), 200)
                 ))
             })?;
         // The forced tool call's input; else whatever text the model wrote.
@@ -106,7 +106,10 @@ impl AnthropicJudge {
             .iter()
             .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
             .and_then(|b| b.get("input"))
-            .map_or_else(|| crate::trace::text_of(&json["content"]), Value::to_string);
+            .map_or_else(
+                || crate::util::text::content_text(&json["content"]),
+                Value::to_string,
+            );
         Ok(Completion {
             text,
             usage: usage_in(&json),

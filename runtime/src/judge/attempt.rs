@@ -165,6 +165,6 @@ pub(super) fn after_requests(error: &str, requests: u32) -> String {
     }
     format!(
         "{error} (after {requests} request{})",
-        crate::report::plural(requests as usize)
+        crate::util::text::plural(requests as usize)
     )
 }

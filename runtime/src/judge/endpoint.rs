@@ -133,7 +133,7 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
             "the judge endpoint {} answered HTTP {}: {}",
             shown_url(url),
             status.as_u16(),
-            crate::report::clip(&text, 300)
+            crate::util::text::clip(&text, 300)
         );
         let err = if status.as_u16() == 429 || status.is_server_error() {
             ModelError::retryable(message)
@@ -149,7 +149,7 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
     serde_json::from_slice(&bytes).map_err(|e| {
         ModelError::retryable(format!(
             "the judge endpoint answered with invalid JSON ({e}): {}",
-            crate::report::clip(&text, 200)
+            crate::util::text::clip(&text, 200)
         ))
     })
 }

@@ -6,74 +6,15 @@ use std::collections::HashMap;
 use super::attempt::{after_requests, replay_miss};
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
-use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement};
+use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
 use crate::check::{
     ArgConstraint, Check, EvalContext, Expectation, Scope, Status, Target, ToolCheck,
     TranscriptIndex,
 };
 use crate::matcher::Matcher;
 use crate::model::Transcript;
+use crate::model::judgement::item_key;
 use crate::path::FieldPath;
-
-/// The judge's grades for one run — its judge checks and semantic matchers — made by the
-/// runtime before the checks are evaluated and read by them. Opaque.
-///
-/// ```
-/// # use agent_test_runtime::judge::Judgements;
-/// fn takes(_: Option<&Judgements>) {}
-/// takes(None);
-/// ```
-#[derive(Debug, Default)]
-pub struct Judgements {
-    grades: HashMap<String, Result<Judgement, String>>,
-    /// Why nothing could be graded (no judge configured), if so.
-    unavailable: Option<String>,
-    /// The instant the semantic date matchers were graded against.
-    now: Option<jiff::Zoned>,
-    /// Problems of the judge's cache, for the report's notes.
-    notes: Vec<String>,
-}
-
-impl Judgements {
-    /// The instant semantic date matchers were graded against.
-    ///
-    /// See the type's example.
-    pub fn now(&self) -> Option<&jiff::Zoned> {
-        self.now.as_ref()
-    }
-
-    /// No judge: every judge check is an error with this reason.
-    pub(crate) fn unavailable(reason: impl Into<String>) -> Self {
-        Judgements {
-            grades: HashMap::new(),
-            unavailable: Some(reason.into()),
-            now: None,
-            notes: Vec::new(),
-        }
-    }
-
-    /// What the report should note: the judge's cache could not be written, or held invalid
-    /// entries.
-    pub(crate) fn notes(&self) -> &[String] {
-        &self.notes
-    }
-
-    /// The grade of an item, or why there is none.
-    pub(crate) fn get(&self, item: &JudgeItem) -> Result<&Judgement, String> {
-        if let Some(reason) = &self.unavailable {
-            return Err(reason.clone());
-        }
-        match self.grades.get(&item_key(item)) {
-            Some(Ok(j)) => Ok(j),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err("the judge was not asked for this check".into()),
-        }
-    }
-}
-
-fn item_key(item: &JudgeItem) -> String {
-    serde_json::to_string(item).unwrap_or_default()
-}
 
 /// Says why judge checks cannot be graded when no judge is configured.
 pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::openai(\"...\");` \
@@ -247,8 +188,8 @@ fn items<'t>(
 ) -> Vec<(String, JudgeItem)> {
     // A first, judge-less pass on the same index tells which deterministic dependencies
     // failed: checks that depend on them are skipped, so grading them would be wasted money.
-    let first = crate::eval::evaluate_on(index, expectations);
-    let ids = crate::eval::id_owners(expectations);
+    let first = crate::evaluate::evaluate_on(index, expectations);
+    let ids = crate::evaluate::id_owners(expectations);
     // Whether a check's status is only known after grading: it needs the judge, or depends
     // (through any chain) on one that does.
     let mut memo: Vec<Option<bool>> = vec![None; expectations.len()];
@@ -491,7 +432,7 @@ impl Judge {
             notes.push(format!(
                 "could not write to the judge cache: {e}; the next run will ask the judge again \
                  for {n} check{}",
-                crate::report::plural(n)
+                crate::util::text::plural(n)
             ));
         }
         (grades, usage, notes)

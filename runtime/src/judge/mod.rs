@@ -39,22 +39,20 @@ mod openai;
 mod prompt;
 #[cfg(feature = "http")]
 mod providers;
-mod usage;
 
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::model::judge_usage::JudgeUsage;
+pub use crate::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
-pub use grade::Judgements;
 pub(crate) use grade::{judge_phase, needs_judge};
 pub use model::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
 pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};
-pub use prompt::{JudgeItem, JudgeKind, Judgement};
-pub use usage::JudgeUsage;
 
 /// The environment variable that overrides every judge's [`JudgeMode`]: `live`, `replay`,
 /// `refresh` or `off`.
@@ -294,7 +292,7 @@ impl Judge {
         }
         self.cache_dir
             .clone()
-            .unwrap_or_else(|| crate::report::report_root(None).join("judge-cache"))
+            .unwrap_or_else(|| crate::util::dirs::report_root(None).join("judge-cache"))
     }
 }
 

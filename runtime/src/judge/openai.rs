@@ -139,7 +139,7 @@ impl OpenAiJudge {
             .ok_or_else(|| {
                 ModelError::retryable(format!(
                     "the judge's answer has no `choices[0].message.content`: {}",
-                    crate::report::clip(&json.to_string(), 200)
+                    crate::util::text::clip(&json.to_string(), 200)
                 ))
             })?;
         Ok(Completion {

@@ -1,83 +1,8 @@
 //! The batched prompt: every judge check of a run in one request, and reading the answer back.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::JudgePrompt;
-
-/// What one judge check asks: the criteria and the material to grade, as sent to the model.
-/// Its JSON (with the model id and repeat index) is the check's cache key.
-///
-/// ```
-/// use agent_test_runtime::judge::{JudgeItem, JudgeKind};
-/// let item = JudgeItem::new(JudgeKind::Quality, "is polite", serde_json::json!({"reply": "Hello!"}));
-/// assert_eq!(item.criteria, "is polite");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JudgeItem {
-    /// What kind of grading.
-    #[serde(rename = "type")]
-    pub kind: JudgeKind,
-    /// What the material must satisfy.
-    pub criteria: String,
-    /// What it must not do; any violation scores 0.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub negative_constraints: Vec<String>,
-    /// A reference answer the material must agree with (MorganaBench's expected response).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_response: Option<String>,
-    /// What is graded: the reply (or transcript, or node output) and the context asked for.
-    pub material: Value,
-}
-
-impl JudgeItem {
-    /// An item with no constraints or reference answer.
-    ///
-    /// See the type's example.
-    pub fn new(kind: JudgeKind, criteria: impl Into<String>, material: Value) -> Self {
-        JudgeItem {
-            kind,
-            criteria: criteria.into(),
-            negative_constraints: Vec::new(),
-            expected_response: None,
-            material,
-        }
-    }
-}
-
-/// The kind of grading (Mibo's semantic `type`).
-///
-/// ```
-/// use agent_test_runtime::judge::JudgeKind;
-/// assert_eq!(serde_json::to_value(JudgeKind::Hallucination).unwrap(), "hallucination_check");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum JudgeKind {
-    /// How well the material meets the criteria.
-    #[default]
-    #[serde(rename = "quality_check")]
-    Quality,
-    /// Whether every claim is supported by the conversation and the tool results.
-    #[serde(rename = "hallucination_check")]
-    Hallucination,
-}
-
-/// A judge's grade for one check.
-///
-/// ```
-/// use agent_test_runtime::judge::Judgement;
-/// let j = Judgement { score: 0.9, pass: true, reasoning: "polite and complete".into() };
-/// assert!(j.score >= 0.8);
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Judgement {
-    /// From 0 (not at all) to 1 (fully).
-    pub score: f64,
-    /// The judge's own call; the verdict uses the score and the check's threshold.
-    pub pass: bool,
-    /// Why.
-    pub reasoning: String,
-}
+use super::{JudgeItem, JudgePrompt, Judgement};
 
 /// Bumped whenever the instructions change, so that cached verdicts of other instructions are
 /// not reused.
@@ -167,7 +92,7 @@ pub(crate) fn parse_answer(
     let value: Value = serde_json::from_str(json).map_err(|e| {
         Malformed(format!(
             "the judge's answer is not JSON ({e}): {}",
-            crate::report::clip(text, 200)
+            crate::util::text::clip(text, 200)
         ))
     })?;
     let results = value
@@ -177,7 +102,7 @@ pub(crate) fn parse_answer(
         .ok_or_else(|| {
             Malformed(format!(
                 "the judge's answer has no `results` array: {}",
-                crate::report::clip(text, 200)
+                crate::util::text::clip(text, 200)
             ))
         })?;
     let id_of = |r: &Value| -> Option<String> {
@@ -221,7 +146,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
     if !(0.0..=1.0).contains(&score) {
         return Err(format!(
             "the judge's score {score} is outside 0..1: {}",
-            crate::matcher::compact(r)
+            crate::util::text::compact(r)
         ));
     }
     let pass = match r.get("pass") {
@@ -230,7 +155,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
         Some(_) => {
             return Err(format!(
                 "the judge's `pass` is not true or false: {}",
-                crate::matcher::compact(r)
+                crate::util::text::compact(r)
             ));
         }
     };
@@ -240,7 +165,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
         Some(_) => {
             return Err(format!(
                 "the judge's `reasoning` is not text: {}",
-                crate::matcher::compact(r)
+                crate::util::text::compact(r)
             ));
         }
     };
@@ -257,11 +182,11 @@ pub(crate) fn json_object(text: &str) -> Result<serde_json::Value, String> {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err(format!(
             "the model's answer is not a JSON object: {}",
-            crate::report::clip(text, 200)
+            crate::util::text::clip(text, 200)
         )),
         Err(e) => Err(format!(
             "the model's answer is not JSON ({e}): {}",
-            crate::report::clip(text, 200)
+            crate::util::text::clip(text, 200)
         )),
     }
 }

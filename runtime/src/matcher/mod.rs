@@ -30,6 +30,7 @@ use serde_json::Value;
 use crate::expression::{Env, ExprValue, Expression};
 use crate::pattern::Pattern;
 use crate::schema::Schema;
+use crate::util::text::compact;
 
 /// An expectation about one JSON value. Build matchers with the functions of this module;
 /// plain values convert into exact matchers ([`IntoMatcher`]).
@@ -609,11 +610,6 @@ fn render(v: &Value) -> Result<String, String> {
 /// `regex` and the judge compare).
 pub(crate) fn text(v: &Value) -> String {
     render(v).unwrap_or_else(|s| s)
-}
-
-/// Compact one-line JSON rendering of a value, for messages.
-pub(crate) fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_else(|_| "<unprintable>".to_owned())
 }
 
 /// Conversion into a [`Matcher`]: plain values become exact matchers.

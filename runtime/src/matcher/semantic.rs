@@ -4,10 +4,11 @@
 use jiff::Zoned;
 use serde_json::{Value, json};
 
-use super::{Matcher, Mismatch, compact};
-use crate::check::DEFAULT_THRESHOLD;
+use super::{Matcher, Mismatch};
 use crate::expression::Env;
-use crate::judge::{JudgeItem, JudgeKind};
+use crate::model::judgement::DEFAULT_THRESHOLD;
+use crate::model::judgement::{JudgeItem, JudgeKind};
+use crate::util::text::compact;
 
 /// A value whose meaning matches a description, as judged by the model: paraphrases and
 /// spelling differences pass (`"Lisbon, Portugal"` for `"the capital of Portugal"`). Graded in

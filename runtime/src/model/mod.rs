@@ -1,29 +1,41 @@
-//! The model: scenarios as data, and the transcript of what an agent did.
+//! The model: pure data. The transcript of what an agent did (turns, replies, calls, usage,
+//! workflow state), the verdicts checks reach on it, recorded runs and reports, and what the
+//! judge is asked and answers. Nothing here evaluates, calls or renders anything; every other
+//! layer builds on it.
 
 pub(crate) mod call;
 mod context;
-mod evaluator;
+pub(crate) mod info;
+pub(crate) mod judge_usage;
+pub(crate) mod judgement;
 mod message;
+pub(crate) mod outcome;
+pub(crate) mod recording;
 mod reply;
-mod scenario;
+pub(crate) mod report;
+pub(crate) mod scope;
 mod transcript;
 mod turn;
 mod usage;
 mod usage_shapes;
+pub(crate) mod verdict;
 mod workflow;
 
 pub use call::{Call, CallKind};
 pub use context::Context;
-pub use evaluator::ScenarioEvaluator;
 pub use message::{Message, Role};
 pub use reply::Reply;
-pub(crate) use scenario::{EMPTY_SCENARIO, IMPOSSIBLE_AT};
-pub use scenario::{Scenario, Step};
 pub use transcript::Transcript;
 pub use turn::Turn;
 pub use usage::Usage;
 pub use usage_shapes::usage_in;
 pub use workflow::{Guardrail, Workflow};
+
+pub(crate) use info::ScenarioInfo;
+pub(crate) use outcome::{Details, Status};
+pub(crate) use recording::RecordedRun;
+pub(crate) use scope::{Scope, Severity, turn_number};
+pub(crate) use verdict::Verdict;
 
 /// Reads an optional JSON value so that a present `null` stays `Some(Value::Null)` (serde reads
 /// it as `None`): a tool that returned `null` is not a tool whose result is unknown, and a

@@ -5,10 +5,12 @@ use std::fmt::{self, Write as _};
 use serde_json::Value;
 
 use super::Report;
-use crate::check::{Severity, Status, turn_number};
+use crate::check::{Severity, Status};
+use crate::model::Verdict;
+use crate::model::report::RepeatSummary;
+use crate::model::turn_number;
 use crate::model::{Call, CallKind, Turn};
-use crate::run::RepeatSummary;
-use crate::verdict::Verdict;
+use crate::util::text::{clip, compact, plural};
 
 /// Longest reply or value shown in a text report; the JSON report keeps everything.
 const MAX_TEXT: usize = 2000;
@@ -70,10 +72,6 @@ impl Report {
     }
 }
 
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.headline())?;
@@ -87,7 +85,7 @@ impl fmt::Display for Report {
                 .transcript
                 .context
                 .iter()
-                .map(|(k, v)| format!("{k} = {}", truncate(&compact(v), 80)))
+                .map(|(k, v)| format!("{k} = {}", clip(&compact(v), 80)))
                 .collect();
             writeln!(f, "  context: {}", vars.join(", "))?;
         }
@@ -125,7 +123,7 @@ impl fmt::Display for Report {
                 f,
                 "  history  {:<9} {}",
                 m.role.as_str(),
-                indent(&truncate(&m.content, MAX_TEXT), 21)
+                indent(&clip(&m.content, MAX_TEXT), 21)
             )?;
         }
         if self.transcript.turns.is_empty() {
@@ -221,9 +219,7 @@ fn write_verdict(f: &mut fmt::Formatter<'_>, v: &Verdict, width: usize) -> fmt::
             .evidence
             .as_ref()
             .filter(|e| !e.is_object() || e.get("step").is_none())
-            .map_or(String::new(), |e| {
-                format!(" {}", truncate(&compact(e), 160))
-            });
+            .map_or(String::new(), |e| format!(" {}", clip(&compact(e), 160)));
         writeln!(f, "{pad}- {}{turn}{evidence}", viol.message)?;
     }
     if d.violations.len() > MAX_VIOLATIONS {
@@ -231,18 +227,18 @@ fn write_verdict(f: &mut fmt::Formatter<'_>, v: &Verdict, width: usize) -> fmt::
     }
     if let Some(diff) = &d.diff {
         writeln!(f, "{pad}diff (- expected, + actual):")?;
-        for line in truncate(diff, MAX_TEXT * 2).lines() {
+        for line in clip(diff, MAX_TEXT * 2).lines() {
             writeln!(f, "{pad}  {line}")?;
         }
     } else {
         if let Some(e) = &d.expected {
-            writeln!(f, "{pad}expected: {}", truncate(&shown(e), MAX_JSON))?;
+            writeln!(f, "{pad}expected: {}", clip(&shown(e), MAX_JSON))?;
         }
         if let Some(a) = &d.actual {
             writeln!(
                 f,
                 "{pad}actual:   {}",
-                indent(&truncate(&shown(a), MAX_JSON), pad.len() + 10)
+                indent(&clip(&shown(a), MAX_JSON), pad.len() + 10)
             )?;
         }
     }
@@ -257,14 +253,14 @@ fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
             f,
             "  {label:<w$}  {:<6} {}",
             m.role.as_str(),
-            indent(&truncate(&m.content, MAX_TEXT), pad.len() + 9),
+            indent(&clip(&m.content, MAX_TEXT), pad.len() + 9),
             w = label.len()
         )?;
     }
     writeln!(
         f,
         "  {label}  user   {}",
-        indent(&truncate(&t.input, MAX_TEXT), pad.len() + 9)
+        indent(&clip(&t.input, MAX_TEXT), pad.len() + 9)
     )?;
     for c in &t.reply.calls {
         write_call(f, c, &pad, 0)?;
@@ -287,7 +283,7 @@ fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
     let text = if t.reply.text.is_empty() {
         "(empty reply)".to_owned()
     } else {
-        truncate(&t.reply.text, MAX_TEXT)
+        clip(&t.reply.text, MAX_TEXT)
     };
     let meta = if meta.is_empty() {
         String::new()
@@ -307,11 +303,11 @@ fn write_call(f: &mut fmt::Formatter<'_>, c: &Call, pad: &str, depth: usize) -> 
     let args = if c.arguments.is_null() {
         String::new()
     } else {
-        format!(" {}", truncate(&compact(&c.arguments), MAX_JSON))
+        format!(" {}", clip(&compact(&c.arguments), MAX_JSON))
     };
     let result = match (&c.result, c.error) {
-        (Some(r), true) => format!(" → error: {}", truncate(&compact(r), 200)),
-        (Some(r), false) => format!(" → {}", truncate(&compact(r), 200)),
+        (Some(r), true) => format!(" → error: {}", clip(&compact(r), 200)),
+        (Some(r), false) => format!(" → {}", clip(&compact(r), 200)),
         (None, true) => " → error".to_owned(),
         (None, false) => String::new(),
     };
@@ -330,10 +326,6 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_default()
-}
-
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -345,29 +337,4 @@ fn indent(s: &str, n: usize) -> String {
     }
     let pad = format!("\n{}", " ".repeat(n));
     s.trim_end_matches('\n').replace('\n', &pad)
-}
-
-/// Cuts `s` to about `max` bytes on a character boundary, saying how much was left out.
-pub(crate) fn truncate(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_owned();
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} more bytes)", &s[..end], s.len() - end)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn truncate_respects_char_boundaries() {
-        let s = "é".repeat(10);
-        let t = truncate(&s, 5);
-        assert!(t.starts_with("éé"));
-        assert!(t.ends_with("(16 more bytes)"), "{t}");
-    }
 }

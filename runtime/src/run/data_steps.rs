@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use super::ScenarioRun;
 use crate::check::{Outcome, Severity};
-use crate::matcher::{compact, json_eq};
+use crate::matcher::json_eq;
+use crate::util::text::compact;
 
 impl ScenarioRun {
     /// Sends the request defined as `name` in the `requests` context variable with `body`;

@@ -181,7 +181,7 @@ fn typed<T: DeserializeOwned>(value: Value) -> Result<T, String> {
     retry.ok_or_else(|| {
         format!(
             "the extracted value {} does not fit {}: {first}",
-            crate::matcher::compact(&value),
+            crate::util::text::compact(&value),
             std::any::type_name::<T>()
         )
     })

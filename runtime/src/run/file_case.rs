@@ -1,17 +1,17 @@
-//! One case of a seed-format test file, as a test: what `agent_test!`'s `files "..."` expands
-//! into.
+//! One case of a test file (agent-test's own scenario form or a seed format), as a test: what
+//! `agent_test!`'s `files "..."` expands into.
 
 use std::sync::OnceLock;
 
 use super::{Repeats, ScenarioRun, Suite};
-use crate::formats::{self, ImportedCase};
+use crate::formats::ImportedCase;
 use crate::report::Report;
 
 /// A seed-format file's text, read into cases once however many of its cases run: the static
 /// one `files "..."` entry of `agent_test!` generates per file.
 ///
 /// ```
-/// use agent_test_runtime::FileCases;
+/// use agent_test_runtime::__private::FileCases;
 /// static CASES: FileCases = FileCases::new(r#"{"scenario": "ping", "input_utterance": "ping"}"#, "cases/ping.json");
 /// assert_eq!(CASES.get(0).unwrap().scenario.name, "ping");
 /// assert_eq!(CASES.get(1).unwrap_err(), "cases/ping.json: has 1 case, no case 2");
@@ -39,7 +39,7 @@ impl FileCases {
         let cases = self
             .cases
             .get_or_init(|| {
-                formats::from_text(self.text, self.file, None).map_err(|e| e.to_string())
+                crate::load::cases_from_text(self.text, self.file, None).map_err(|e| e.to_string())
             })
             .as_ref()
             .map_err(Clone::clone)?;
@@ -60,7 +60,7 @@ impl FileCases {
 /// agent.
 ///
 /// ```
-/// use agent_test_runtime::{run_file_case, FileCases};
+/// use agent_test_runtime::{__private::FileCases, run_file_case};
 /// use agent_test_runtime::{agent::agent_fn, Suite};
 /// static GREETS: FileCases = FileCases::new(r#"{"scenario": "greets", "input_utterance": "hi",
 ///   "assertions": {"procedural": [{"target": "response_regex", "pattern": "^Hello"}]}}"#, "cases/greets.json");

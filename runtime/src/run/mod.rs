@@ -1,22 +1,23 @@
-//! Running scenarios: suite settings, live runs, calling the agent safely.
+//! Running scenarios: suite settings, live runs, calling the agent safely, repeats, scenarios
+//! given as data, and evaluating recordings with the judge.
 
 mod agent_call;
-pub(crate) mod bag;
+mod bag;
 mod data_steps;
+mod evaluator;
 mod extract;
 mod file_case;
-mod meta;
 mod repeat;
+mod scenario;
 mod scenario_run;
 mod simulate;
-pub(crate) mod step_verdict;
+mod step_verdict;
 mod suite;
 
+pub use evaluator::ScenarioEvaluator;
 pub use extract::Extraction;
 pub use file_case::{FileCases, assert_file_case, run_file_case};
-pub use meta::ScenarioInfo;
-pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
+pub use repeat::{Repeat, Repeats};
 pub use scenario_run::ScenarioRun;
-pub(crate) use simulate::turns_problem;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ScenarioRun;
 use crate::check::{Scope, Status};
+use crate::model::report::{CheckTally, RepeatSummary};
 use crate::report::Report;
 
 /// How often a scenario runs and how many runs must pass (`repeat = 5; min_passes = 4;`).
@@ -69,68 +70,11 @@ impl Repeat {
     }
 }
 
-/// The outcome of a repeated scenario: runs passed against runs required, and per check how
-/// often it passed; a check that both passed and failed is flaky.
-///
-/// ```
-/// use agent_test_runtime::RepeatSummary;
-/// let s = RepeatSummary { runs: 5, passed_runs: 4, required: 4, checks: vec![] };
-/// assert!(s.passed());
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RepeatSummary {
-    /// Runs made.
-    pub runs: u32,
-    /// Runs that passed.
-    pub passed_runs: u32,
-    /// Runs that had to pass.
-    pub required: u32,
-    /// Each check's tally, in the order written.
-    pub checks: Vec<CheckTally>,
-}
-
-impl RepeatSummary {
-    /// Whether enough runs passed.
-    ///
-    /// See the type's example.
-    pub fn passed(&self) -> bool {
-        self.passed_runs >= self.required
-    }
-}
-
-/// How one check fared over the repeated runs.
-///
-/// ```
-/// use agent_test_runtime::{CheckTally, check::Scope};
-/// let t = CheckTally { label: "reply contains \"refund\"".into(), scope: Scope::Conversation, passed: 3, not_passed: 2 };
-/// assert!(t.flaky());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckTally {
-    /// The check, as reports name it.
-    pub label: String,
-    /// Its scope.
-    pub scope: Scope,
-    /// Runs in which it passed.
-    pub passed: u32,
-    /// Runs in which it failed, errored or was skipped.
-    pub not_passed: u32,
-}
-
-impl CheckTally {
-    /// It passed in some runs and not in others.
-    ///
-    /// See the type's example.
-    pub fn flaky(&self) -> bool {
-        self.passed > 0 && self.not_passed > 0
-    }
-}
-
 /// The runs of one scenario so far: what `agent_test!` tests loop on.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::{Repeats, ScenarioInfo};
+/// use agent_test_runtime::{__private::Repeats, ScenarioInfo};
 /// use agent_test_runtime::agent::agent_fn;
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 ///

@@ -8,16 +8,17 @@ use jiff::Zoned;
 
 use serde::Serialize;
 
+use super::Suite;
 use super::agent_call::call_agent;
-use super::{ScenarioInfo, Suite};
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use crate::clock::Clock;
-use crate::eval::{evaluate_with, turn_failures};
+use crate::evaluate::{evaluate_with, turn_failures};
 use crate::judge::{Judge, JudgeUsage, judge_phase};
+use crate::model::ScenarioInfo;
+use crate::model::Verdict;
 use crate::model::{Context, Message, Transcript, Turn};
 use crate::report::{Report, write_json};
-use crate::verdict::Verdict;
 
 /// A run of one scenario in progress: the builder API behind `agent_test!`.
 ///
@@ -435,7 +436,7 @@ impl ScenarioRun {
             && self.step_verdicts.is_empty()
         {
             self.setup_errors
-                .push(crate::model::EMPTY_SCENARIO.to_owned());
+                .push(crate::scenario::EMPTY_SCENARIO.to_owned());
         }
         let mut verdicts: Vec<Verdict> = self
             .setup_errors

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::ScenarioRun;
 use crate::check::Outcome;
 use crate::judge::JudgePrompt;
+use crate::scenario::turns_problem;
 
 /// A user played by the judge's model: an objective, an optional persona, and how many turns
 /// it may take (default 1..=8). It stops as soon as it judges the objective met (after the
@@ -85,31 +86,6 @@ impl SimulatedUser {
     pub fn continue_after_pass(mut self) -> Self {
         self.continue_after_pass = true;
         self
-    }
-}
-
-/// Why a simulation of at least `min` and at most `max` turns cannot run, if it cannot.
-///
-/// ```
-/// # use agent_test_runtime::{prelude::*, simulated_user};
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let mut run = ScenarioRun::new(Suite::new(), "x");
-/// run.simulate(simulated_user("a refund").turns(5..=2), |_| {}).await;
-/// let report = run.report().await;
-/// assert_eq!(report.verdicts[0].reason, "impossible constraint: at least 5 and at most 2 \
-///     turns can never be met: the minimum is greater than the maximum");
-/// # });
-/// ```
-pub(crate) fn turns_problem(min: usize, max: usize) -> Option<String> {
-    if max == 0 {
-        Some("at most 0 turns simulates nothing: the maximum must be at least 1".to_owned())
-    } else if min > max {
-        Some(format!(
-            "at least {min} and at most {max} turns can never be met: the minimum is greater \
-             than the maximum"
-        ))
-    } else {
-        None
     }
 }
 

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::Verdict;
 use crate::check::{Outcome, Scope, Severity};
-use crate::matcher::compact;
+use crate::model::Verdict;
+use crate::util::text::compact;
 
 /// A step's verdict: about the whole conversation, with no id.
 pub(crate) fn step_verdict(

@@ -4,10 +4,11 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::openai::{messages, result_value};
-use super::{Format, TraceError, text_of};
+use super::{TraceError, TraceFormat};
 use crate::model::{Call, Transcript, usage_in};
+use crate::util::text::content_text;
 
-const F: Format = Format::Anthropic;
+const F: TraceFormat = TraceFormat::Anthropic;
 
 fn has_blocks(m: &Value) -> bool {
     m.get("content")
@@ -63,7 +64,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         )
     })?;
     if let Some(system) = v.get("system") {
-        conv.system(text_of(system));
+        conv.system(content_text(system));
     }
     for (i, m) in list.iter().enumerate() {
         let path = format!("{base}[{i}]");
@@ -77,7 +78,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 // A user message holding only tool results continues the turn; text starts one.
                 let text = match content {
                     Value::String(s) => s.clone(),
-                    _ => text_of(content),
+                    _ => content_text(content),
                 };
                 let only_results = content.as_array().is_some_and(|b| {
                     !b.is_empty()
@@ -90,7 +91,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 blocks(&mut conv, content, &format!("{path}.content"), false)?;
             }
             "assistant" => blocks(&mut conv, content, &format!("{path}.content"), true)?,
-            "system" => conv.system(text_of(content)),
+            "system" => conv.system(content_text(content)),
             other => {
                 return Err(TraceError::at(
                     F,

@@ -3,10 +3,10 @@
 use serde_json::Value;
 
 use super::conversation::Conversation;
-use super::{Format, TraceError};
+use super::{TraceError, TraceFormat};
 use crate::model::{Call, Transcript, usage_in};
 
-const F: Format = Format::Gemini;
+const F: TraceFormat = TraceFormat::Gemini;
 
 fn contents(v: &Value) -> Option<(&Vec<Value>, &'static str)> {
     match v {

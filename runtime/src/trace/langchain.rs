@@ -5,10 +5,11 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::openai::result_value;
-use super::{Format, TraceError, text_of};
+use super::{TraceError, TraceFormat};
 use crate::model::{Call, Transcript, usage_in};
+use crate::util::text::content_text;
 
-const F: Format = Format::LangChain;
+const F: TraceFormat = TraceFormat::LangChain;
 
 fn kind(m: &Value) -> Option<&str> {
     m.get("type").and_then(Value::as_str)
@@ -51,10 +52,10 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         let d = m.get("data").filter(|d| d.is_object()).unwrap_or(m);
         let content = d.get("content").unwrap_or(&Value::Null);
         match t {
-            "system" => conv.system(text_of(content)),
-            "human" => conv.user(text_of(content)),
+            "system" => conv.system(content_text(content)),
+            "human" => conv.user(content_text(content)),
             "ai" | "AIMessageChunk" => {
-                conv.assistant_text(&text_of(content));
+                conv.assistant_text(&content_text(content));
                 if let Some(calls) = d.get("tool_calls").and_then(Value::as_array) {
                     for (j, c) in calls.iter().enumerate() {
                         let name = c.get("name").and_then(Value::as_str).ok_or_else(|| {

@@ -8,10 +8,10 @@
 
 use serde_json::Value;
 
-use super::{Format, TraceError, n8n};
+use super::{TraceError, TraceFormat, n8n};
 use crate::model::{Call, Reply, Transcript, Turn};
 
-const F: Format = Format::Mibo;
+const F: TraceFormat = TraceFormat::Mibo;
 
 pub(super) fn detect(v: &Value) -> bool {
     v.get("data").is_some()

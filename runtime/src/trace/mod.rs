@@ -2,20 +2,20 @@
 //!
 //! | format | what it reads |
 //! |---|---|
-//! | [`Format::OpenAiChat`] | a chat-completions response, or a `messages` list (tool calls with JSON-string arguments, `tool` messages as results) |
-//! | [`Format::OpenAiResponses`] | a Responses API response or item list (`function_call`, `function_call_output`, `message`) |
-//! | [`Format::Anthropic`] | a Messages response or message list (`tool_use` / `tool_result` blocks) |
-//! | [`Format::Gemini`] | a `generateContent` response or `contents` list (`functionCall` / `functionResponse` parts) |
-//! | [`Format::LangChain`] | LangChain message dicts (`human`/`ai`/`tool`, also the `{type, data}` form) |
-//! | [`Format::Mibo`] | Mibo's pushed trace: `data` (nodes with their tool calls) + `metadata.{http_status, duration_ms}` |
-//! | [`Format::MorganaBench`] | MorganaBench `outputs`: `response`, `trace` of `tool_call`/`tool_result` events, `environment.user_time` |
-//! | [`Format::N8n`] | n8n execution data: run data per node; an AI agent's tool and model sub-nodes nested under it |
+//! | [`TraceFormat::OpenAiChat`] | a chat-completions response, or a `messages` list (tool calls with JSON-string arguments, `tool` messages as results) |
+//! | [`TraceFormat::OpenAiResponses`] | a Responses API response or item list (`function_call`, `function_call_output`, `message`) |
+//! | [`TraceFormat::Anthropic`] | a Messages response or message list (`tool_use` / `tool_result` blocks) |
+//! | [`TraceFormat::Gemini`] | a `generateContent` response or `contents` list (`functionCall` / `functionResponse` parts) |
+//! | [`TraceFormat::LangChain`] | LangChain message dicts (`human`/`ai`/`tool`, also the `{type, data}` form) |
+//! | [`TraceFormat::Mibo`] | Mibo's pushed trace: `data` (nodes with their tool calls) + `metadata.{http_status, duration_ms}` |
+//! | [`TraceFormat::MorganaBench`] | MorganaBench `outputs`: `response`, `trace` of `tool_call`/`tool_result` events, `environment.user_time` |
+//! | [`TraceFormat::N8n`] | n8n execution data: run data per node; an AI agent's tool and model sub-nodes nested under it |
 //!
 //! [`parse`] detects the format unless told; malformed input gives a [`TraceError`] naming the
 //! format, the place in the document and what was expected — never a panic.
 //!
 //! ```
-//! use agent_test_runtime::trace::{parse, Format};
+//! use agent_test_runtime::trace::{parse, TraceFormat};
 //! use serde_json::json;
 //! let response = json!({
 //!     "object": "chat.completion",
@@ -36,7 +36,7 @@ mod conversation;
 mod gemini;
 mod langchain;
 mod mibo;
-mod morgana;
+mod morganabench;
 mod n8n;
 mod openai;
 mod responses;
@@ -51,7 +51,7 @@ use crate::model::Transcript;
 /// A trace format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Format {
+pub enum TraceFormat {
     /// OpenAI chat completions.
     OpenAiChat,
     /// OpenAI Responses API.
@@ -70,62 +70,62 @@ pub enum Format {
     N8n,
 }
 
-impl Format {
+impl TraceFormat {
     /// Every format, in detection order.
-    pub const ALL: [Format; 8] = [
-        Format::Mibo,
-        Format::N8n,
-        Format::MorganaBench,
-        Format::OpenAiResponses,
-        Format::OpenAiChat,
-        Format::Anthropic,
-        Format::Gemini,
-        Format::LangChain,
+    pub const ALL: [TraceFormat; 8] = [
+        TraceFormat::Mibo,
+        TraceFormat::N8n,
+        TraceFormat::MorganaBench,
+        TraceFormat::OpenAiResponses,
+        TraceFormat::OpenAiChat,
+        TraceFormat::Anthropic,
+        TraceFormat::Gemini,
+        TraceFormat::LangChain,
     ];
 
     /// The format's name, as the command line and errors spell it.
     ///
     /// ```
-    /// assert_eq!(agent_test_runtime::trace::Format::OpenAiChat.name(), "openai-chat");
+    /// assert_eq!(agent_test_runtime::trace::TraceFormat::OpenAiChat.name(), "openai-chat");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
-            Format::OpenAiChat => "openai-chat",
-            Format::OpenAiResponses => "openai-responses",
-            Format::Anthropic => "anthropic",
-            Format::Gemini => "gemini",
-            Format::LangChain => "langchain",
-            Format::Mibo => "mibo",
-            Format::MorganaBench => "morganabench",
-            Format::N8n => "n8n",
+            TraceFormat::OpenAiChat => "openai-chat",
+            TraceFormat::OpenAiResponses => "openai-responses",
+            TraceFormat::Anthropic => "anthropic",
+            TraceFormat::Gemini => "gemini",
+            TraceFormat::LangChain => "langchain",
+            TraceFormat::Mibo => "mibo",
+            TraceFormat::MorganaBench => "morganabench",
+            TraceFormat::N8n => "n8n",
         }
     }
 
-    /// The format named `name` (as [`Format::name`] spells it).
+    /// The format named `name` (as [`TraceFormat::name`] spells it).
     ///
     /// ```
-    /// use agent_test_runtime::trace::Format;
-    /// assert_eq!(Format::from_name("n8n"), Some(Format::N8n));
+    /// use agent_test_runtime::trace::TraceFormat;
+    /// assert_eq!(TraceFormat::from_name("n8n"), Some(TraceFormat::N8n));
     /// ```
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+    pub fn from_name(name: &str) -> Option<TraceFormat> {
+        TraceFormat::ALL.into_iter().find(|f| f.name() == name)
     }
 
     fn detects(self, v: &Value) -> bool {
         match self {
-            Format::OpenAiChat => openai::detect(v),
-            Format::OpenAiResponses => responses::detect(v),
-            Format::Anthropic => anthropic::detect(v),
-            Format::Gemini => gemini::detect(v),
-            Format::LangChain => langchain::detect(v),
-            Format::Mibo => mibo::detect(v),
-            Format::MorganaBench => morgana::detect(v),
-            Format::N8n => n8n::detect(v),
+            TraceFormat::OpenAiChat => openai::detect(v),
+            TraceFormat::OpenAiResponses => responses::detect(v),
+            TraceFormat::Anthropic => anthropic::detect(v),
+            TraceFormat::Gemini => gemini::detect(v),
+            TraceFormat::LangChain => langchain::detect(v),
+            TraceFormat::Mibo => mibo::detect(v),
+            TraceFormat::MorganaBench => morganabench::detect(v),
+            TraceFormat::N8n => n8n::detect(v),
         }
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for TraceFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -134,14 +134,14 @@ impl fmt::Display for Format {
 /// A trace that could not be read: which format, where in the document, what was expected.
 ///
 /// ```
-/// use agent_test_runtime::trace::{parse, Format};
-/// let err = parse(&serde_json::json!({"choices": "oops"}), Some(Format::OpenAiChat)).unwrap_err();
+/// use agent_test_runtime::trace::{parse, TraceFormat};
+/// let err = parse(&serde_json::json!({"choices": "oops"}), Some(TraceFormat::OpenAiChat)).unwrap_err();
 /// assert_eq!(err.to_string(), "openai-chat trace: at $.choices: expected an array of choices");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceError {
     /// The format being read (`None` when none was recognised).
-    pub format: Option<Format>,
+    pub format: Option<TraceFormat>,
     /// Where, as a JSONPath-like location (`$.choices[0].message`).
     pub path: String,
     /// What was wrong.
@@ -152,14 +152,18 @@ impl TraceError {
     /// The place as a path inside the document (`choices[0].message`; empty for the root).
     ///
     /// ```
-    /// let e = agent_test_runtime::trace::parse(&serde_json::json!({"choices": []}), Some(agent_test_runtime::trace::Format::OpenAiChat)).unwrap_err();
+    /// let e = agent_test_runtime::trace::parse(&serde_json::json!({"choices": []}), Some(agent_test_runtime::trace::TraceFormat::OpenAiChat)).unwrap_err();
     /// assert!(!e.relative_path().starts_with('$'));
     /// ```
     pub fn relative_path(&self) -> &str {
         self.path.trim_start_matches('$').trim_start_matches('.')
     }
 
-    pub(crate) fn at(format: Format, path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(
+        format: TraceFormat,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         TraceError {
             format: Some(format),
             path: path.into(),
@@ -182,19 +186,19 @@ impl std::error::Error for TraceError {}
 /// Which format a document is, if it is one of them.
 ///
 /// ```
-/// use agent_test_runtime::trace::{detect, Format};
+/// use agent_test_runtime::trace::{detect, TraceFormat};
 /// let v = serde_json::json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}}]});
-/// assert_eq!(detect(&v), Some(Format::Gemini));
+/// assert_eq!(detect(&v), Some(TraceFormat::Gemini));
 /// ```
-pub fn detect(value: &Value) -> Option<Format> {
-    Format::ALL.into_iter().find(|f| f.detects(value))
+pub fn detect(value: &Value) -> Option<TraceFormat> {
+    TraceFormat::ALL.into_iter().find(|f| f.detects(value))
 }
 
 /// Reads a trace into a transcript: its turns (a single response is one turn without input),
 /// and where the format says, `user_time` and history.
 ///
 /// See the module documentation.
-pub fn parse(value: &Value, format: Option<Format>) -> Result<Transcript, TraceError> {
+pub fn parse(value: &Value, format: Option<TraceFormat>) -> Result<Transcript, TraceError> {
     let format = match format.or_else(|| detect(value)) {
         Some(f) => f,
         None => {
@@ -203,20 +207,20 @@ pub fn parse(value: &Value, format: Option<Format>) -> Result<Transcript, TraceE
                 path: "$".into(),
                 message: format!(
                     "not a trace agent-test knows ({}); name the format explicitly to see what is missing",
-                    Format::ALL.map(Format::name).join(", ")
+                    TraceFormat::ALL.map(TraceFormat::name).join(", ")
                 ),
             });
         }
     };
     let mut transcript = match format {
-        Format::OpenAiChat => openai::parse(value),
-        Format::OpenAiResponses => responses::parse(value),
-        Format::Anthropic => anthropic::parse(value),
-        Format::Gemini => gemini::parse(value),
-        Format::LangChain => langchain::parse(value),
-        Format::Mibo => mibo::parse(value),
-        Format::MorganaBench => morgana::parse(value),
-        Format::N8n => n8n::parse(value),
+        TraceFormat::OpenAiChat => openai::parse(value),
+        TraceFormat::OpenAiResponses => responses::parse(value),
+        TraceFormat::Anthropic => anthropic::parse(value),
+        TraceFormat::Gemini => gemini::parse(value),
+        TraceFormat::LangChain => langchain::parse(value),
+        TraceFormat::Mibo => mibo::parse(value),
+        TraceFormat::MorganaBench => morganabench::parse(value),
+        TraceFormat::N8n => n8n::parse(value),
     }?;
     for turn in &mut transcript.turns {
         crate::model::call::number_positions(&mut turn.reply.calls);
@@ -237,18 +241,5 @@ pub(crate) fn arguments_from_string(s: &str) -> Value {
 
 /// `s` parsed as JSON by the strict reader, else `s` as a string.
 pub(crate) fn json_or_string(s: &str) -> Value {
-    crate::strict_json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
-}
-
-/// Text content that is a string, or a list of parts with `text` (OpenAI, Anthropic blocks).
-pub(crate) fn text_of(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => String::new(),
-    }
+    crate::util::json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }

@@ -4,10 +4,10 @@
 
 use serde_json::Value;
 
-use super::{Format, TraceError, mibo::final_text};
+use super::{TraceError, TraceFormat, mibo::final_text};
 use crate::model::{Call, Reply, Transcript, Turn};
 
-const F: Format = Format::N8n;
+const F: TraceFormat = TraceFormat::N8n;
 
 /// `resultData` of an execution, wherever it sits.
 fn result_data(v: &Value) -> Option<(&Value, String)> {

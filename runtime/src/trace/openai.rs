@@ -3,10 +3,11 @@
 use serde_json::Value;
 
 use super::conversation::Conversation;
-use super::{Format, TraceError, arguments_from_string, text_of};
+use super::{TraceError, TraceFormat, arguments_from_string};
 use crate::model::{Call, Transcript, usage_in};
+use crate::util::text::content_text;
 
-const F: Format = Format::OpenAiChat;
+const F: TraceFormat = TraceFormat::OpenAiChat;
 
 /// The messages of a list or of a `{"messages": [...]}` object.
 pub(super) fn messages(v: &Value) -> Option<(&Vec<Value>, &'static str)> {
@@ -88,8 +89,8 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
             .ok_or_else(|| TraceError::at(F, format!("{path}.role"), "expected a role"))?;
         let content = m.get("content").unwrap_or(&Value::Null);
         match role {
-            "system" | "developer" => conv.system(text_of(content)),
-            "user" => conv.user(text_of(content)),
+            "system" | "developer" => conv.system(content_text(content)),
+            "user" => conv.user(content_text(content)),
             "assistant" => assistant(&mut conv, m, &path)?,
             "tool" | "function" => {
                 let id = m.get("tool_call_id").and_then(Value::as_str);
@@ -115,14 +116,14 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
 pub(super) fn result_value(content: &Value) -> Value {
     match content {
         Value::String(s) => super::json_or_string(s),
-        Value::Array(_) => Value::String(text_of(content)),
+        Value::Array(_) => Value::String(content_text(content)),
         other => other.clone(),
     }
 }
 
 fn assistant(conv: &mut Conversation, m: &Value, path: &str) -> Result<(), TraceError> {
     if let Some(content) = m.get("content") {
-        conv.assistant_text(&text_of(content));
+        conv.assistant_text(&content_text(content));
     }
     if let Some(calls) = m.get("tool_calls").filter(|c| !c.is_null()) {
         let calls = calls.as_array().ok_or_else(|| {

@@ -4,10 +4,11 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::openai::result_value;
-use super::{Format, TraceError, arguments_from_string, text_of};
+use super::{TraceError, TraceFormat, arguments_from_string};
 use crate::model::{Call, Transcript, usage_in};
+use crate::util::text::content_text;
 
-const F: Format = Format::OpenAiResponses;
+const F: TraceFormat = TraceFormat::OpenAiResponses;
 
 fn items(v: &Value) -> Option<(&Vec<Value>, &'static str)> {
     match v {
@@ -73,15 +74,17 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 conv.result(id, None, result_value(output), false);
             }
             (Some("reasoning"), _) => {}
-            (_, Some("user")) => conv.user(text_of(item.get("content").unwrap_or(&Value::Null))),
+            (_, Some("user")) => {
+                conv.user(content_text(item.get("content").unwrap_or(&Value::Null)))
+            }
             (_, Some("system" | "developer")) => {
-                conv.system(text_of(item.get("content").unwrap_or(&Value::Null)))
+                conv.system(content_text(item.get("content").unwrap_or(&Value::Null)))
             }
             (Some("message") | None, Some("assistant") | None) => {
                 let content = item.get("content").ok_or_else(|| {
                     TraceError::at(F, &path, "expected `content` in a message item")
                 })?;
-                conv.assistant_text(&text_of(content));
+                conv.assistant_text(&content_text(content));
             }
             (Some(other), _) => {
                 return Err(TraceError::at(

@@ -1,7 +1,8 @@
 use agent_test_runtime::check::{Severity, Status};
+use agent_test_runtime::evaluate;
 use agent_test_runtime::model::{Reply, Transcript, Turn};
 use agent_test_runtime::prelude::*;
-use agent_test_runtime::{evaluate, turn_failures};
+use agent_test_runtime::scenario::Scenario;
 use serde_json::json;
 
 use super::{one_turn, tool_call};
@@ -131,7 +132,17 @@ fn checks_on_a_failed_turn_are_errors_and_the_failure_is_reported() {
             "not evaluated: the agent failed on turn 2: connection refused"
         )
     );
-    let f = turn_failures(&t);
+    // A scenario's report says the agent failed even when no check looks at that turn.
+    let report = Scenario::new("s")
+        .user("a")
+        .user("b")
+        .expect_turn(reply().contains("x"))
+        .evaluate(&t);
+    let f: Vec<_> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.check == "agent")
+        .collect();
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].reason, "the agent failed: connection refused");
     assert_eq!(f[0].scope, Scope::Turn(1));

@@ -144,7 +144,7 @@ fn the_text_report_shows_a_latency_only_when_measured() {
         Turn::new(0, "timed", Reply::text("first").http_status(200), 12),
         Turn::recorded(1, "from a trace", Reply::text("second")),
     ]);
-    let report = agent_test_runtime::model::Scenario::new("s")
+    let report = agent_test_runtime::scenario::Scenario::new("s")
         .expect(reply().contains("zzz"))
         .evaluate(&t);
     let text = report.to_string();
@@ -249,7 +249,7 @@ fn the_last_possible_turn_number_is_not_an_overflow() {
         conv(&t, latency().at_most(Duration::from_secs(1))).reason,
         "turn 18446744073709551616 took 5000 ms (at most 1000 ms)"
     );
-    let report = agent_test_runtime::model::Scenario::new("s")
+    let report = agent_test_runtime::scenario::Scenario::new("s")
         .expect(http_status(200))
         .evaluate(&t);
     assert!(

@@ -11,7 +11,8 @@
 
 use agent_test_runtime::check::{CheckExt, judge};
 use agent_test_runtime::formats::{ImportedCase, SeedFormat};
-use agent_test_runtime::model::{Reply, Step, Transcript};
+use agent_test_runtime::model::{Reply, Transcript};
+use agent_test_runtime::scenario::Step;
 use serde_json::json;
 
 use crate::support::*;

@@ -6,8 +6,9 @@
 //! 2026-03-10T08:00:00Z (a Tuesday), so `TODAY()` is 2026-03-10 and tomorrow 2026-03-11.
 
 use agent_test_runtime::formats::SeedFormat;
-use agent_test_runtime::model::{Call, Reply, Step, Transcript, Usage};
-use agent_test_runtime::trace::{self, Format};
+use agent_test_runtime::model::{Call, Reply, Transcript, Usage};
+use agent_test_runtime::scenario::Step;
+use agent_test_runtime::trace::{self, TraceFormat};
 use serde_json::json;
 
 use crate::support::*;
@@ -1129,12 +1130,12 @@ const PASSIVE_TRACE: &str = r#"{
 #[test]
 fn passive_traces_carry_http_status_and_duration_in_metadata() {
     let trace: serde_json::Value = serde_json::from_str(PASSIVE_TRACE).unwrap();
-    let t = trace::parse(&trace, Some(Format::Mibo)).expect("a Mibo trace");
+    let t = trace::parse(&trace, Some(TraceFormat::Mibo)).expect("a Mibo trace");
     assert_passes(&mibo(HTTP_STATUS).scenario.evaluate(&t));
     assert_passes(&mibo(RESPONSE_TIME).scenario.evaluate(&t));
     let slow = trace::parse(
         &json!({"data": {"output": "pong"}, "metadata": {"http_status": 500, "duration_ms": 7500}}),
-        Some(Format::Mibo),
+        Some(TraceFormat::Mibo),
     )
     .unwrap();
     assert_fails(&mibo(HTTP_STATUS).scenario.evaluate(&slow));
@@ -2040,7 +2041,7 @@ fn the_wrapper_context_in_expressions() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Format semantics (semantics.md §2), table-driven
+// TraceFormat semantics (semantics.md §2), table-driven
 
 /// A case with these procedural assertions (JSON array items), nothing else.
 fn procedural(assertions: &str) -> String {

@@ -8,8 +8,9 @@
 
 use agent_test_runtime::check::Status;
 use agent_test_runtime::formats::{ImportedCase, SeedFormat, morganabench};
-use agent_test_runtime::model::{Message, Role, Step};
+use agent_test_runtime::model::{Message, Role};
 use agent_test_runtime::report::Report;
+use agent_test_runtime::scenario::Step;
 use serde_json::{Value, json};
 
 use crate::support::*;

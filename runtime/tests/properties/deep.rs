@@ -9,11 +9,13 @@
 
 use std::path::Path;
 
+use agent_test_runtime::RecordedRun;
 use agent_test_runtime::check::Status;
 use agent_test_runtime::formats::{self, SeedFormat};
-use agent_test_runtime::model::{Scenario, Transcript};
-use agent_test_runtime::trace::{Format, parse};
-use agent_test_runtime::{RecordedRun, load_json};
+use agent_test_runtime::load::load_json;
+use agent_test_runtime::model::Transcript;
+use agent_test_runtime::scenario::Scenario;
+use agent_test_runtime::trace::{TraceFormat, parse};
 use serde_json::Value;
 
 /// Runs `f` on a thread with the stack of a test (and CLI worker) thread: 2 MiB.
@@ -85,7 +87,7 @@ fn json_128_levels_deep_is_refused_by_every_json_loader() {
     // Where: the file and the place.
     assert_eq!(
         messages[0],
-        "s.json: not valid JSON: recursion limit exceeded at line 1 column 128"
+        "s.json: at line 1, column 128: not valid JSON: recursion limit exceeded"
     );
     // Recordings are read deeper (see below), up to their own limit.
     let recording = on_worker_stack(|| {
@@ -187,7 +189,7 @@ fn the_deepest_call_tree_a_recording_can_hold_is_evaluated() {
 #[test]
 fn the_deepest_traces_are_parsed() {
     on_worker_stack(|| {
-        for format in Format::ALL {
+        for format in TraceFormat::ALL {
             let doc: Value = serde_json::from_str(&deep_object("messages", 127)).unwrap();
             let _ = parse(&doc, Some(format));
             let doc: Value = serde_json::from_str(&deep_array(127)).unwrap();

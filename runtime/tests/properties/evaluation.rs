@@ -2,8 +2,9 @@
 //! rendered: every check gives a verdict, none panics, whatever the numbers in the recording.
 
 use agent_test_runtime::RecordedRun;
-use agent_test_runtime::model::{Scenario, Transcript};
+use agent_test_runtime::model::Transcript;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::scenario::Scenario;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -31,7 +32,7 @@ fn evaluate(scenario: &Scenario, transcript: &Transcript) {
 }
 
 fn documented_scenario() -> Scenario {
-    agent_test_runtime::load_json("scenario.json", &doc_file("scenario.json").text).unwrap()
+    agent_test_runtime::load::load_json("scenario.json", &doc_file("scenario.json").text).unwrap()
 }
 
 fn documented_recording() -> Value {
@@ -73,7 +74,7 @@ proptest! {
     fn mutated_scenarios_are_evaluated(mutations in mutations()) {
         let doc: Value = serde_json::from_str(&doc_file("scenario.json").text).unwrap();
         let doc = apply_all(doc, &mutations);
-        if let Ok(scenario) = agent_test_runtime::load_json::<Scenario>("scenario.json", &doc.to_string()) {
+        if let Ok(scenario) = agent_test_runtime::load::load_json::<Scenario>("scenario.json", &doc.to_string()) {
             let run = RecordedRun::from_value(documented_recording(), "run.json").unwrap();
             evaluate(&scenario, &run.transcript);
         }

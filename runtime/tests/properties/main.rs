@@ -1,7 +1,7 @@
 //! Property tests: no input makes a parser, a loader or the evaluator panic, and what is
 //! saved reloads equal.
 //!
-//! Every parser and loader of the runtime — expressions, traces (every [`Format`]), recorded
+//! Every parser and loader of the runtime — expressions, traces (every [`TraceFormat`]), recorded
 //! runs, the five seed formats, native scenario JSON — is fed random text, random JSON, and
 //! *structure-aware mutations* of valid documents (the examples of `docs/format`, the trace
 //! fixtures, the seed examples in `seeds/`): nodes deleted, duplicated, given another type,
@@ -14,7 +14,7 @@
 //! `PROPTEST_CASES=5000 cargo test -p agent-test-runtime --test properties`. A failure prints
 //! the shrunk input: turn it into a named regression test next to the fix.
 //!
-//! [`Format`]: agent_test_runtime::trace::Format
+//! [`TraceFormat`]: agent_test_runtime::trace::TraceFormat
 
 mod deep;
 mod evaluation;

@@ -211,7 +211,8 @@ fn a_null_result_and_a_null_body_reload_as_null() {
     );
     let back = RecordedRun::from_json(&text, "run.json").unwrap();
     assert_eq!(back, run);
-    let scenario = agent_test_runtime::model::Scenario::new("null").expect(tool("t").result(any()));
+    let scenario =
+        agent_test_runtime::scenario::Scenario::new("null").expect(tool("t").result(any()));
     assert!(scenario.evaluate(&run.transcript).passed());
     assert!(scenario.evaluate(&back.transcript).passed());
     // Absent stays absent.

@@ -1,11 +1,13 @@
 //! Native scenario JSON: random, edited and mutated documents load or are refused with a
 //! message, and every scenario the builders can make saves and reloads equal.
 
+use agent_test_runtime::LoadError;
 use agent_test_runtime::check::{Expectation, ToolCheck};
+use agent_test_runtime::load::load_json;
 use agent_test_runtime::matcher::Matcher;
-use agent_test_runtime::model::{Message, Role, Scenario, Step};
+use agent_test_runtime::model::{Message, Role};
 use agent_test_runtime::prelude::*;
-use agent_test_runtime::{LoadError, load_json};
+use agent_test_runtime::scenario::{Scenario, Step};
 use proptest::arbitrary::any as arbitrary;
 use proptest::option;
 use proptest::prelude::{Just, Strategy, prop_assert, prop_assert_eq, prop_oneof, proptest};

@@ -2,7 +2,7 @@
 //! transcript that saves and reloads equal.
 
 use agent_test_runtime::model::Transcript;
-use agent_test_runtime::trace::{Format, parse};
+use agent_test_runtime::trace::{TraceFormat, parse};
 use agent_test_runtime::{RecordedRun, ScenarioInfo};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -12,7 +12,7 @@ use crate::{arb_json, assert_message, config, trace_files};
 
 /// Every format by name, and detection.
 fn every_parse(doc: &Value) {
-    for format in Format::ALL.map(Some).into_iter().chain([None]) {
+    for format in TraceFormat::ALL.map(Some).into_iter().chain([None]) {
         match parse(doc, format) {
             Ok(t) => reloads_equal(&t),
             Err(e) => {

@@ -8,7 +8,7 @@ use agent_test_runtime::agent::{AgentRequest, agent_fn};
 use agent_test_runtime::check::Status;
 use agent_test_runtime::formats::lamdis;
 use agent_test_runtime::judge::{Judge, OpenAiJudge};
-use agent_test_runtime::model::Step;
+use agent_test_runtime::scenario::Step;
 use agent_test_runtime::{Suite, Verdict};
 use axum::Router;
 use axum::routing::post;

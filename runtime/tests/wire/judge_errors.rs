@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use agent_test_runtime::agent::agent_fn;
 use agent_test_runtime::judge::{AnthropicJudge, Judge, JudgeMode};
-use agent_test_runtime::model::{Scenario, Transcript};
+use agent_test_runtime::model::Transcript;
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::scenario::Scenario;
 use axum::Router;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;

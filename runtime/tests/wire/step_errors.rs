@@ -2,12 +2,13 @@
 //! reply, a failing simulated user, request steps badly defined or failing, what passive
 //! evaluation cannot do, and seed-format files that cannot give a case.
 
-use agent_test_runtime::FileCases;
+use agent_test_runtime::__private::FileCases;
 use agent_test_runtime::agent::agent_fn;
 use agent_test_runtime::formats;
-use agent_test_runtime::model::{Scenario, Step, Transcript, Turn};
+use agent_test_runtime::model::{Transcript, Turn};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::scenario::{Scenario, Step};
 use agent_test_runtime::{Verdict, simulated_user};
 use axum::Router;
 use axum::http::StatusCode;
@@ -311,10 +312,11 @@ fn a_case_past_the_end_of_a_file_is_an_error() {
 fn a_malformed_file_gives_its_load_error_for_every_case() {
     let text = r#"{"scenario": "ping", "#;
     let e = serde_json::from_str::<Value>(text).expect_err("not JSON");
-    let expected = format!(
-        "cases/broken.json: at line {}, column {}: not valid JSON: {e}",
-        e.line(),
-        e.column()
+    let expected =
+        "cases/broken.json: at line 1, column 21: not valid JSON: EOF while parsing a value";
+    assert_eq!(
+        e.to_string(),
+        "EOF while parsing a value at line 1 column 21"
     );
     assert_eq!(
         formats::from_text(text, "cases/broken.json", None)
@@ -322,6 +324,10 @@ fn a_malformed_file_gives_its_load_error_for_every_case() {
             .to_string(),
         expected
     );
-    assert_eq!(BROKEN.get(0).err(), Some(expected.clone()));
-    assert_eq!(BROKEN.get(3).err(), Some(expected), "read once, same error");
+    assert_eq!(BROKEN.get(0).err().as_deref(), Some(expected));
+    assert_eq!(
+        BROKEN.get(3).err().as_deref(),
+        Some(expected),
+        "read once, same error"
+    );
 }

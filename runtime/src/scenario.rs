@@ -3,11 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Context, Message};
-use crate::check::{Expectation, IntoExpectation};
-use crate::report::Report;
-use crate::run::bag::Bag;
-use crate::run::{Extraction, ScenarioInfo, ScenarioRun, Suite, simulated_user};
+use crate::check::{Expectation, IntoExpectation, Scope};
+use crate::model::{Context, Message, ScenarioInfo};
+use crate::util::input::IMPOSSIBLE_AT;
 
 /// A scenario as data: context, history, ordered steps with their turn checks, and checks on
 /// the whole conversation.
@@ -19,7 +17,7 @@ use crate::run::{Extraction, ScenarioInfo, ScenarioRun, Suite, simulated_user};
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::Scenario;
+/// use agent_test_runtime::scenario::Scenario;
 /// use agent_test_runtime::agent::agent_fn;
 ///
 /// let scenario = Scenario::new("greeting")
@@ -104,7 +102,7 @@ impl TryFrom<ScenarioData> for Scenario {
 /// One step of a [`Scenario`].
 ///
 /// ```
-/// use agent_test_runtime::model::Step;
+/// use agent_test_runtime::scenario::Step;
 /// let s: Step = serde_json::from_str(r#"{"step": "system", "text": "Answer in French."}"#).unwrap();
 /// assert_eq!(s, Step::System { text: "Answer in French.".into() });
 /// ```
@@ -119,7 +117,7 @@ pub enum Step {
         /// A custom request body sent instead of the message (HTTP agents).
         #[serde(
             default,
-            deserialize_with = "super::present",
+            deserialize_with = "crate::model::present",
             skip_serializing_if = "Option::is_none"
         )]
         body: Option<Value>,
@@ -204,10 +202,6 @@ pub enum Step {
     },
 }
 
-/// How [`Scenario::problem`] names the place of an impossible constraint; the loader turns it
-/// into the error's path.
-pub(crate) const IMPOSSIBLE_AT: &str = "impossible constraint at ";
-
 /// Why a scenario with no step and no check is refused.
 pub(crate) const EMPTY_SCENARIO: &str =
     "empty scenario: it has no steps and no checks, so it would test nothing";
@@ -225,7 +219,7 @@ impl Step {
                 min_turns,
                 max_turns,
                 ..
-            } => crate::run::turns_problem(*min_turns, *max_turns),
+            } => turns_problem(*min_turns, *max_turns),
             _ => None,
         }
     }
@@ -257,7 +251,7 @@ impl Scenario {
     /// a file is an error at that place.
     ///
     /// ```
-    /// # use agent_test_runtime::{model::Scenario, prelude::*};
+    /// # use agent_test_runtime::{scenario::Scenario, prelude::*};
     /// assert_eq!(Scenario::new("x").problem().unwrap(),
     ///            "empty scenario: it has no steps and no checks, so it would test nothing");
     /// assert!(Scenario::new("x").user("hi").problem().is_none());
@@ -299,7 +293,7 @@ impl Scenario {
     /// Sets the description.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Scenario;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// assert_eq!(Scenario::new("x").described("why").description.as_deref(), Some("why"));
     /// ```
     pub fn described(mut self, description: impl Into<String>) -> Self {
@@ -310,7 +304,7 @@ impl Scenario {
     /// Sets a context variable.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Scenario;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// let s = Scenario::new("x").context("USER_ID", 12345);
     /// assert_eq!(s.context.get("USER_ID").unwrap(), 12345);
     /// ```
@@ -322,7 +316,8 @@ impl Scenario {
     /// Adds prior history.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Message, Scenario};
+    /// # use agent_test_runtime::model::Message;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// let s = Scenario::new("x").history([Message::user("hi"), Message::assistant("hello")]);
     /// assert_eq!(s.history.len(), 2);
     /// ```
@@ -334,7 +329,7 @@ impl Scenario {
     /// Adds a system message step.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Scenario;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// assert_eq!(Scenario::new("x").system("be brief").steps.len(), 1);
     /// ```
     pub fn system(mut self, text: impl Into<String>) -> Self {
@@ -385,13 +380,12 @@ impl Scenario {
     ///
     /// ```
     /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::Scenario;
+    /// use agent_test_runtime::scenario::Scenario;
     /// let s = Scenario::new("x").user("a").user("b").expect_turn(no_tools()).expect(reply().contains("ok"));
     /// let scopes: Vec<Scope> = s.expectations().iter().map(|e| e.scope).collect();
     /// assert_eq!(scopes, [Scope::Turn(1), Scope::Conversation]);
     /// ```
     pub fn expectations(&self) -> Vec<Expectation> {
-        use crate::check::Scope;
         fn placed(expect: &[Expectation], place: Scope) -> impl Iterator<Item = Expectation> + '_ {
             expect.iter().cloned().map(move |mut e| {
                 e.scope = e.scope.placed(place);
@@ -421,42 +415,16 @@ impl Scenario {
             }
         }
         out.extend(self.expect.iter().cloned().map(|mut e| {
-            e.scope = crate::check::Scope::Conversation;
+            e.scope = Scope::Conversation;
             e
         }));
         out
     }
 
-    /// Evaluates the scenario's checks on a recorded transcript, calling nothing (passive
-    /// evaluation). The transcript's turns take the places of the scenario's user steps. To
-    /// evaluate many transcripts, prepare the scenario once with [`Scenario::evaluator`].
-    ///
-    /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Scenario, Transcript, Turn};
-    /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
-    /// let report = Scenario::new("greeting").user("hi").expect_turn(reply().starts_with("hello")).evaluate(&recorded);
-    /// assert!(report.passed());
-    /// ```
-    pub fn evaluate(&self, transcript: &crate::model::Transcript) -> Report {
-        self.evaluator().evaluate(transcript.clone())
-    }
-
-    /// Runs the scenario against the suite's agent and returns the report (also written as
-    /// JSON; see [`Report`]).
-    ///
-    /// See the type's example.
-    pub async fn run(&self, suite: Suite) -> Report {
-        self.drive(ScenarioRun::with_info(suite, self.info()))
-            .await
-            .report()
-            .await
-    }
-
     /// What reports say of the scenario: its name and description.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Scenario;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// assert_eq!(Scenario::new("refund").described("twice").info().description.as_deref(), Some("twice"));
     /// ```
     pub fn info(&self) -> ScenarioInfo {
@@ -464,122 +432,29 @@ impl Scenario {
         info.description = self.description.clone();
         info
     }
+}
 
-    /// Takes `run` through the scenario's steps and adds its checks; the caller finishes it
-    /// (a report, or one of several repeated runs).
-    pub(crate) async fn drive(&self, mut run: ScenarioRun) -> ScenarioRun {
-        for (k, v) in self.context.iter() {
-            run.context(k.clone(), v);
-        }
-        run.history(self.history.iter().cloned());
-        let mut bag = Bag::default();
-        let text = |bag: &Bag, run: &ScenarioRun, t: &str| {
-            if self.interpolate {
-                bag.interpolate(t, run.transcript())
-            } else {
-                t.to_owned()
-            }
-        };
-        for step in &self.steps {
-            match step {
-                Step::User {
-                    text: t,
-                    body,
-                    expect,
-                } => {
-                    let input = match body {
-                        Some(b) if self.interpolate => {
-                            crate::agent::custom_body(bag.interpolate_value(b, run.transcript()))
-                        }
-                        Some(b) => crate::agent::custom_body(b.clone()),
-                        None => text(&bag, &run, t).into(),
-                    };
-                    run.user(input).await;
-                    for e in expect {
-                        run.expect_turn(e.clone());
-                    }
-                }
-                Step::System { text: t } => {
-                    let t = text(&bag, &run, t);
-                    run.system(t);
-                }
-                Step::Extract {
-                    name,
-                    description,
-                    transcript,
-                    id,
-                } => {
-                    let mut what = Extraction::new(description.clone());
-                    if *transcript {
-                        what = what.from_transcript();
-                    }
-                    let value: Value = run.extract(what).await;
-                    if let Some(id) = id {
-                        bag.set_output(id, value.clone());
-                    }
-                    bag.set_var(name, value);
-                }
-                Step::Simulate {
-                    objective,
-                    min_turns,
-                    max_turns,
-                    continue_after_pass,
-                    expect,
-                } => {
-                    let mut user =
-                        simulated_user(text(&bag, &run, objective)).turns(*min_turns..=*max_turns);
-                    if *continue_after_pass {
-                        user = user.continue_after_pass();
-                    }
-                    run.simulate(user, |run| {
-                        for e in expect {
-                            run.expect_turn(e.clone());
-                        }
-                    })
-                    .await;
-                }
-                Step::Request {
-                    request,
-                    input,
-                    save_as,
-                    id,
-                } => {
-                    let body = if self.interpolate {
-                        bag.interpolate_value(input, run.transcript())
-                    } else {
-                        input.clone()
-                    };
-                    let output = run.request_step(request, body).await;
-                    if let Some(name) = save_as {
-                        bag.set_var(name, output.clone());
-                    }
-                    if let Some(id) = id {
-                        bag.set_output(id, output);
-                    }
-                }
-                Step::Expect { expect } => {
-                    for e in expect {
-                        if run.transcript().turns.is_empty() {
-                            run.expect(e.clone());
-                        } else {
-                            run.expect_turn(e.clone());
-                        }
-                    }
-                }
-                Step::CheckVariable {
-                    path,
-                    equals,
-                    label,
-                    warning,
-                } => {
-                    let actual = bag.lookup(path, run.transcript());
-                    run.check_variable(path, actual, equals, label.clone(), *warning);
-                }
-            }
-        }
-        for e in &self.expect {
-            run.expect(e.clone());
-        }
-        run
+/// Why a simulation of at least `min` and at most `max` turns cannot run, if it cannot.
+///
+/// ```
+/// # use agent_test_runtime::{prelude::*, simulated_user};
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let mut run = ScenarioRun::new(Suite::new(), "x");
+/// run.simulate(simulated_user("a refund").turns(5..=2), |_| {}).await;
+/// let report = run.report().await;
+/// assert_eq!(report.verdicts[0].reason, "impossible constraint: at least 5 and at most 2 \
+///     turns can never be met: the minimum is greater than the maximum");
+/// # });
+/// ```
+pub(crate) fn turns_problem(min: usize, max: usize) -> Option<String> {
+    if max == 0 {
+        Some("at most 0 turns simulates nothing: the maximum must be at least 1".to_owned())
+    } else if min > max {
+        Some(format!(
+            "at least {min} and at most {max} turns can never be met: the minimum is greater \
+             than the maximum"
+        ))
+    } else {
+        None
     }
 }

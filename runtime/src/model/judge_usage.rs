@@ -69,7 +69,7 @@ impl JudgeUsage {
 impl std::fmt::Display for JudgeUsage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural =
-            |n: u32, word: &str| format!("{n} {word}{}", crate::report::plural(n as usize));
+            |n: u32, word: &str| format!("{n} {word}{}", crate::util::text::plural(n as usize));
         write!(
             f,
             "judge {}: {}, {} from the cache, {}, {} input + {} output tokens",

@@ -32,7 +32,7 @@ pub enum Scope {
     Conversation,
 }
 
-crate::strict_json::one_key_enum!(Scope, ["turn", "up_to", "conversation"]);
+crate::util::json::one_key_enum!(Scope, ["turn", "up_to", "conversation"]);
 
 /// The 1-based number of the turn at 0-based `index`, for messages. Never overflows: turn
 /// indices are read from recordings and scenario files, where any number can be written

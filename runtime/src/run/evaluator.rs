@@ -1,13 +1,14 @@
 //! A scenario prepared for evaluating many recorded transcripts.
 
-use super::{Scenario, Step, Transcript};
-use crate::Verdict;
 use crate::check::{Expectation, Outcome, Severity};
 use crate::judge::Judge;
 use crate::judge::{JudgeUsage, Judgements};
+use crate::model::ScenarioInfo;
+use crate::model::Verdict;
+use crate::model::{Context, Transcript};
 use crate::report::Report;
-use crate::run::ScenarioInfo;
 use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
+use crate::scenario::{Scenario, Step};
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
@@ -16,7 +17,8 @@ use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Scenario, Transcript, Turn};
+/// use agent_test_runtime::model::{Transcript, Turn};
+/// use agent_test_runtime::scenario::Scenario;
 ///
 /// let scenario = Scenario::new("greeting").user("hi").expect_turn(reply().matches("(?i)^hello"));
 /// let evaluator = scenario.evaluator();
@@ -34,7 +36,7 @@ pub struct ScenarioEvaluator {
     /// so that nothing the scenario asks for is silently dropped.
     live_only: Vec<Verdict>,
     /// The scenario's context variables, for recordings that do not carry them.
-    context: super::Context,
+    context: Context,
 }
 
 impl ScenarioEvaluator {
@@ -51,7 +53,7 @@ impl ScenarioEvaluator {
     /// The scenario's name.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Scenario;
+    /// # use agent_test_runtime::scenario::Scenario;
     /// assert_eq!(Scenario::new("refund").evaluator().name(), "refund");
     /// ```
     pub fn name(&self) -> &str {
@@ -61,7 +63,7 @@ impl ScenarioEvaluator {
     /// Whether some check needs the judge ([`ScenarioEvaluator::evaluate_judged`]).
     ///
     /// ```
-    /// # use agent_test_runtime::{prelude::*, model::Scenario};
+    /// # use agent_test_runtime::{prelude::*, scenario::Scenario};
     /// assert!(Scenario::new("x").expect(judge("polite")).evaluator().needs_judge());
     /// ```
     pub fn needs_judge(&self) -> bool {
@@ -83,7 +85,8 @@ impl ScenarioEvaluator {
     ///
     /// ```
     /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Scenario, Transcript, Turn};
+    /// use agent_test_runtime::model::{Transcript, Turn};
+    /// use agent_test_runtime::scenario::Scenario;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let scenario = Scenario::new("greeting").user("hi").expect_turn(judge("is friendly"));
     /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
@@ -115,8 +118,8 @@ impl ScenarioEvaluator {
         judgements: Option<&Judgements>,
         usage: Option<JudgeUsage>,
     ) -> Report {
-        let mut verdicts = crate::turn_failures(&transcript);
-        verdicts.extend(crate::eval::evaluate_with(
+        let mut verdicts = crate::evaluate::turn_failures(&transcript);
+        verdicts.extend(crate::evaluate::evaluate_with(
             &transcript,
             &self.expectations,
             judgements,

@@ -1,16 +1,13 @@
 //! Recorded runs: the JSON a run leaves behind, read back to replay or re-evaluate it.
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-
 use serde_json::Value;
 
-use crate::model::Transcript;
-use crate::run::ScenarioInfo;
-
+use super::{ScenarioInfo, Transcript};
+use crate::util::input::{LoadError, json_text_error, read_text};
 /// A recorded run: which scenario ran and everything needed to evaluate checks on it again —
 /// the transcript, which carries the context variables and the `user_time` dates are
 /// evaluated against.
@@ -146,65 +143,6 @@ impl RecordedRun {
     }
 }
 
-/// A file that could not be loaded: which file, where inside it, and what was expected.
-///
-/// ```
-/// use agent_test_runtime::model::Scenario;
-/// let err = agent_test_runtime::load_json::<Scenario>("s.json", r#"{"name": "x", "steps": [{"step": "usr"}]}"#).unwrap_err();
-/// assert_eq!(err.path, "steps[0].step");
-/// assert!(err.message.starts_with("unknown variant `usr`"));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    /// The file.
-    pub file: PathBuf,
-    /// Where inside it (`steps[0].expect[1].check`), empty for the whole file.
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() || self.path == "." {
-            write!(f, "{}: {}", self.file.display(), self.message)
-        } else {
-            write!(
-                f,
-                "{}: at {}: {}",
-                self.file.display(),
-                self.path,
-                self.message
-            )
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-/// Reads a text file, or says why it cannot (missing, unreadable, not UTF-8).
-///
-/// ```
-/// let err = agent_test_runtime::read_text("nope.json").unwrap_err();
-/// assert!(err.to_string().starts_with("nope.json: cannot read the file"));
-/// ```
-pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| LoadError {
-        file: path.to_owned(),
-        path: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })?;
-    String::from_utf8(bytes).map_err(|e| LoadError {
-        file: path.to_owned(),
-        path: String::new(),
-        message: format!(
-            "the file is not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ),
-    })
-}
-
 /// How deep a recording's JSON may nest: the values an agent sent (a body, arguments,
 /// results: up to the 127 levels serde_json reads) sit a few levels down in a recording, and
 /// a trace's values deeper still. Deeper input is refused before parsing, so that nothing
@@ -212,7 +150,7 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
 pub const MAX_RECORDING_DEPTH: usize = 512;
 
 /// Parses a recording's JSON, up to [`MAX_RECORDING_DEPTH`] levels deep.
-fn parse_recording_json(text: &str, file: &Path) -> Result<Value, LoadError> {
+pub(crate) fn parse_recording_json(text: &str, file: &Path) -> Result<Value, LoadError> {
     if let Some((line, column)) = first_too_deep(text, MAX_RECORDING_DEPTH) {
         return Err(LoadError {
             file: file.to_owned(),
@@ -221,13 +159,7 @@ fn parse_recording_json(text: &str, file: &Path) -> Result<Value, LoadError> {
         });
     }
     // Bounded by the scan above instead of serde_json's limit.
-    crate::strict_json::parse_unbounded(text).map_err(|e| {
-        e.into_load_error(file, |e| LoadError {
-            file: file.to_owned(),
-            path: String::new(),
-            message: format!("not valid JSON: {e}"),
-        })
-    })
+    crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))
 }
 
 /// Where (line, column, 1-based) JSON text first opens an array or object deeper than
@@ -256,137 +188,4 @@ fn first_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
         }
     }
     None
-}
-
-/// Parses JSON text with the one strict reader of every input (a repeated key is an error, a
-/// leading byte order mark is skipped).
-fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
-    crate::strict_json::parse(text).map_err(|e| {
-        e.into_load_error(file, |e| LoadError {
-            file: file.to_owned(),
-            path: String::new(),
-            message: format!("not valid JSON: {e}"),
-        })
-    })
-}
-
-/// Reads an already parsed JSON value into `T`, naming the field at fault (see [`load_json`]).
-///
-/// ```
-/// # use agent_test_runtime::model::Scenario;
-/// let err = agent_test_runtime::load_value::<Scenario>("s.json", serde_json::json!({"name": 3})).unwrap_err();
-/// assert_eq!(err.path, "name");
-/// ```
-pub fn load_value<T: DeserializeOwned>(
-    file: impl AsRef<Path>,
-    value: Value,
-) -> Result<T, LoadError> {
-    let file = file.as_ref();
-    serde_path_to_error::deserialize(&value).map_err(|e| {
-        let message = e.inner().to_string();
-        let path = exact_path(&value, e.path(), &message);
-        // A scenario names the place of an impossible constraint inside it.
-        if let Some((inner, rest)) = message
-            .strip_prefix(crate::model::IMPOSSIBLE_AT)
-            .and_then(|m| m.split_once(": "))
-        {
-            return LoadError {
-                file: file.to_owned(),
-                path: match path.as_str() {
-                    "" | "." => inner.to_owned(),
-                    outer => format!("{outer}.{inner}"),
-                },
-                message: format!("impossible constraint: {rest}"),
-            };
-        }
-        LoadError {
-            file: file.to_owned(),
-            path,
-            message,
-        }
-    })
-}
-
-/// The path of an error: serde's, made exact for an unknown field. Inside a tagged enum (a
-/// check, a matcher, a step) serde's path stops at the enum; the field is then looked for
-/// below it, and when exactly one object there has it, that is the place.
-fn exact_path(value: &Value, path: &serde_path_to_error::Path, message: &str) -> String {
-    use serde_path_to_error::Segment;
-    let shown = path.to_string();
-    let Some(field) = message
-        .strip_prefix("unknown field `")
-        .and_then(|rest| rest.split('`').next())
-    else {
-        return shown;
-    };
-    let mut here = value;
-    for segment in path.iter() {
-        here = match (segment, here) {
-            (Segment::Seq { index }, Value::Array(items)) => match items.get(*index) {
-                Some(v) => v,
-                None => return shown,
-            },
-            (Segment::Map { key }, Value::Object(o)) => match o.get(key) {
-                Some(v) => v,
-                None => return shown,
-            },
-            _ => return shown,
-        };
-    }
-    let mut found = Vec::new();
-    holders(here, field, String::new(), &mut found);
-    let [inner] = found.as_slice() else {
-        return shown;
-    };
-    match (shown.as_str(), inner.as_str()) {
-        (".", inner) => inner.trim_start_matches('.').to_owned(),
-        (outer, inner) => format!("{outer}{inner}"),
-    }
-}
-
-/// Relative paths (`.a[0].field`) of the objects below `v` that have the key `field`, up to
-/// two (more than one is not a place).
-fn holders(v: &Value, field: &str, at: String, found: &mut Vec<String>) {
-    if found.len() > 1 {
-        return;
-    }
-    match v {
-        Value::Object(o) => {
-            if o.contains_key(field) {
-                found.push(format!("{at}.{field}"));
-            }
-            for (k, child) in o {
-                if k != field {
-                    holders(child, field, format!("{at}.{k}"), found);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                holders(child, field, format!("{at}[{i}]"), found);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Parses JSON text into `T`, naming the field at fault: the loader of scenario files and
-/// recordings.
-///
-/// See [`LoadError`].
-pub fn load_json<T: DeserializeOwned>(file: impl AsRef<Path>, text: &str) -> Result<T, LoadError> {
-    let value = parse_json(text, file.as_ref())?;
-    load_value(file.as_ref(), value)
-}
-
-/// Reads and parses a JSON file into `T` (see [`load_json`]).
-///
-/// ```
-/// # use agent_test_runtime::model::Scenario;
-/// assert!(agent_test_runtime::load_json_file::<Scenario>("nope.json").is_err());
-/// ```
-pub fn load_json_file<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, LoadError> {
-    let path = path.as_ref();
-    let text = read_text(path)?;
-    load_json(path, &text)
 }

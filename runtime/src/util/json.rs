@@ -69,24 +69,6 @@ impl Duplicate {
     }
 }
 
-impl JsonTextError {
-    /// As a [`LoadError`](crate::LoadError) of `file`; `syntax` words a syntax error.
-    pub(crate) fn into_load_error(
-        self,
-        file: &std::path::Path,
-        syntax: impl FnOnce(serde_json::Error) -> crate::LoadError,
-    ) -> crate::LoadError {
-        match self {
-            JsonTextError::Syntax(e) => syntax(e),
-            JsonTextError::Duplicate(d) => crate::LoadError {
-                file: file.to_owned(),
-                message: d.message(0),
-                path: d.path,
-            },
-        }
-    }
-}
-
 /// Reads an externally tagged enum (`{"exactly": 1}`, `"conversation"`) with `inner` (its
 /// derived reader), refusing an object with more than its one key: serde would say "expected
 /// map with a single key" without naming the key, this says "unknown field `k`" so that the
@@ -136,7 +118,7 @@ macro_rules! one_key_enum {
 
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::strict_json::one_key(d, &[$($variant),*], |v| <$t>::deserialize(v))
+                $crate::util::json::one_key(d, &[$($variant),*], |v| <$t>::deserialize(v))
             }
         }
     };

@@ -3,12 +3,11 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::check::{
-    EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex, turn_number,
-};
-use crate::judge::Judgements;
+use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
 use crate::model::Transcript;
-use crate::verdict::Verdict;
+use crate::model::Verdict;
+use crate::model::judgement::Judgements;
+use crate::model::turn_number;
 
 /// Evaluates every expectation against a transcript and returns one verdict per expectation,
 /// in the same order.
@@ -96,16 +95,7 @@ pub(crate) fn evaluate_on<'a>(
 
 /// One error verdict per turn on which the agent failed (an error, a timeout, a panic), so a
 /// failure is reported even when no check looks at that turn.
-///
-/// ```
-/// use agent_test_runtime::model::{Transcript, Turn};
-/// use agent_test_runtime::{turn_failures, check::Status};
-/// let t = Transcript::new(vec![Turn::failed(0, "hi", "timed out after 30s", 30000)]);
-/// let v = turn_failures(&t);
-/// assert_eq!(v[0].status, Status::Error);
-/// assert_eq!(v[0].reason, "the agent failed: timed out after 30s");
-/// ```
-pub fn turn_failures(transcript: &Transcript) -> Vec<Verdict> {
+pub(crate) fn turn_failures(transcript: &Transcript) -> Vec<Verdict> {
     transcript
         .turns
         .iter()

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Details, Scope, Severity, Status};
+use super::{Details, Scope, Severity, Status};
 
 /// What one check concluded about a run: the check's label and scope, its status, a one-line
 /// reason and structured details (expected, actual, violations, diff).

@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::conversation::Conversation;
-use super::{Format, TraceError};
+use super::{TraceError, TraceFormat};
 use crate::model::{Call, Message, Role, Transcript};
 
-const F: Format = Format::MorganaBench;
+const F: TraceFormat = TraceFormat::MorganaBench;
 
 fn outputs(v: &Value) -> Option<(&Value, &'static str)> {
     if v.get("trace").is_some() || v.get("environment").is_some() {

@@ -1,0 +1,218 @@
+//! The result of a run: every verdict, the transcript, and for repeated scenarios how each
+//! check fared. Rendered as text and written as JSON by [`crate::report`].
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::judge_usage::JudgeUsage;
+use super::outcome::Status;
+use super::scope::{Scope, Severity};
+use super::{ScenarioInfo, Transcript, Verdict};
+
+/// Counts of verdicts by status.
+///
+/// ```
+/// use agent_test_runtime::report::Summary;
+/// let s = Summary::default();
+/// assert_eq!(s.total(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Checks that passed.
+    pub passed: usize,
+    /// Error-severity checks that failed.
+    pub failed: usize,
+    /// Checks skipped for an unmet dependency.
+    pub skipped: usize,
+    /// Error-severity checks that could not be evaluated.
+    pub errors: usize,
+    /// Warning-severity checks that failed or could not be evaluated (they do not fail the test).
+    pub warnings: usize,
+}
+
+impl Summary {
+    /// Counts the verdicts.
+    ///
+    /// ```
+    /// # use agent_test_runtime::report::Summary;
+    /// assert_eq!(Summary::of(&[]).passed, 0);
+    /// ```
+    pub fn of(verdicts: &[Verdict]) -> Self {
+        let mut s = Summary::default();
+        for v in verdicts {
+            match (v.status, v.severity) {
+                (Status::Pass, _) => s.passed += 1,
+                (Status::Skipped, _) => s.skipped += 1,
+                (_, Severity::Warning) => s.warnings += 1,
+                (Status::Fail, Severity::Error) => s.failed += 1,
+                (Status::Error, Severity::Error) => s.errors += 1,
+            }
+        }
+        s
+    }
+
+    /// Number of verdicts counted.
+    ///
+    /// See the type's example.
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.skipped + self.errors + self.warnings
+    }
+}
+
+/// The result of one run of a scenario: every verdict and the transcript.
+///
+/// It renders (with `Display`) as the text report shown when a test fails, and serialises as
+/// the JSON written to `target/agent-test/<module path>/<scenario>.json` (the directory can be
+/// moved with [`Suite::report_dir`](crate::Suite::report_dir) or the `AGENT_TEST_REPORT_DIR`
+/// environment variable).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::agent::agent_fn;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let mut run = ScenarioRun::new(Suite::new().agent(agent_fn(|_r| async { "Hello" })), "greeting");
+/// run.user("hi").await;
+/// run.expect(reply().contains("goodbye"));
+/// let report = run.report().await;
+/// assert!(!report.passed());
+/// let text = report.to_string();
+/// assert!(text.contains(r#"reply does not contain "goodbye""#));
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Which scenario ran.
+    pub scenario: ScenarioInfo,
+    /// Whether every error-severity check passed (or was skipped).
+    pub passed: bool,
+    /// Verdict counts.
+    pub summary: Summary,
+    /// One verdict per check, in the order written (setup errors and failed turns first).
+    pub verdicts: Vec<Verdict>,
+    /// What the agent was shown and did.
+    pub transcript: Transcript,
+    /// Wall time of the run, in milliseconds.
+    pub duration_ms: u64,
+    /// Where the JSON report was written.
+    #[serde(skip)]
+    pub json_path: Option<PathBuf>,
+    /// Problems of the harness itself (the JSON report could not be written, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// What the judge did and cost, apart from the agent's usage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeUsage>,
+    /// For a repeated scenario: runs passed against runs required, and each check's tally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<RepeatSummary>,
+}
+
+impl Report {
+    /// Assembles a report.
+    pub fn new(
+        scenario: ScenarioInfo,
+        verdicts: Vec<Verdict>,
+        transcript: Transcript,
+        duration_ms: u64,
+    ) -> Self {
+        let summary = Summary::of(&verdicts);
+        Report {
+            scenario,
+            passed: !verdicts.iter().any(Verdict::fails_test),
+            summary,
+            verdicts,
+            transcript,
+            duration_ms,
+            json_path: None,
+            notes: Vec::new(),
+            judge: None,
+            repeats: None,
+        }
+    }
+
+    /// Adds notes about the harness (a cache or report that could not be written), each once.
+    pub(crate) fn add_notes<'a>(&mut self, notes: impl IntoIterator<Item = &'a String>) {
+        for note in notes {
+            if !self.notes.contains(note) {
+                self.notes.push(note.clone());
+            }
+        }
+    }
+
+    /// Whether the run passed.
+    ///
+    /// See the type's example.
+    pub fn passed(&self) -> bool {
+        self.passed
+    }
+
+    /// The verdicts that fail the test.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{report::Report, ScenarioInfo};
+    /// let r = Report::new(ScenarioInfo::new("x"), vec![], Default::default(), 0);
+    /// assert_eq!(r.failures().count(), 0);
+    /// ```
+    pub fn failures(&self) -> impl Iterator<Item = &Verdict> {
+        self.verdicts.iter().filter(|v| v.fails_test())
+    }
+}
+
+/// The outcome of a repeated scenario: runs passed against runs required, and per check how
+/// often it passed; a check that both passed and failed is flaky.
+///
+/// ```
+/// use agent_test_runtime::report::RepeatSummary;
+/// let s = RepeatSummary { runs: 5, passed_runs: 4, required: 4, checks: vec![] };
+/// assert!(s.passed());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepeatSummary {
+    /// Runs made.
+    pub runs: u32,
+    /// Runs that passed.
+    pub passed_runs: u32,
+    /// Runs that had to pass.
+    pub required: u32,
+    /// Each check's tally, in the order written.
+    pub checks: Vec<CheckTally>,
+}
+
+impl RepeatSummary {
+    /// Whether enough runs passed.
+    ///
+    /// See the type's example.
+    pub fn passed(&self) -> bool {
+        self.passed_runs >= self.required
+    }
+}
+
+/// How one check fared over the repeated runs.
+///
+/// ```
+/// use agent_test_runtime::{check::Scope, report::CheckTally};
+/// let t = CheckTally { label: "reply contains \"refund\"".into(), scope: Scope::Conversation, passed: 3, not_passed: 2 };
+/// assert!(t.flaky());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckTally {
+    /// The check, as reports name it.
+    pub label: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// Runs in which it passed.
+    pub passed: u32,
+    /// Runs in which it failed, errored or was skipped.
+    pub not_passed: u32,
+}
+
+impl CheckTally {
+    /// It passed in some runs and not in others.
+    ///
+    /// See the type's example.
+    pub fn flaky(&self) -> bool {
+        self.passed > 0 && self.not_passed > 0
+    }
+}

@@ -1,0 +1,158 @@
+//! Running a scenario given as data: its steps drive a [`ScenarioRun`], and its checks are
+//! evaluated on the run or on a recording.
+
+use serde_json::Value;
+
+use super::bag::Bag;
+use super::{Extraction, ScenarioRun, Suite, simulated_user};
+use crate::agent::custom_body;
+use crate::model::Transcript;
+use crate::report::Report;
+use crate::scenario::{Scenario, Step};
+
+impl Scenario {
+    /// Evaluates the scenario's checks on a recorded transcript, calling nothing (passive
+    /// evaluation). The transcript's turns take the places of the scenario's user steps. To
+    /// evaluate many transcripts, prepare the scenario once with [`Scenario::evaluator`].
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Transcript, Turn};
+    /// use agent_test_runtime::scenario::Scenario;
+    /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
+    /// let report = Scenario::new("greeting").user("hi").expect_turn(reply().starts_with("hello")).evaluate(&recorded);
+    /// assert!(report.passed());
+    /// ```
+    pub fn evaluate(&self, transcript: &Transcript) -> Report {
+        self.evaluator().evaluate(transcript.clone())
+    }
+
+    /// Runs the scenario against the suite's agent and returns the report (also written as
+    /// JSON; see [`Report`]).
+    ///
+    /// See the type's example.
+    pub async fn run(&self, suite: Suite) -> Report {
+        self.drive(ScenarioRun::with_info(suite, self.info()))
+            .await
+            .report()
+            .await
+    }
+
+    /// Takes `run` through the scenario's steps and adds its checks; the caller finishes it
+    /// (a report, or one of several repeated runs).
+    pub(crate) async fn drive(&self, mut run: ScenarioRun) -> ScenarioRun {
+        for (k, v) in self.context.iter() {
+            run.context(k.clone(), v);
+        }
+        run.history(self.history.iter().cloned());
+        let mut bag = Bag::default();
+        let text = |bag: &Bag, run: &ScenarioRun, t: &str| {
+            if self.interpolate {
+                bag.interpolate(t, run.transcript())
+            } else {
+                t.to_owned()
+            }
+        };
+        for step in &self.steps {
+            match step {
+                Step::User {
+                    text: t,
+                    body,
+                    expect,
+                } => {
+                    let input = match body {
+                        Some(b) if self.interpolate => {
+                            custom_body(bag.interpolate_value(b, run.transcript()))
+                        }
+                        Some(b) => custom_body(b.clone()),
+                        None => text(&bag, &run, t).into(),
+                    };
+                    run.user(input).await;
+                    for e in expect {
+                        run.expect_turn(e.clone());
+                    }
+                }
+                Step::System { text: t } => {
+                    let t = text(&bag, &run, t);
+                    run.system(t);
+                }
+                Step::Extract {
+                    name,
+                    description,
+                    transcript,
+                    id,
+                } => {
+                    let mut what = Extraction::new(description.clone());
+                    if *transcript {
+                        what = what.from_transcript();
+                    }
+                    let value: Value = run.extract(what).await;
+                    if let Some(id) = id {
+                        bag.set_output(id, value.clone());
+                    }
+                    bag.set_var(name, value);
+                }
+                Step::Simulate {
+                    objective,
+                    min_turns,
+                    max_turns,
+                    continue_after_pass,
+                    expect,
+                } => {
+                    let mut user =
+                        simulated_user(text(&bag, &run, objective)).turns(*min_turns..=*max_turns);
+                    if *continue_after_pass {
+                        user = user.continue_after_pass();
+                    }
+                    run.simulate(user, |run| {
+                        for e in expect {
+                            run.expect_turn(e.clone());
+                        }
+                    })
+                    .await;
+                }
+                Step::Request {
+                    request,
+                    input,
+                    save_as,
+                    id,
+                } => {
+                    let body = if self.interpolate {
+                        bag.interpolate_value(input, run.transcript())
+                    } else {
+                        input.clone()
+                    };
+                    let output = run.request_step(request, body).await;
+                    if let Some(name) = save_as {
+                        bag.set_var(name, output.clone());
+                    }
+                    if let Some(id) = id {
+                        bag.set_output(id, output);
+                    }
+                }
+                Step::Expect { expect } => {
+                    for e in expect {
+                        if run.transcript().turns.is_empty() {
+                            run.expect(e.clone());
+                        } else {
+                            run.expect_turn(e.clone());
+                        }
+                    }
+                }
+                Step::CheckVariable {
+                    path,
+                    equals,
+                    label,
+                    warning,
+                } => {
+                    let actual = bag.lookup(path, run.transcript());
+                    run.check_variable(path, actual, equals, label.clone(), *warning);
+                }
+            }
+        }
+        for e in &self.expect {
+            run.expect(e.clone());
+        }
+        run
+    }
+}

@@ -1,0 +1,56 @@
+//! Where agent-test writes its files: JSON reports, the judge's cache.
+
+use std::path::Path;
+use std::path::PathBuf;
+
+/// The environment variable that moves JSON reports (it wins over
+/// [`Suite::report_dir`](crate::Suite::report_dir)).
+pub const REPORT_DIR_ENV: &str = "AGENT_TEST_REPORT_DIR";
+
+/// The directory JSON reports are written under: `$AGENT_TEST_REPORT_DIR`, else the suite's
+/// setting, else `agent-test/` in Cargo's target directory (found from `CARGO_TARGET_DIR`, the
+/// running test binary's location, or the nearest `target/` above the working directory), else
+/// `target/agent-test` in the working directory.
+///
+/// ```
+/// use agent_test_runtime::report::report_root;
+/// let dir = report_root(Some(std::path::Path::new("/tmp/reports")));
+/// # if std::env::var_os("AGENT_TEST_REPORT_DIR").is_none() {
+/// assert_eq!(dir, std::path::Path::new("/tmp/reports"));
+/// # }
+/// ```
+pub fn report_root(configured: Option<&Path>) -> PathBuf {
+    if let Some(dir) = std::env::var_os(REPORT_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = configured {
+        return dir.to_owned();
+    }
+    target_dir().join("agent-test")
+}
+
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    // Test binaries live in <target>/<profile>/deps/; Cargo marks <target> with CACHEDIR.TAG.
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(dir) = exe
+            .ancestors()
+            .skip(1)
+            .find(|d| d.join("CACHEDIR.TAG").is_file())
+    {
+        return dir.to_owned();
+    }
+    // Elsewhere (doctests run from a temporary directory): the nearest Cargo target directory
+    // above the working directory, so reports never land in a package's source tree.
+    if let Ok(cwd) = std::env::current_dir()
+        && let Some(dir) = cwd
+            .ancestors()
+            .map(|d| d.join("target"))
+            .find(|t| t.join("CACHEDIR.TAG").is_file())
+    {
+        return dir;
+    }
+    PathBuf::from("target")
+}
