@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::{TraceError, TraceFormat, n8n};
+use super::{TraceError, TraceFormat, final_text, n8n};
 use crate::model::{Call, Reply, Transcript, Turn};
 
 const F: TraceFormat = TraceFormat::Mibo;
@@ -146,20 +146,5 @@ fn is_error(v: &Value) -> bool {
     match v.get("error") {
         None | Some(Value::Null) | Some(Value::Bool(false)) => false,
         Some(_) => true,
-    }
-}
-
-/// The final text of a workflow's output.
-pub(super) fn final_text(data: &Value) -> String {
-    match data {
-        Value::String(s) => s.clone(),
-        Value::Object(_) => [
-            "output", "text", "response", "reply", "message", "answer", "content",
-        ]
-        .iter()
-        .find_map(|k| data.get(*k).and_then(Value::as_str))
-        .unwrap_or_default()
-        .to_owned(),
-        _ => String::new(),
     }
 }

@@ -243,3 +243,19 @@ pub(crate) fn arguments_from_string(s: &str) -> Value {
 pub(crate) fn json_or_string(s: &str) -> Value {
     crate::util::json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }
+
+/// The final text of a workflow's output (an n8n execution's, a Mibo trace's `data`): a
+/// string, or the first text field of an object, `output` first as n8n's AI nodes write it.
+pub(crate) fn final_text(data: &Value) -> String {
+    match data {
+        Value::String(s) => s.clone(),
+        Value::Object(_) => [
+            "output", "text", "response", "reply", "message", "answer", "content",
+        ]
+        .iter()
+        .find_map(|k| data.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_owned(),
+        _ => String::new(),
+    }
+}

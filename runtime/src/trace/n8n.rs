@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{TraceError, TraceFormat, mibo::final_text};
+use super::{TraceError, TraceFormat, final_text};
 use crate::model::{Call, Reply, Transcript, Turn};
 
 const F: TraceFormat = TraceFormat::N8n;
