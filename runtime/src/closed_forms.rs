@@ -379,3 +379,13 @@ fn every_object_of_the_recording_form_is_closed() {
         "{err}"
     );
 }
+
+/// The one list of check types gives each its `type` tag: what `kind()` says is what the
+/// JSON form holds, for every check type.
+#[test]
+fn every_check_kind_is_its_json_type_tag() {
+    for e in every_check() {
+        let json = serde_json::to_value(&e.check).expect("serialises");
+        assert_eq!(json["type"], e.check.kind(), "{json}");
+    }
+}

@@ -97,11 +97,6 @@ pub fn agent_not_invoked<S: Into<String>>(agents: impl IntoIterator<Item = S>) -
 }
 
 impl AgentCheck {
-    /// Whether a pass rests on invocations not made ([`agent_not_invoked`]).
-    pub(crate) fn claims_absence(&self) -> bool {
-        self.min_calls == 0
-    }
-
     /// Each agent must be invoked at least `n` times (for [`agent_invoked`]). `n` must be at
     /// least 1, and the check one of [`agent_invoked`]: anything else is an impossible
     /// constraint, reported as an error verdict (never silently changed).
@@ -130,11 +125,6 @@ impl AgentCheck {
             self.min_calls = n;
         }
         self
-    }
-
-    /// Why the check cannot be evaluated as written, if it cannot.
-    pub(crate) fn problem(&self) -> Option<String> {
-        self.refused.clone()
     }
 
     /// Match only calls named exactly as listed, not the agents' `a2a__<name>__<tool>` members
@@ -342,3 +332,17 @@ impl AgentResponseCheck {
             .actual(json!(responses))
     }
 }
+
+impl super::CheckRules for AgentCheck {
+    /// Why the check cannot be evaluated as written, if it cannot.
+    fn problem(&self) -> Option<String> {
+        self.refused.clone()
+    }
+
+    /// Whether a pass rests on invocations not made ([`agent_not_invoked`]).
+    fn claims_absence(&self) -> bool {
+        self.min_calls == 0
+    }
+}
+
+impl super::CheckRules for AgentResponseCheck {}

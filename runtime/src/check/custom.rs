@@ -102,3 +102,5 @@ impl Serialize for CustomCheck {
         st.end()
     }
 }
+
+impl super::CheckRules for CustomCheck {}

@@ -744,3 +744,9 @@ mod regex_functions {
         }
     }
 }
+
+impl super::CheckRules for FieldCheck {}
+
+impl super::CheckRules for JsonPathCheck {}
+
+impl super::CheckRules for SchemaCheck {}

@@ -293,16 +293,6 @@ impl JudgeCheck {
         })
     }
 
-    /// Why no score can satisfy the check, if none can: a threshold outside 0..=1.
-    pub(crate) fn problem(&self) -> Option<String> {
-        (!(0.0..=1.0).contains(&self.threshold)).then(|| {
-            format!(
-                "threshold {} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)",
-                self.threshold
-            )
-        })
-    }
-
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         if !(0.0..=1.0).contains(&self.threshold) {
             return Outcome::error(format!("threshold {} is outside 0..=1", self.threshold));
@@ -334,5 +324,17 @@ impl JudgeCheck {
             ))
         };
         outcome.expected(expected).actual(actual)
+    }
+}
+
+impl super::CheckRules for JudgeCheck {
+    /// Why no score can satisfy the check, if none can: a threshold outside 0..=1.
+    fn problem(&self) -> Option<String> {
+        (!(0.0..=1.0).contains(&self.threshold)).then(|| {
+            format!(
+                "threshold {} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)",
+                self.threshold
+            )
+        })
     }
 }

@@ -56,189 +56,170 @@ pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, require
 
 use serde::{Deserialize, Serialize};
 
-/// Any check. Each variant wraps the builder type of one family of checks.
-///
-/// Serialised with a `type` tag: `{"type": "tool", "name": "lookup_order", ...}`.
-///
-/// ```
-/// use agent_test_runtime::check::Check;
-/// use agent_test_runtime::prelude::*;
-/// let c: Check = tool("lookup_order").into();
-/// assert_eq!(c.kind(), "tool");
-/// assert_eq!(serde_json::to_value(&c).unwrap()["type"], "tool");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Check {
-    /// A check on text (see [`reply`]).
-    Text(TextCheck),
-    /// A check on one tool (see [`tool`]).
-    Tool(ToolCheck),
-    /// Required or forbidden tool names (see [`required_tools`]).
-    ToolSet(ToolSet),
-    /// No tool at all (see [`no_tools`]).
-    NoTools(NoTools),
-    /// An ordered sequence of tools (see [`tool_sequence`]).
-    ToolSequence(ToolSequence),
-    /// A whole trajectory against a reference (see [`trajectory`]).
-    Trajectory(TrajectoryCheck),
-    /// A JSON field (see [`field`]).
-    Field(FieldCheck),
-    /// A JSONPath query (see [`json_path`]).
-    JsonPath(JsonPathCheck),
-    /// A JSON Schema (see [`schema`]).
-    Schema(SchemaCheck),
-    /// HTTP status (see [`http_status`]).
-    HttpStatus(StatusCheck),
-    /// Response time (see [`latency`]).
-    Latency(LatencyCheck),
-    /// Token usage (see [`tokens`]).
-    Tokens(TokenCheck),
-    /// Sub-agent invocations (see [`agent_invoked`]).
-    Agents(AgentCheck),
-    /// A sub-agent's response (see [`agent_response`]).
-    AgentResponse(AgentResponseCheck),
-    /// Workflow state (see [`state_is`]).
-    Workflow(WorkflowCheck),
-    /// Guardrails (see [`guardrail_triggered`]).
-    Guardrail(GuardrailCheck),
-    /// A quality graded by the judge (see [`judge`]).
-    Judge(JudgeCheck),
-    /// A Rust closure (see [`check`]); cannot be loaded from data.
-    #[serde(skip_deserializing)]
-    Custom(CustomCheck),
+/// What a check type may say about itself besides describing and evaluating: that it can
+/// never pass as written, or that its pass rests on something not having happened. Each
+/// check type implements it next to its evaluation (the defaults say "neither").
+pub(crate) trait CheckRules {
+    /// Why the check can never pass (or never fail) as written, if so.
+    fn problem(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether a pass rests on something *not* having happened (see
+    /// [`Check::claims_absence`]).
+    fn claims_absence(&self) -> bool {
+        false
+    }
 }
 
-impl Check {
-    /// The check's family, as in its serialised `type` tag.
-    ///
-    /// See the type's example.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Check::Text(_) => "text",
-            Check::Tool(_) => "tool",
-            Check::ToolSet(_) => "tool_set",
-            Check::NoTools(_) => "no_tools",
-            Check::ToolSequence(_) => "tool_sequence",
-            Check::Trajectory(_) => "trajectory",
-            Check::Field(_) => "field",
-            Check::JsonPath(_) => "json_path",
-            Check::Schema(_) => "schema",
-            Check::HttpStatus(_) => "http_status",
-            Check::Latency(_) => "latency",
-            Check::Tokens(_) => "tokens",
-            Check::Agents(_) => "agents",
-            Check::AgentResponse(_) => "agent_response",
-            Check::Workflow(_) => "workflow",
-            Check::Guardrail(_) => "guardrail",
-            Check::Judge(_) => "judge",
-            Check::Custom(_) => "custom",
+/// The one list of check types: each line is a variant of [`Check`], the builder type it
+/// wraps and its serialised `type` tag. Everything that dispatches over check types is
+/// generated from it, so adding a check type is a new file (the type, its `describe`,
+/// `evaluate` and [`CheckRules`]) and one line here.
+macro_rules! checks {
+    ($($(#[$attr:meta])* $variant:ident($ty:ty) = $kind:literal,)*) => {
+        /// Any check. Each variant wraps the builder type of one family of checks.
+        ///
+        /// Serialised with a `type` tag: `{"type": "tool", "name": "lookup_order", ...}`.
+        ///
+        /// ```
+        /// use agent_test_runtime::check::Check;
+        /// use agent_test_runtime::prelude::*;
+        /// let c: Check = tool("lookup_order").into();
+        /// assert_eq!(c.kind(), "tool");
+        /// assert_eq!(serde_json::to_value(&c).unwrap()["type"], "tool");
+        /// ```
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        #[non_exhaustive]
+        pub enum Check {
+            $($(#[$attr])* $variant($ty),)*
         }
-    }
 
-    /// One line describing what the check requires.
-    ///
-    /// ```
-    /// # use agent_test_runtime::{check::Check, prelude::*};
-    /// assert_eq!(Check::from(reply().contains("hi")).describe(), r#"reply contains "hi""#);
-    /// ```
-    pub fn describe(&self) -> String {
-        match self {
-            Check::Text(c) => c.describe(),
-            Check::Tool(c) => c.describe(),
-            Check::ToolSet(c) => c.describe(),
-            Check::NoTools(c) => c.describe(),
-            Check::ToolSequence(c) => c.describe(),
-            Check::Trajectory(c) => c.describe(),
-            Check::Field(c) => c.describe(),
-            Check::JsonPath(c) => c.describe(),
-            Check::Schema(c) => c.describe(),
-            Check::HttpStatus(c) => c.describe(),
-            Check::Latency(c) => c.describe(),
-            Check::Tokens(c) => c.describe(),
-            Check::Agents(c) => c.describe(),
-            Check::AgentResponse(c) => c.describe(),
-            Check::Workflow(c) => c.describe(),
-            Check::Guardrail(c) => c.describe(),
-            Check::Judge(c) => c.describe(),
-            Check::Custom(c) => c.describe(),
-        }
-    }
+        impl Check {
+            /// The check's family, as in its serialised `type` tag.
+            ///
+            /// See the type's example.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Check::$variant(_) => $kind,)*
+                }
+            }
 
-    /// Why the check can never pass (or never fail) as written, if so: an impossible
-    /// constraint such as `between(5, 1)`, a status range whose minimum is above its maximum,
-    /// a judge threshold outside 0..=1. Such a check is an error verdict ("impossible
-    /// constraint: ..."), and a load error in a file.
-    ///
-    /// ```
-    /// # use agent_test_runtime::{check::Check, prelude::*};
-    /// let c = Check::from(tool("search").between(5, 1));
-    /// assert_eq!(c.problem().unwrap(), "between(5, 1) can never pass: the minimum is greater than the maximum");
-    /// let t = agent_test_runtime::model::Transcript::default();
-    /// let v = evaluate(&t, &[tool("search").between(5, 1).into_expectation()]);
-    /// assert_eq!(v[0].status, Status::Error);
-    /// assert_eq!(v[0].reason, "impossible constraint: between(5, 1) can never pass: the minimum is greater than the maximum");
-    /// ```
-    pub fn problem(&self) -> Option<String> {
-        match self {
-            Check::Tool(c) => c.problem(),
-            Check::HttpStatus(c) => c.problem(),
-            Check::Agents(c) => c.problem(),
-            Check::Judge(c) => c.problem(),
-            _ => None,
-        }
-    }
+            /// One line describing what the check requires.
+            ///
+            /// ```
+            /// # use agent_test_runtime::{check::Check, prelude::*};
+            /// assert_eq!(Check::from(reply().contains("hi")).describe(), r#"reply contains "hi""#);
+            /// ```
+            pub fn describe(&self) -> String {
+                match self {
+                    $(Check::$variant(c) => c.describe(),)*
+                }
+            }
 
-    /// Whether a pass rests on something *not* having happened (no call of a tool, at most
-    /// some calls, no forbidden agent, a text nowhere in the replies, a guardrail that did not
-    /// fire): over a turn on which the agent failed, such a pass cannot be confirmed, so the
-    /// evaluator makes it an error instead ("cannot confirm an absence: …").
-    ///
-    /// ```
-    /// # use agent_test_runtime::{check::Check, prelude::*};
-    /// assert!(Check::from(no_tool("cancel_order")).claims_absence());
-    /// assert!(!Check::from(tool("lookup_order")).claims_absence());
-    /// ```
-    pub fn claims_absence(&self) -> bool {
-        match self {
-            Check::Tool(c) => c.claims_absence(),
-            Check::ToolSet(c) => c.claims_absence(),
-            Check::NoTools(_) => true,
-            Check::Trajectory(c) => c.claims_absence(),
-            Check::Agents(c) => c.claims_absence(),
-            Check::Text(c) => c.claims_absence(),
-            Check::Guardrail(c) => c.claims_absence(),
-            _ => false,
-        }
-    }
+            /// Why the check can never pass (or never fail) as written, if so: an impossible
+            /// constraint such as `between(5, 1)`, a status range whose minimum is above its
+            /// maximum, a judge threshold outside 0..=1. Such a check is an error verdict
+            /// ("impossible constraint: ..."), and a load error in a file.
+            ///
+            /// ```
+            /// # use agent_test_runtime::{check::Check, prelude::*};
+            /// let c = Check::from(tool("search").between(5, 1));
+            /// assert_eq!(c.problem().unwrap(), "between(5, 1) can never pass: the minimum is greater than the maximum");
+            /// let t = agent_test_runtime::model::Transcript::default();
+            /// let v = evaluate(&t, &[tool("search").between(5, 1).into_expectation()]);
+            /// assert_eq!(v[0].status, Status::Error);
+            /// assert_eq!(v[0].reason, "impossible constraint: between(5, 1) can never pass: the minimum is greater than the maximum");
+            /// ```
+            pub fn problem(&self) -> Option<String> {
+                match self {
+                    $(Check::$variant(c) => CheckRules::problem(c),)*
+                }
+            }
 
-    /// Evaluates the check against a scoped view of a transcript.
-    pub fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        if let Some(problem) = self.problem() {
-            return Outcome::error(format!("impossible constraint: {problem}"));
+            /// Whether a pass rests on something *not* having happened (no call of a tool, at
+            /// most some calls, no forbidden agent, a text nowhere in the replies, a guardrail
+            /// that did not fire): over a turn on which the agent failed, such a pass cannot be
+            /// confirmed, so the evaluator makes it an error instead ("cannot confirm an
+            /// absence: …").
+            ///
+            /// ```
+            /// # use agent_test_runtime::{check::Check, prelude::*};
+            /// assert!(Check::from(no_tool("cancel_order")).claims_absence());
+            /// assert!(!Check::from(tool("lookup_order")).claims_absence());
+            /// ```
+            pub fn claims_absence(&self) -> bool {
+                match self {
+                    $(Check::$variant(c) => CheckRules::claims_absence(c),)*
+                }
+            }
+
+            /// Evaluates the check against a scoped view of a transcript.
+            pub fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
+                if let Some(problem) = self.problem() {
+                    return Outcome::error(format!("impossible constraint: {problem}"));
+                }
+                match self {
+                    $(Check::$variant(c) => c.evaluate(cx),)*
+                }
+            }
         }
-        match self {
-            Check::Text(c) => c.evaluate(cx),
-            Check::Tool(c) => c.evaluate(cx),
-            Check::ToolSet(c) => c.evaluate(cx),
-            Check::NoTools(c) => c.evaluate(cx),
-            Check::ToolSequence(c) => c.evaluate(cx),
-            Check::Trajectory(c) => c.evaluate(cx),
-            Check::Field(c) => c.evaluate(cx),
-            Check::JsonPath(c) => c.evaluate(cx),
-            Check::Schema(c) => c.evaluate(cx),
-            Check::HttpStatus(c) => c.evaluate(cx),
-            Check::Latency(c) => c.evaluate(cx),
-            Check::Tokens(c) => c.evaluate(cx),
-            Check::Agents(c) => c.evaluate(cx),
-            Check::AgentResponse(c) => c.evaluate(cx),
-            Check::Workflow(c) => c.evaluate(cx),
-            Check::Guardrail(c) => c.evaluate(cx),
-            Check::Judge(c) => c.evaluate(cx),
-            Check::Custom(c) => c.evaluate(cx),
-        }
-    }
+
+        $(
+            impl From<$ty> for Check {
+                fn from(c: $ty) -> Check {
+                    Check::$variant(c)
+                }
+            }
+
+            impl IntoExpectation for $ty {
+                fn into_expectation(self) -> Expectation {
+                    Expectation::new(Check::$variant(self))
+                }
+            }
+        )*
+    };
+}
+
+checks! {
+    /// A check on text (see [`reply`]).
+    Text(TextCheck) = "text",
+    /// A check on one tool (see [`tool`]).
+    Tool(ToolCheck) = "tool",
+    /// Required or forbidden tool names (see [`required_tools`]).
+    ToolSet(ToolSet) = "tool_set",
+    /// No tool at all (see [`no_tools`]).
+    NoTools(NoTools) = "no_tools",
+    /// An ordered sequence of tools (see [`tool_sequence`]).
+    ToolSequence(ToolSequence) = "tool_sequence",
+    /// A whole trajectory against a reference (see [`trajectory`]).
+    Trajectory(TrajectoryCheck) = "trajectory",
+    /// A JSON field (see [`field`]).
+    Field(FieldCheck) = "field",
+    /// A JSONPath query (see [`json_path`]).
+    JsonPath(JsonPathCheck) = "json_path",
+    /// A JSON Schema (see [`schema`]).
+    Schema(SchemaCheck) = "schema",
+    /// HTTP status (see [`http_status`]).
+    HttpStatus(StatusCheck) = "http_status",
+    /// Response time (see [`latency`]).
+    Latency(LatencyCheck) = "latency",
+    /// Token usage (see [`tokens`]).
+    Tokens(TokenCheck) = "tokens",
+    /// Sub-agent invocations (see [`agent_invoked`]).
+    Agents(AgentCheck) = "agents",
+    /// A sub-agent's response (see [`agent_response`]).
+    AgentResponse(AgentResponseCheck) = "agent_response",
+    /// Workflow state (see [`state_is`]).
+    Workflow(WorkflowCheck) = "workflow",
+    /// Guardrails (see [`guardrail_triggered`]).
+    Guardrail(GuardrailCheck) = "guardrail",
+    /// A quality graded by the judge (see [`judge`]).
+    Judge(JudgeCheck) = "judge",
+    /// A Rust closure (see [`check`]); cannot be loaded from data.
+    #[serde(skip_deserializing)]
+    Custom(CustomCheck) = "custom",
 }
 
 /// A check together with its options: where it applies, its id, what it depends on, how severe
@@ -341,42 +322,6 @@ impl IntoExpectation for Check {
         Expectation::new(self)
     }
 }
-
-macro_rules! check_variants {
-    ($($variant:ident($ty:ty)),* $(,)?) => {$(
-        impl From<$ty> for Check {
-            fn from(c: $ty) -> Check {
-                Check::$variant(c)
-            }
-        }
-        impl IntoExpectation for $ty {
-            fn into_expectation(self) -> Expectation {
-                Expectation::new(Check::$variant(self))
-            }
-        }
-    )*};
-}
-
-check_variants!(
-    Text(TextCheck),
-    Tool(ToolCheck),
-    ToolSet(ToolSet),
-    NoTools(NoTools),
-    ToolSequence(ToolSequence),
-    Trajectory(TrajectoryCheck),
-    Field(FieldCheck),
-    JsonPath(JsonPathCheck),
-    Schema(SchemaCheck),
-    HttpStatus(StatusCheck),
-    Latency(LatencyCheck),
-    Tokens(TokenCheck),
-    Agents(AgentCheck),
-    AgentResponse(AgentResponseCheck),
-    Workflow(WorkflowCheck),
-    Guardrail(GuardrailCheck),
-    Judge(JudgeCheck),
-    Custom(CustomCheck),
-);
 
 /// Options every check accepts. Because they turn the check into an [`Expectation`], write them
 /// after the check's own methods.

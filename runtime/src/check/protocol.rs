@@ -49,27 +49,6 @@ pub fn http_success() -> StatusCheck {
 }
 
 impl StatusCheck {
-    /// Why no HTTP status can satisfy the check, if none can: a range whose minimum is above
-    /// its maximum, or one outside 100..=599.
-    pub(crate) fn problem(&self) -> Option<String> {
-        let what = if self.min == self.max {
-            format!("http_status({})", self.min)
-        } else {
-            format!("status range {}–{}", self.min, self.max)
-        };
-        if self.min > self.max {
-            Some(format!(
-                "{what} can never pass: the minimum is greater than the maximum"
-            ))
-        } else if self.max < 100 || self.min > 599 {
-            Some(format!(
-                "{what} can never pass: an HTTP status is from 100 to 599"
-            ))
-        } else {
-            None
-        }
-    }
-
     fn expected(&self) -> String {
         if self.min == self.max {
             self.min.to_string()
@@ -393,3 +372,30 @@ impl TokenCheck {
         }
     }
 }
+
+impl super::CheckRules for StatusCheck {
+    /// Why no HTTP status can satisfy the check, if none can: a range whose minimum is above
+    /// its maximum, or one outside 100..=599.
+    fn problem(&self) -> Option<String> {
+        let what = if self.min == self.max {
+            format!("http_status({})", self.min)
+        } else {
+            format!("status range {}–{}", self.min, self.max)
+        };
+        if self.min > self.max {
+            Some(format!(
+                "{what} can never pass: the minimum is greater than the maximum"
+            ))
+        } else if self.max < 100 || self.min > 599 {
+            Some(format!(
+                "{what} can never pass: an HTTP status is from 100 to 599"
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+impl super::CheckRules for LatencyCheck {}
+
+impl super::CheckRules for TokenCheck {}

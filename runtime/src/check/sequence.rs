@@ -146,3 +146,5 @@ impl ToolSequence {
         .violations(violations)
     }
 }
+
+impl super::CheckRules for ToolSequence {}

@@ -376,13 +376,6 @@ impl From<TextCheck> for TextCheckData {
 }
 
 impl TextCheck {
-    /// Whether a pass rests on text not written: `not_contains` / `not_matches` over the
-    /// replies or the conversation (several turns).
-    pub(crate) fn claims_absence(&self) -> bool {
-        matches!(self.op, TextOp::NotContains | TextOp::NotMatches)
-            && matches!(self.source, TextSource::Replies | TextSource::Conversation)
-    }
-
     fn build(
         source: TextSource,
         op: TextOp,
@@ -571,4 +564,13 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+impl super::CheckRules for TextCheck {
+    /// Whether a pass rests on text not written: `not_contains` / `not_matches` over the
+    /// replies or the conversation (several turns).
+    fn claims_absence(&self) -> bool {
+        matches!(self.op, TextOp::NotContains | TextOp::NotMatches)
+            && matches!(self.source, TextSource::Replies | TextSource::Conversation)
+    }
 }

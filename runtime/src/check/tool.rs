@@ -481,25 +481,6 @@ impl ToolCheck {
         &self.name
     }
 
-    /// Why the check can never pass, if it cannot: an impossible count, here or in a check on
-    /// the calls inside a node.
-    pub(crate) fn problem(&self) -> Option<String> {
-        self.count
-            .problem()
-            .or_else(|| self.nested.iter().find_map(ToolCheck::problem))
-    }
-
-    /// Whether a pass may rest on calls not made: an upper bound on the count (`never()`,
-    /// `at_most`, `times`, `between`) or every call having to match.
-    pub(crate) fn claims_absence(&self) -> bool {
-        self.every_call
-            || matches!(
-                self.count,
-                Count::Exactly(_) | Count::AtMost(_) | Count::Between(..)
-            )
-            || self.nested.iter().any(ToolCheck::claims_absence)
-    }
-
     /// One line describing the check.
     ///
     /// See [`tool`].
@@ -561,4 +542,25 @@ fn constraints(list: &[ArgConstraint], whole: &str) -> String {
         })
         .collect();
     parts.join(", ")
+}
+
+impl super::CheckRules for ToolCheck {
+    /// Why the check can never pass, if it cannot: an impossible count, here or in a check on
+    /// the calls inside a node.
+    fn problem(&self) -> Option<String> {
+        self.count
+            .problem()
+            .or_else(|| self.nested.iter().find_map(ToolCheck::problem))
+    }
+
+    /// Whether a pass may rest on calls not made: an upper bound on the count (`never()`,
+    /// `at_most`, `times`, `between`) or every call having to match.
+    fn claims_absence(&self) -> bool {
+        self.every_call
+            || matches!(
+                self.count,
+                Count::Exactly(_) | Count::AtMost(_) | Count::Between(..)
+            )
+            || self.nested.iter().any(ToolCheck::claims_absence)
+    }
 }

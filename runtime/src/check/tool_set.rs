@@ -77,11 +77,6 @@ pub fn forbidden_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> T
 }
 
 impl ToolSet {
-    /// Whether a pass rests on calls not made (a forbidden set).
-    pub(crate) fn claims_absence(&self) -> bool {
-        self.mode == SetMode::Forbidden
-    }
-
     /// Count only calls that succeeded.
     ///
     /// ```
@@ -268,4 +263,17 @@ pub(crate) fn called_names(calls: &[(usize, &Call)]) -> Value {
             .map(|(_, c)| Value::String(c.name.clone()))
             .collect(),
     )
+}
+
+impl super::CheckRules for ToolSet {
+    /// Whether a pass rests on calls not made (a forbidden set).
+    fn claims_absence(&self) -> bool {
+        self.mode == SetMode::Forbidden
+    }
+}
+
+impl super::CheckRules for NoTools {
+    fn claims_absence(&self) -> bool {
+        true
+    }
 }

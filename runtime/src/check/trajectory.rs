@@ -290,15 +290,6 @@ pub fn trajectory(expected: impl IntoIterator<Item = ExpectedCall>) -> Trajector
 }
 
 impl TrajectoryCheck {
-    /// Whether a pass rests on calls not made: the modes that forbid calls outside the
-    /// reference (strict, unordered, subset).
-    pub(crate) fn claims_absence(&self) -> bool {
-        matches!(
-            self.mode,
-            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
-        )
-    }
-
     /// Exactly the reference calls, in order.
     ///
     /// ```
@@ -698,5 +689,16 @@ impl TrajectoryCheck {
         ))
         .actual(Value::Array(got))
         .violations(violations)
+    }
+}
+
+impl super::CheckRules for TrajectoryCheck {
+    /// Whether a pass rests on calls not made: the modes that forbid calls outside the
+    /// reference (strict, unordered, subset).
+    fn claims_absence(&self) -> bool {
+        matches!(
+            self.mode,
+            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
+        )
     }
 }

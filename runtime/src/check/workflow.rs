@@ -221,11 +221,6 @@ pub fn no_guardrail_triggered() -> GuardrailCheck {
 }
 
 impl GuardrailCheck {
-    /// Whether a pass rests on a guardrail not firing.
-    pub(crate) fn claims_absence(&self) -> bool {
-        !self.expected
-    }
-
     /// One line describing the check.
     ///
     /// ```
@@ -286,3 +281,12 @@ impl GuardrailCheck {
         Outcome::fail(reason).actual(details)
     }
 }
+
+impl super::CheckRules for GuardrailCheck {
+    /// Whether a pass rests on a guardrail not firing.
+    fn claims_absence(&self) -> bool {
+        !self.expected
+    }
+}
+
+impl super::CheckRules for WorkflowCheck {}
