@@ -48,9 +48,9 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, Extraction, LoadError, RecordedRun,
-    Repeat, ScenarioEvaluator, ScenarioInfo, ScenarioRun, Schema, SimulatedUser, Suite, Verdict,
-    agent, check, evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario,
-    serde_json, simulated_user, trace,
+    ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, check,
+    evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario, serde_json,
+    simulated_user, trace,
 };
 
 /// Everything a test file needs: the macro, check builders, their options, agents.

@@ -109,6 +109,7 @@ fn suite(format: SeedFormat) -> (String, &'static str) {
         SeedFormat::PromptKit => (many(PROMPTKIT, ""), "suite.yaml"),
         SeedFormat::Lamdis => (format!("[{}]", many(LAMDIS, ",")), "suite.json"),
         SeedFormat::MorganaBench => (many(MORGANA, "\n"), "suite.jsonl"),
+        other => unreachable!("no benchmark suite for {other}"),
     }
 }
 

@@ -58,10 +58,9 @@ pub use model::info::ScenarioInfo;
 pub use model::recording::{MAX_RECORDING_DEPTH, RecordedRun};
 pub use model::verdict::Verdict;
 pub use run::{
-    DEFAULT_TURN_TIMEOUT, Extraction, Repeat, ScenarioEvaluator, ScenarioRun, SimulatedUser, Suite,
+    DEFAULT_TURN_TIMEOUT, Extraction, ScenarioEvaluator, ScenarioRun, SimulatedUser, Suite,
     run_file_case, simulated_user,
 };
-pub use schema::Schema;
 /// The JSON library of the model (`serde_json::Value` is everywhere in it).
 pub use serde_json;
 pub use util::input::LoadError;
@@ -92,7 +91,7 @@ pub mod prelude {
     pub use crate::judge::{Judge, JudgeMode};
     pub use crate::matcher::{
         IntoMatcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
-        matches_schema, missing, not, one_of, optional, regex,
+        matches_schema, missing, not, one_of, optional, predicate, regex,
     };
     pub use crate::model::{Call, Guardrail, Message, Reply, Usage, Workflow};
     pub use crate::run::{Extraction, simulated_user};

@@ -7,6 +7,17 @@ use serde_json::Value;
 /// Segments select object keys, or array elements when numeric. A key that itself contains
 /// dots is found too (`"a.b"` in `{"a.b": 1}`): when a segment does not lead to a value, the
 /// next segments are joined to it and tried as one key.
+///
+/// ```
+/// use agent_test_runtime::check::FieldPath;
+/// use serde_json::json;
+/// let v = json!({"items": [{"sku": "A-1"}], "address": {"city": "Lisbon"}, "a.b": 2});
+/// assert_eq!(FieldPath::new("items.0.sku").get(&v), Some(&json!("A-1")));
+/// assert_eq!(FieldPath::new("items[0].sku").get(&v), Some(&json!("A-1")));
+/// assert_eq!(FieldPath::new("address.city").get(&v), Some(&json!("Lisbon")));
+/// assert_eq!(FieldPath::new("a.b").get(&v), Some(&json!(2)));
+/// assert_eq!(FieldPath::new("address.zip").get(&v), None);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldPath {
     source: String,
@@ -16,7 +27,7 @@ pub struct FieldPath {
 impl FieldPath {
     /// Splits `path` (an empty path selects the whole value).
     ///
-    /// See the tests below.
+    /// See the type's example.
     pub fn new(path: impl Into<String>) -> Self {
         let source = path.into();
         let segments = if source.is_empty() {
@@ -34,6 +45,12 @@ impl FieldPath {
     }
 
     /// A path of one key, taken literally (dots included).
+    ///
+    /// ```
+    /// # use agent_test_runtime::check::FieldPath;
+    /// let v = serde_json::json!({"a.b": 1, "a": {"b": 2}});
+    /// assert_eq!(FieldPath::key("a.b").get(&v), Some(&serde_json::json!(1)));
+    /// ```
     pub fn key(name: impl Into<String>) -> Self {
         let name = name.into();
         FieldPath {
@@ -43,6 +60,11 @@ impl FieldPath {
     }
 
     /// The path as written.
+    ///
+    /// ```
+    /// # use agent_test_runtime::check::FieldPath;
+    /// assert_eq!(FieldPath::new("a.b").as_str(), "a.b");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.source
     }
@@ -73,7 +95,7 @@ impl FieldPath {
 
     /// The value at the path.
     ///
-    /// See the tests below.
+    /// See the type's example.
     pub fn get<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         get(value, &self.segments)
     }
@@ -114,38 +136,5 @@ fn get<'v>(value: &'v Value, segments: &[String]) -> Option<&'v Value> {
             .and_then(|i| items.get(i))
             .and_then(|v| get(v, &segments[1..])),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod examples {
-    //! The documented behaviour, as tests (the type is internal, so no doc tests).
-
-    #[test]
-    fn paths_select_keys_indices_and_dotted_keys() {
-        use crate::path::FieldPath;
-        use serde_json::json;
-        let v = json!({"items": [{"sku": "A-1"}], "address": {"city": "Lisbon"}, "a.b": 2});
-        assert_eq!(FieldPath::new("items.0.sku").get(&v), Some(&json!("A-1")));
-        assert_eq!(FieldPath::new("items[0].sku").get(&v), Some(&json!("A-1")));
-        assert_eq!(
-            FieldPath::new("address.city").get(&v),
-            Some(&json!("Lisbon"))
-        );
-        assert_eq!(FieldPath::new("a.b").get(&v), Some(&json!(2)));
-        assert_eq!(FieldPath::new("address.zip").get(&v), None);
-    }
-
-    #[test]
-    fn a_key_is_taken_literally() {
-        use crate::path::FieldPath;
-        let v = serde_json::json!({"a.b": 1, "a": {"b": 2}});
-        assert_eq!(FieldPath::key("a.b").get(&v), Some(&serde_json::json!(1)));
-    }
-
-    #[test]
-    fn the_path_as_written() {
-        use crate::path::FieldPath;
-        assert_eq!(FieldPath::new("a.b").as_str(), "a.b");
     }
 }

@@ -15,6 +15,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// validated at compile time instead.
 ///
 /// Serialises as the pattern source.
+///
+/// ```
+/// use agent_test_runtime::matcher::Pattern;
+/// let p = Pattern::new(r"ORD-\d{4}");
+/// assert!(p.regex().unwrap().is_match("order ORD-9921"));
+/// assert!(Pattern::new("(unclosed").regex().is_err());
+/// ```
 #[derive(Clone)]
 pub struct Pattern {
     source: String,
@@ -29,12 +36,17 @@ impl Pattern {
     /// The pattern `source`, case-sensitive unless it starts with `(?i)` (compiled on first
     /// use).
     ///
-    /// See the tests below.
+    /// See the type's example.
     pub fn new(source: impl Into<String>) -> Self {
         Self::build(source.into(), false)
     }
 
     /// The pattern `source`, matched case-insensitively (compiled on first use).
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::Pattern;
+    /// assert!(Pattern::case_insensitive("refund").regex().unwrap().is_match("REFUND"));
+    /// ```
     pub fn case_insensitive(source: impl Into<String>) -> Self {
         Self::build(source.into(), true)
     }
@@ -61,18 +73,28 @@ impl Pattern {
     }
 
     /// The pattern as written.
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::Pattern;
+    /// assert_eq!(Pattern::new("a+").source(), "a+");
+    /// ```
     pub fn source(&self) -> &str {
         &self.source
     }
 
     /// Whether the pattern was compiled case-insensitively (besides any inline `(?i)`).
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::Pattern;
+    /// assert!(!Pattern::new("a").is_case_insensitive());
+    /// ```
     pub fn is_case_insensitive(&self) -> bool {
         self.case_insensitive
     }
 
     /// The compiled regex, or why the pattern is invalid.
     ///
-    /// See the tests below.
+    /// See the type's example.
     pub fn regex(&self) -> Result<&Regex, &str> {
         self.compiled
             .get_or_init(|| {
@@ -95,6 +117,13 @@ impl Pattern {
     /// nothing: it matches the empty string without any assertion (`^`, `$`, `\b`, ...) that
     /// could fail, as `""`, `x*`, `(a)?` or `a|` do. `^$` and `\b` are not such patterns.
     /// False for an invalid pattern (that is an error of its own).
+    ///
+    /// ```
+    /// # use agent_test_runtime::matcher::Pattern;
+    /// assert!(Pattern::new("(refund)?").matches_everything());
+    /// assert!(!Pattern::new("^$").matches_everything());
+    /// assert!(!Pattern::new("refund").matches_everything());
+    /// ```
     pub fn matches_everything(&self) -> bool {
         *self.everywhere.get_or_init(|| {
             regex_syntax::ParserBuilder::new()
@@ -184,49 +213,5 @@ mod tests {
         let err = Pattern::new("a(").regex().unwrap_err().to_owned();
         assert!(err.starts_with("invalid regex `a(`:"), "{err}");
         assert!(!err.contains('\n'));
-    }
-}
-
-#[cfg(test)]
-mod examples {
-    //! The documented behaviour, as tests (the type is internal, so no doc tests).
-
-    #[test]
-    fn patterns_compile_on_use_and_invalid_ones_are_errors() {
-        use crate::pattern::Pattern;
-        let p = Pattern::new(r"ORD-\d{4}");
-        assert!(p.regex().unwrap().is_match("order ORD-9921"));
-        assert!(Pattern::new("(unclosed").regex().is_err());
-    }
-
-    #[test]
-    fn case_insensitive_patterns() {
-        use crate::pattern::Pattern;
-        assert!(
-            Pattern::case_insensitive("refund")
-                .regex()
-                .unwrap()
-                .is_match("REFUND")
-        );
-    }
-
-    #[test]
-    fn the_pattern_as_written() {
-        use crate::pattern::Pattern;
-        assert_eq!(Pattern::new("a+").source(), "a+");
-    }
-
-    #[test]
-    fn case_sensitive_unless_asked() {
-        use crate::pattern::Pattern;
-        assert!(!Pattern::new("a").is_case_insensitive());
-    }
-
-    #[test]
-    fn patterns_that_match_every_text() {
-        use crate::pattern::Pattern;
-        assert!(Pattern::new("(refund)?").matches_everything());
-        assert!(!Pattern::new("^$").matches_everything());
-        assert!(!Pattern::new("refund").matches_everything());
     }
 }

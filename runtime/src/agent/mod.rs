@@ -7,7 +7,7 @@ mod closure;
 mod http;
 mod input;
 mod replay;
-mod request;
+mod turn_request;
 #[cfg(feature = "http")]
 pub(crate) mod wire;
 
@@ -18,7 +18,7 @@ pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 pub use http::HttpAgent;
 pub use input::{UserInput, custom_body};
 pub use replay::ReplayAgent;
-pub use request::AgentRequest;
+pub use turn_request::AgentRequest;
 #[cfg(feature = "http")]
 pub use wire::{DEFAULT_MAX_BODY_BYTES, Secret};
 

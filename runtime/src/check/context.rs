@@ -16,6 +16,7 @@ use crate::model::{Call, CallKind, Transcript, Turn};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Target {
     /// Tool calls (including those nested in workflow nodes).
     #[default]

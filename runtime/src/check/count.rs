@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", remote = "Self")]
+#[non_exhaustive]
 pub enum Count {
     /// Exactly this many.
     Exactly(usize),

@@ -178,6 +178,7 @@ impl FieldCheck {
 /// What a [`JsonPathCheck`] requires of the selected values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", remote = "Self")]
+#[non_exhaustive]
 pub enum JsonPathExpect {
     /// At least one value is selected.
     Exists,

@@ -15,6 +15,7 @@ use crate::model::CallKind;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum JsonSource {
     /// The response body when the agent gave one (an HTTP agent's JSON response), else the
     /// reply text parsed as JSON.

@@ -45,6 +45,7 @@ pub use workflow::{
 
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
+pub use crate::path::FieldPath;
 pub(crate) use context::TranscriptIndex;
 pub use context::{EvalContext, Target};
 pub use count::Count;
@@ -160,6 +161,12 @@ macro_rules! checks {
                 if let Some(problem) = self.problem() {
                     return Outcome::error(format!("impossible constraint: {problem}"));
                 }
+                self.evaluate_possible(cx)
+            }
+
+            /// [`Check::evaluate`] of a check whose [`problem`](Check::problem) the caller
+            /// has already asked about.
+            pub(crate) fn evaluate_possible(&self, cx: &EvalContext<'_>) -> Outcome {
                 match self {
                     $(Check::$variant(c) => c.evaluate(cx),)*
                 }

@@ -20,6 +20,7 @@ use crate::util::diff::text_diff;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields, remote = "Self")]
+#[non_exhaustive]
 pub enum TextSource {
     /// The reply in scope: the turn's reply, or (after the turns) the final reply.
     Reply,
@@ -103,6 +104,7 @@ impl TextSource {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TextOp {
     /// The text contains the value.
     Contains,

@@ -21,6 +21,7 @@ use crate::util::text::compact;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CallFilter {
     /// Every call, whether it returned an error or not.
     #[default]

@@ -152,6 +152,7 @@ fn field_part<'e>(c: &'e ArgConstraint, field: &FieldPath) -> Option<FieldPart<'
 /// How the actual calls must correspond to the reference.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TrajectoryMode {
     /// The reference calls appear in order, other calls allowed in between (the default).
     #[default]
@@ -169,6 +170,7 @@ pub enum TrajectoryMode {
 /// How arguments are compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ArgsMode {
     /// The expected arguments must match; other actual arguments are allowed (the default, as
     /// for tool checks).

@@ -8,6 +8,7 @@ use super::{EvalContext, Outcome};
 /// What a [`WorkflowCheck`] requires.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", remote = "Self")]
+#[non_exhaustive]
 pub enum WorkflowExpect {
     /// The current state is this one.
     StateIs(String),

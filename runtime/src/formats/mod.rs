@@ -70,6 +70,7 @@ pub struct ImportedCase {
 /// assert!("nope".parse::<SeedFormat>().unwrap_err().contains("mibo, mcplab"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SeedFormat {
     /// Mibo test cases ([`mibo`]).
     Mibo,
@@ -83,27 +84,89 @@ pub enum SeedFormat {
     MorganaBench,
 }
 
+/// What agent-test knows of a seed format: its name, how to recognise a document of it, how
+/// to read one, and why a YAML file cannot hold it, if it cannot.
+struct Entry {
+    format: SeedFormat,
+    name: &'static str,
+    detect: fn(&Value) -> bool,
+    read: fn(&Value, &Path) -> Result<Vec<ImportedCase>, LoadError>,
+    not_yaml: Option<&'static str>,
+}
+
+/// Every seed format, in the order of the seed documents (the order of [`SeedFormat::ALL`]).
+/// Adding a format is a module, a variant and a line here.
+const FORMATS: [Entry; 5] = [
+    Entry {
+        format: SeedFormat::Mibo,
+        name: "mibo",
+        detect: mibo::detect,
+        read: mibo::from_value,
+        not_yaml: None,
+    },
+    Entry {
+        format: SeedFormat::McpLab,
+        name: "mcplab",
+        detect: mcplab::detect,
+        read: mcplab::from_value,
+        not_yaml: None,
+    },
+    Entry {
+        format: SeedFormat::PromptKit,
+        name: "promptkit",
+        detect: promptkit::detect,
+        read: promptkit::from_value,
+        not_yaml: None,
+    },
+    Entry {
+        format: SeedFormat::Lamdis,
+        name: "lamdis",
+        detect: lamdis::detect,
+        read: lamdis::from_value,
+        not_yaml: None,
+    },
+    Entry {
+        format: SeedFormat::MorganaBench,
+        name: "morganabench",
+        detect: morganabench::detect,
+        read: morganabench::from_value,
+        not_yaml: Some("MorganaBench examples are JSON or JSONL, not YAML"),
+    },
+];
+
+/// The order documents are recognised in, most specific first: a MorganaBench example or a
+/// PromptKit document could also pass for a looser format.
+const DETECTION_ORDER: [SeedFormat; 5] = [
+    SeedFormat::MorganaBench,
+    SeedFormat::PromptKit,
+    SeedFormat::Lamdis,
+    SeedFormat::Mibo,
+    SeedFormat::McpLab,
+];
+
 impl SeedFormat {
     /// Every format, in the order of the seed documents.
     pub const ALL: [SeedFormat; 5] = [
-        SeedFormat::Mibo,
-        SeedFormat::McpLab,
-        SeedFormat::PromptKit,
-        SeedFormat::Lamdis,
-        SeedFormat::MorganaBench,
+        FORMATS[0].format,
+        FORMATS[1].format,
+        FORMATS[2].format,
+        FORMATS[3].format,
+        FORMATS[4].format,
     ];
+
+    fn entry(self) -> &'static Entry {
+        // Every variant has its entry (a test says so).
+        FORMATS
+            .iter()
+            .find(|e| e.format == self)
+            .unwrap_or(&FORMATS[0])
+    }
 
     /// Its name on the command line and in messages.
     ///
     /// See the type's example.
     pub fn name(self) -> &'static str {
-        match self {
-            SeedFormat::Mibo => "mibo",
-            SeedFormat::McpLab => "mcplab",
-            SeedFormat::PromptKit => "promptkit",
-            SeedFormat::Lamdis => "lamdis",
-            SeedFormat::MorganaBench => "morganabench",
-        }
+        self.entry().name
     }
 }
 
@@ -168,19 +231,9 @@ pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
 ///
 /// See [`from_value`].
 pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
-    if morganabench::detect(doc) {
-        Some(SeedFormat::MorganaBench)
-    } else if promptkit::detect(doc) {
-        Some(SeedFormat::PromptKit)
-    } else if lamdis::detect(doc) {
-        Some(SeedFormat::Lamdis)
-    } else if mibo::detect(doc) {
-        Some(SeedFormat::Mibo)
-    } else if mcplab::detect(doc) {
-        Some(SeedFormat::McpLab)
-    } else {
-        None
-    }
+    DETECTION_ORDER
+        .into_iter()
+        .find(|f| (f.entry().detect)(doc))
 }
 
 /// Reads a seed-format file: the format named, or the one [`detect`] finds.
@@ -265,18 +318,22 @@ pub fn from_value(
     format: SeedFormat,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    match format {
-        SeedFormat::Mibo => mibo::from_value(doc, file),
-        SeedFormat::McpLab => mcplab::from_value(doc, file),
-        SeedFormat::PromptKit => promptkit::from_value(doc, file),
-        SeedFormat::Lamdis => lamdis::from_value(doc, file),
-        SeedFormat::MorganaBench if is_yaml(file) => Err(read::load_error(
-            file,
-            (
-                String::new(),
-                "MorganaBench examples are JSON or JSONL, not YAML".into(),
-            ),
-        )),
-        SeedFormat::MorganaBench => morganabench::from_value(doc, file),
+    let entry = format.entry();
+    if let Some(why) = entry.not_yaml.filter(|_| is_yaml(file)) {
+        return Err(read::load_error(file, (String::new(), why.to_owned())));
+    }
+    (entry.read)(doc, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_one_entry_and_is_detected() {
+        for f in SeedFormat::ALL {
+            assert_eq!(FORMATS.iter().filter(|e| e.format == f).count(), 1, "{f:?}");
+            assert!(DETECTION_ORDER.contains(&f), "{f:?}");
+        }
     }
 }

@@ -84,6 +84,7 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// assert_eq!(JudgeMode::from_name("replay"), Some(JudgeMode::Replay));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JudgeMode {
     /// Cached verdicts are reused; the others are asked for and cached (the default).
     #[default]

@@ -20,6 +20,7 @@ pub const DEFAULT_OPENAI_JUDGE_MODEL: &str = "gpt-4o-mini-2024-07-18";
 /// # let _ = model;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StructuredOutput {
     /// `response_format: json_schema` with the answer's schema, strict (OpenAI, vLLM, Ollama).
     #[default]

@@ -14,22 +14,24 @@
 mod build;
 mod email;
 mod json_eq;
+mod predicate;
 mod semantic;
 
+pub use crate::pattern::Pattern;
+pub use crate::schema::Schema;
 pub use build::{
     ContainsMatcher, DateMatcher, ExactMatcher, all_of, any, any_of, contains, date, email, exact,
     expr, matches_schema, missing, not, one_of, optional, regex,
 };
 pub use json_eq::json_eq;
 pub(crate) use json_eq::{ExactOptions, exact_eq};
+pub use predicate::{PredicateMatcher, predicate};
 pub use semantic::{date_time, free_text};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::expression::{Env, ExprValue, Expression};
-use crate::pattern::Pattern;
-use crate::schema::Schema;
 use crate::util::text::compact;
 
 /// An expectation about one JSON value. Build matchers with the functions of this module;
@@ -138,6 +140,9 @@ pub enum Matcher {
         /// The description, relative to the run's `user_time`.
         value: String,
     },
+    /// A Rust closure (see [`predicate`]); cannot be loaded from data.
+    #[serde(skip_deserializing)]
+    Predicate(PredicateMatcher),
 }
 
 /// A matcher without options (`{"matcher": "any"}`): any other field is an error, as for the
@@ -151,6 +156,7 @@ fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
 
 /// Why a value does not satisfy a matcher.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mismatch {
     /// The value is wrong (a failed check).
     Fail(String),
@@ -422,6 +428,7 @@ impl Matcher {
                 Err(Mismatch::Fail(_)) => Ok(()),
             },
             Matcher::FreeText { .. } | Matcher::DateTime { .. } => self.check_semantic(actual, env),
+            Matcher::Predicate(p) => p.check(actual),
         }
     }
 
@@ -478,6 +485,7 @@ impl Matcher {
             Matcher::Not { inner } => format!("not {}", inner.describe()),
             Matcher::FreeText { value } => format!("(judged) means {value:?}"),
             Matcher::DateTime { value } => format!("(judged) a date/time meaning {value:?}"),
+            Matcher::Predicate(p) => p.describe().to_owned(),
         }
     }
 

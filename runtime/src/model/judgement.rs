@@ -56,6 +56,7 @@ impl JudgeItem {
 /// assert_eq!(serde_json::to_value(JudgeKind::Hallucination).unwrap(), "hallucination_check");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum JudgeKind {
     /// How well the material meets the criteria.
     #[default]

@@ -11,18 +11,12 @@ use crate::model::report::{CheckTally, RepeatSummary};
 use crate::report::Report;
 
 /// How often a scenario runs and how many runs must pass (`repeat = 5; min_passes = 4;`).
-///
-/// ```
-/// use agent_test_runtime::Repeat;
-/// let r = Repeat::default();
-/// assert_eq!((r.times, r.required()), (1, 1));
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Repeat {
+pub(crate) struct Repeat {
     /// Runs of the scenario.
-    pub times: u32,
+    pub(crate) times: u32,
     /// Runs that must pass; `None` means all of them.
-    pub min_passes: Option<u32>,
+    pub(crate) min_passes: Option<u32>,
 }
 
 impl Default for Repeat {
@@ -36,25 +30,14 @@ impl Default for Repeat {
 
 impl Repeat {
     /// The passing runs required.
-    ///
-    /// See the type's example.
-    pub fn required(&self) -> u32 {
+    pub(crate) fn required(&self) -> u32 {
         self.min_passes.unwrap_or(self.times)
     }
 
     /// Why the plan can never pass (or never fail), if so: no run at all, no passing run
     /// required, or more passing runs required than runs made. A run with such a plan gets an
     /// error verdict; nothing is silently changed.
-    ///
-    /// ```
-    /// use agent_test_runtime::Repeat;
-    /// let r = Repeat { times: 5, min_passes: Some(6) };
-    /// assert_eq!(r.problem().unwrap(), "min_passes = 6 can never be reached with repeat = 5");
-    /// assert_eq!(Repeat { times: 0, min_passes: None }.problem().unwrap(),
-    ///            "repeat = 0 runs the scenario no time: it must be at least 1");
-    /// assert!(Repeat::default().problem().is_none());
-    /// ```
-    pub fn problem(&self) -> Option<String> {
+    pub(crate) fn problem(&self) -> Option<String> {
         match (self.times, self.min_passes) {
             (0, _) => Some("repeat = 0 runs the scenario no time: it must be at least 1".into()),
             (_, Some(0)) => Some(
@@ -211,4 +194,32 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
     report.duration_ms = duration_ms;
     report.notes = notes;
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Repeat;
+
+    #[test]
+    fn impossible_plans_say_why() {
+        let r = Repeat::default();
+        assert_eq!((r.times, r.required()), (1, 1));
+        assert!(r.problem().is_none());
+        let r = Repeat {
+            times: 5,
+            min_passes: Some(6),
+        };
+        assert_eq!(
+            r.problem().unwrap(),
+            "min_passes = 6 can never be reached with repeat = 5"
+        );
+        let r = Repeat {
+            times: 0,
+            min_passes: None,
+        };
+        assert_eq!(
+            r.problem().unwrap(),
+            "repeat = 0 runs the scenario no time: it must be at least 1"
+        );
+    }
 }

@@ -158,7 +158,7 @@ impl Suite {
 
     /// Runs every scenario `times` times (`repeat = 5;`); by default every run must pass, see
     /// [`Suite::min_passes`]. `repeat(0)`, `min_passes(0)` and more passes than runs are
-    /// impossible constraints: the run gets an error verdict (see [`Repeat::problem`](crate::Repeat::problem)).
+    /// impossible constraints: the run gets an error verdict saying so.
     ///
     /// ```
     /// use agent_test_runtime::Suite;

@@ -51,6 +51,7 @@ use crate::model::Transcript;
 /// A trace format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum TraceFormat {
     /// OpenAI chat completions.
     OpenAiChat,
