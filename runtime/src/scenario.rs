@@ -131,7 +131,7 @@ pub enum Step {
         text: String,
     },
     /// The judge's model extracts a described value from the last reply (or the whole
-    /// transcript) into the variable `var.<name>` (see [`ScenarioRun::extract`]).
+    /// transcript) into the variable `var.<name>` (see [`ScenarioRun::extract`](crate::ScenarioRun::extract)).
     Extract {
         /// The variable's name.
         name: String,
@@ -145,7 +145,7 @@ pub enum Step {
         id: Option<String>,
     },
     /// A simulated user pursues an objective; `expect` checks every turn it plays (see
-    /// [`ScenarioRun::simulate`]).
+    /// [`ScenarioRun::simulate`](crate::ScenarioRun::simulate)).
     Simulate {
         /// The objective.
         objective: String,

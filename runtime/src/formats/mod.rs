@@ -9,10 +9,11 @@
 //! | Lamdis tests | [`lamdis`] | JSON: a test (`steps[]`), an array, or `tests: [...]` |
 //! | MorganaBench examples | [`morganabench`] | JSON (one or an array) or JSONL |
 //!
-//! [`load`] and [`from_text`] detect the format from the content (or take the one named), so
-//! a suite of any of them loads with one call. Each loaded case is a
-//! [`Scenario`](crate::scenario::Scenario) and, when the file carries the agent's outputs, the
-//! [`RecordedRun`](crate::model::RecordedRun) to evaluate it on.
+//! [`from_text`] detects the format from the content (or takes the one named), so a suite of
+//! any of them loads with one call; [`crate::load`] reads files of these formats and of
+//! agent-test's own scenario form alike. Each loaded case is a
+//! [`Scenario`] and, when the file carries the agent's outputs, the
+//! [`RecordedRun`] to evaluate it on.
 //!
 //! Every loader reports an unknown or malformed field as a [`LoadError`] naming the file, the
 //! path inside it and what was expected; nothing is silently ignored.
@@ -234,21 +235,6 @@ pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
     DETECTION_ORDER
         .into_iter()
         .find(|f| (f.entry().detect)(doc))
-}
-
-/// Reads a seed-format file: the format named, or the one [`detect`] finds.
-///
-/// ```
-/// # use agent_test_runtime::formats;
-/// let err = formats::load("missing.json", None).unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-pub fn load(
-    path: impl AsRef<Path>,
-    format: Option<SeedFormat>,
-) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path, format)
 }
 
 /// Reads seed-format text: the format named, or the one [`detect`] finds. `file` names the

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The part of the run a check sees: one turn, the conversation so far, or the whole
 /// conversation.
 ///
-/// A check written inside a turn sees that turn ([`CheckExt::so_far`](super::CheckExt::so_far):
+/// A check written inside a turn sees that turn ([`CheckExt::so_far`](crate::check::CheckExt::so_far):
 /// every turn up to it); a check written after the turns sees the whole conversation. Text
 /// reports number turns from 1; data uses the 0-based index.
 ///
@@ -54,7 +54,7 @@ impl fmt::Display for Scope {
 
 impl Scope {
     /// The scope of a check written where `place` says (a turn, or after the turns): a check
-    /// marked [`so_far`](super::CheckExt::so_far) sees every turn up to that turn.
+    /// marked [`so_far`](crate::check::CheckExt::so_far) sees every turn up to that turn.
     ///
     /// ```
     /// use agent_test_runtime::check::Scope;
