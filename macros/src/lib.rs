@@ -63,11 +63,11 @@ pub fn agent_test_files(input: proc_macro::TokenStream) -> proc_macro::TokenStre
 
 /// Parse, validate and expand; diagnostics follow the expansion.
 pub(crate) fn expand_suite(input: TokenStream) -> TokenStream {
-    let mut diag = diag::Diagnostics::default();
+    let mut diag = diag::Diagnostics::new();
     let input = syntax::limit_nesting(input, &mut diag);
     let suite = syntax::parse_suite(input, &mut diag);
     validate::validate(&suite, &mut diag);
     let mut out = expand::expand(&suite, &mut diag);
-    out.extend(diag.to_tokens());
+    out.extend(diag.into_tokens());
     out
 }

@@ -3,6 +3,7 @@
 mod agent_call;
 pub(crate) mod bag;
 mod data_steps;
+mod entry;
 mod extract;
 mod file_case;
 mod meta;
@@ -12,8 +13,9 @@ mod simulate;
 pub(crate) mod step_verdict;
 mod suite;
 
+pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use extract::Extraction;
-pub use file_case::{FileCases, assert_file_case, run_file_case};
+pub use file_case::{FileCases, run_file_case};
 pub use meta::ScenarioInfo;
 pub use repeat::{CheckTally, Repeat, RepeatSummary, Repeats};
 pub use scenario_run::ScenarioRun;
