@@ -49,16 +49,19 @@ pub fn agent_test(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 /// `agent_test! { files "tests/cases/**/*.json"; }`; any other input is read as `agent_test!`'s.
 #[proc_macro]
 pub fn agent_test_files(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    let input: TokenStream = input.into();
+    agent_test(files_shorthand(input.into()).into())
+}
+
+/// `"<glob>"` as `files "<glob>";`; any other input unchanged.
+pub(crate) fn files_shorthand(input: TokenStream) -> TokenStream {
     let mut tokens = input.clone().into_iter();
-    let input = match (tokens.next(), tokens.next()) {
+    match (tokens.next(), tokens.next()) {
         (Some(lit @ proc_macro2::TokenTree::Literal(_)), None) => {
             let files = proc_macro2::Ident::new("files", lit.span());
             quote::quote! { #files #lit; }
         }
         _ => input,
-    };
-    agent_test(input.into())
+    }
 }
 
 /// Parse, validate and expand; diagnostics follow the expansion.

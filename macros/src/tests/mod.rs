@@ -1,6 +1,8 @@
 //! Unit tests of the macro: expansions of complete and incomplete input, diagnostics, and
 //! that no input makes it panic.
 
+mod snapshots;
+
 use std::str::FromStr;
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};

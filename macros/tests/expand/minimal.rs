@@ -1,0 +1,7 @@
+agent_test! {
+    agent = my_agent();
+
+    scenario hello {
+        user "hi";
+    }
+}
