@@ -111,3 +111,70 @@ fn block_on(future: impl Future<Output = Report>) -> Report {
         Err(e) => panic!("agent-test: cannot start a tokio runtime for the test: {e}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::panic::Location;
+    use std::sync::{Arc, Mutex};
+
+    use super::{ScenarioSource, Suite, test_scenario};
+    use crate::check::reply;
+
+    const SOURCE: ScenarioSource = ScenarioSource {
+        name: "entry_point",
+        description: "",
+        module: module_path!(),
+        file: file!(),
+        line: 1,
+    };
+
+    fn repeated_suite() -> Suite {
+        Suite::new()
+            .agent(crate::agent::agent_fn(|_r| async { "hello" }))
+            .repeat(3)
+    }
+
+    #[test]
+    fn the_body_runs_once_per_repeat() {
+        let calls = Cell::new(0);
+        test_scenario(&SOURCE, repeated_suite, &mut |run| {
+            calls.set(calls.get() + 1);
+            Box::pin(async move {
+                run.user("hi").await;
+                run.expect(reply().contains("hello"));
+            })
+        });
+        assert_eq!(calls.get(), 3);
+    }
+
+    /// `#[track_caller]`: the panic of a failing scenario is located at the generated call,
+    /// which carries the scenario name's span.
+    #[test]
+    fn a_failure_is_located_at_the_call() {
+        let me = std::thread::current().id();
+        let seen: Arc<Mutex<Option<String>>> = Arc::default();
+        let previous = Arc::new(std::panic::take_hook());
+        let (hook_seen, hook_previous) = (Arc::clone(&seen), Arc::clone(&previous));
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == me {
+                *hook_seen.lock().unwrap_or_else(|e| e.into_inner()) =
+                    info.location().map(ToString::to_string);
+            } else {
+                hook_previous(info);
+            }
+        }));
+        let mut call = None;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // An empty scenario fails ("nothing to run").
+            call = Some(Location::caller());
+            test_scenario(&SOURCE, Suite::new, &mut |_run| Box::pin(async {}))
+        }));
+        std::panic::set_hook(Box::new(move |info| previous(info)));
+        assert!(outcome.is_err(), "an empty scenario must fail");
+        let at = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // The line after the one `Location::caller()` is on, at the call's column.
+        let call = call.map(|l| format!("{}:{}:13", l.file(), l.line() + 1));
+        assert_eq!(at, call);
+    }
+}
