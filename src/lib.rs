@@ -2,7 +2,7 @@
 //!
 //! Test LLM agents with `cargo test`. Write scenarios — conversations of user turns — and the
 //! checks the agent must pass, as compile-checked Rust inside [`agent_test!`]. Each scenario
-//! becomes a `#[tokio::test]` that drives the agent, records what it did (reply, tool calls
+//! becomes a test (run on a tokio runtime, as with `#[tokio::test]`) that drives the agent, records what it did (reply, tool calls
 //! and their nesting, usage, status, latency) and evaluates every check, reporting all
 //! failures of the scenario at once.
 //!

@@ -29,8 +29,9 @@ mod tests;
 
 use proc_macro2::TokenStream;
 
-/// Expands a suite of agent scenarios into `#[tokio::test]` functions. See the `agent-test`
-/// crate for the grammar and examples.
+/// Expands a suite of agent scenarios into `#[test]` functions, each a single call of the
+/// runtime's hidden entry point (which runs the scenario on a current-thread tokio runtime).
+/// See the `agent-test` crate for the grammar and examples.
 #[proc_macro]
 pub fn agent_test(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let input: TokenStream = input.into();

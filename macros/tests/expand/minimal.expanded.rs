@@ -22,6 +22,12 @@ fn hello() {
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 __agent_test_run.user({ "hi" }).await;
+                __agent_test_run
+                    .__expect(
+                        { reply().contains("hi") },
+                        "reply().contains(\"hi\")",
+                        false,
+                    );
             })
         },
     );

@@ -3,5 +3,6 @@ agent_test! {
 
     scenario hello {
         user "hi";
+        expect reply().contains("hi");
     }
 }
