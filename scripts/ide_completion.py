@@ -24,6 +24,10 @@ fn probe_agent() -> impl Agent {
     agent_fn(|_req| async move { "hi" })
 }
 
+async fn lookup_id() -> i64 {
+    7
+}
+
 agent_test! {
     agent = probe_agent();
 
@@ -40,18 +44,36 @@ agent_test! {
             expect reply().contains("refund");
         }
     }
+
+    // The body is an async block inside a closure: the types of Rust code between steps are
+    // still known (complete code, cursor in the middle).
+    scenario types_in_the_body {
+        let greeting = String::from("again");
+        let turn = user greeting.clone() {
+            let shout = greeting.to_uppercase();
+        }
+        let calls = turn.reply.calls.len();
+        let n: u32 = extract "a number";
+        let doubled = n.checked_mul(2);
+        let id = lookup_id().await;
+        let positive = id.is_positive();
+    }
 }
 """
 
-# (line, the text just before the cursor on that line, methods that must be offered)
+# (the text just before the cursor, on the first line holding it; methods that must be offered)
 CURSORS = [
-    (12, 'tool("x").', ["arg", "strict", "times", "at_position", "every_call", "id", "depends_on", "warning"]),
-    (13, "reply().", ["contains", "not_contains", "starts_with", "equals", "matches", "not_matches"]),
-    (15, 'tool_sequence(["a"]).', ["succeeded", "id", "depends_on"]),
-    (16, 'tool("search").', ["arg", "at_position", "never"]),
-    (17, 'field("data.status").', ["is", "is_not", "exists", "missing"]),
-    (18, 'judge("is polite").', ["threshold", "hallucination", "must_not", "on_transcript", "on_node", "warning"]),
-    (19, 'simulated_user("get a refund").', ["persona", "turns", "continue_after_pass"]),
+    ('tool("x").', ["arg", "strict", "times", "at_position", "every_call", "id", "depends_on", "warning"]),
+    ("reply().\n", ["contains", "not_contains", "starts_with", "equals", "matches", "not_matches"]),
+    ('tool_sequence(["a"]).', ["succeeded", "id", "depends_on"]),
+    ('tool("search").', ["arg", "at_position", "never"]),
+    ('field("data.status").', ["is", "is_not", "exists", "missing"]),
+    ('judge("is polite").', ["threshold", "hallucination", "must_not", "on_transcript", "on_node", "warning"]),
+    ('simulated_user("get a refund").', ["persona", "turns", "continue_after_pass"]),
+    ("greeting.to_", ["to_uppercase", "to_lowercase"]),
+    ("turn.reply.", ["text", "calls", "usage", "http_status"]),
+    ("n.", ["checked_mul", "pow", "leading_zeros"]),
+    ("id.", ["is_positive", "abs", "signum"]),
 ]
 
 
@@ -64,8 +86,13 @@ def main():
     MAIN.write_text(original + "mod ide_probe;\n")
     ok = True
     try:
-        for line, before, expected in CURSORS:
-            text = SOURCE.splitlines()[line - 1]
+        for before, expected in CURSORS:
+            # `\n` in `before` marks the end of the line.
+            at_end = before.endswith("\n")
+            before = before.rstrip("\n")
+            line, text = next((n, t) for n, t in enumerate(SOURCE.splitlines(), 1)
+                              if (t.endswith(before) if at_end else f" {before}" in t
+                                  or f"({before}" in t))
             col = text.index(before) + len(before) + 1
             print(f"--- line {line}: {text.strip()!r} (cursor at column {col})")
             r = subprocess.run([sys.executable, str(TOOL), "--ra", args.ra, "--timeout", "300",

@@ -2,7 +2,7 @@
 //!
 //! Test LLM agents with `cargo test`. Write scenarios — conversations of user turns — and the
 //! checks the agent must pass, as compile-checked Rust inside [`agent_test!`]. Each scenario
-//! becomes a `#[tokio::test]` that drives the agent, records what it did (reply, tool calls
+//! becomes a test (run on a tokio runtime, as with `#[tokio::test]`) that drives the agent, records what it did (reply, tool calls
 //! and their nesting, usage, status, latency) and evaluates every check, reporting all
 //! failures of the scenario at once.
 //!
@@ -48,9 +48,9 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, Extraction, LoadError, RecordedRun,
-    ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, check,
-    evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario, serde_json,
-    simulated_user, trace,
+    Repeats, ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent,
+    check, evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario,
+    serde_json, simulated_user, trace,
 };
 
 /// Everything a test file needs: the macro, check builders, their options, agents.

@@ -1,4 +1,9 @@
-//! The expansion: one suite function and one `#[tokio::test]` per scenario.
+//! The expansion: one suite function, and one `#[test]` per scenario whose body is a single
+//! call of the non-generic runtime entry point `__private::test_scenario`, handed data (name,
+//! description, place) and closures (the suite function, the scenario's body as an async
+//! block on the run). The runtime owns the tokio runtime, the repeats, the report and the
+//! verdict, compiled once; each test only adds its own steps. `files "..."` cases are single
+//! calls of `__private::test_file_case` alike.
 //!
 //! The shape never depends on whether the input is valid (rust-analyzer compares the
 //! expansion of the real and of the completion-marked input), every user expression is
@@ -75,37 +80,32 @@ fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
     let name_str = Literal::string(&name.to_string());
     let description = Literal::string(&s.description);
     let body = stmts(&s.body, false);
-    let repeats = Ident::new("__agent_test_repeats", Span::mixed_site());
-    // One pass of the loop per repeated run (`repeat = N;`); a scenario without repeats
-    // finishes after the first.
-    let finish = quote_spanned! {name.span()=>
-        if let ::core::option::Option::Some(report) = #repeats.record(#run).await {
-            report.assert_passed();
-            break;
-        }
-    };
+    // The scenario's line, and the call's place: the runtime entry point is `#[track_caller]`,
+    // so a failing test's panic points at the scenario's name.
     let line = quote_spanned! {name.span()=> ::core::line!() };
+    let args = quote! {
+        &::agent_test::__private::ScenarioSource {
+            name: #name_str,
+            description: #description,
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            line: #line,
+        },
+        #suite_fn,
+        &mut |#run: &mut ::agent_test::__private::ScenarioRun| {
+            ::agent_test::__private::Box::pin(async move { #body })
+        },
+    };
+    let call = quote_spanned! {name.span()=> ::agent_test::__private::test_scenario(#args) };
     quote! {
         #(#docs)*
-        #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
+        #[test]
         #(#attrs)*
         #[allow(unused_braces)]
-        async fn #name() {
+        fn #name() {
             #[allow(unused_imports)]
             use ::agent_test::prelude::*;
-            let mut #repeats = ::agent_test::__private::Repeats::new();
-            loop {
-                #[allow(unused_mut)]
-                let mut #run = ::agent_test::__private::ScenarioRun::with_info(
-                    #suite_fn(),
-                    ::agent_test::__private::ScenarioInfo::new(#name_str)
-                        .described(#description)
-                        .located(::core::module_path!(), ::core::file!(), #line)
-                        .repeated(#repeats.index()),
-                );
-                #body
-                #finish
-            }
+            #call;
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `files "<glob>";`: every test file the pattern matches (relative to the crate's directory),
 //! in agent-test's own scenario form or a seed format, is read at compile time with the
-//! runtime's one loader; each case becomes a
-//! `#[tokio::test]` named after the file and the case, and a malformed file is a compile error
+//! runtime's one loader; each case becomes a `#[test]` named after the file and the case, and
+//! a malformed file is a compile error
 //! naming the file, the path inside it and what was expected. The expansion `include_str!`s
 //! each file, so editing one recompiles the tests.
 
@@ -28,7 +28,7 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
     use std::path::{Path, PathBuf};
 
     use proc_macro2::{Literal, Span};
-    use quote::quote;
+    use quote::{quote, quote_spanned};
 
     if suite.files.is_empty() {
         return TokenStream::new();
@@ -139,17 +139,20 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                         .map_or_else(String::new, |d| format!(": {d}"))
                 );
                 let index = Literal::usize_unsuffixed(i);
+                // The call carries the pattern's span: a failing case's panic points at it.
+                let call = quote_spanned! {entry.span=>
+                    ::agent_test::__private::test_file_case(
+                        #suite_fn,
+                        &#cases_static,
+                        #index,
+                        ::core::module_path!(),
+                    )
+                };
                 out.extend(quote! {
                     #[doc = #doc]
-                    #[::agent_test::__private::tokio::test(crate = "::agent_test::__private::tokio")]
-                    async fn #name() {
-                        ::agent_test::__private::assert_file_case(
-                            #suite_fn,
-                            &#cases_static,
-                            #index,
-                            ::core::module_path!(),
-                        )
-                        .await;
+                    #[test]
+                    fn #name() {
+                        #call;
                     }
                 });
             }

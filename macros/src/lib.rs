@@ -29,8 +29,9 @@ mod tests;
 
 use proc_macro2::TokenStream;
 
-/// Expands a suite of agent scenarios into `#[tokio::test]` functions. See the `agent-test`
-/// crate for the grammar and examples.
+/// Expands a suite of agent scenarios into `#[test]` functions, each a single call of the
+/// runtime's hidden entry point (which runs the scenario on a current-thread tokio runtime).
+/// See the `agent-test` crate for the grammar and examples.
 #[proc_macro]
 pub fn agent_test(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let input: TokenStream = input.into();
@@ -49,25 +50,28 @@ pub fn agent_test(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 /// `agent_test! { files "tests/cases/**/*.json"; }`; any other input is read as `agent_test!`'s.
 #[proc_macro]
 pub fn agent_test_files(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    let input: TokenStream = input.into();
+    agent_test(files_shorthand(input.into()).into())
+}
+
+/// `"<glob>"` as `files "<glob>";`; any other input unchanged.
+pub(crate) fn files_shorthand(input: TokenStream) -> TokenStream {
     let mut tokens = input.clone().into_iter();
-    let input = match (tokens.next(), tokens.next()) {
+    match (tokens.next(), tokens.next()) {
         (Some(lit @ proc_macro2::TokenTree::Literal(_)), None) => {
             let files = proc_macro2::Ident::new("files", lit.span());
             quote::quote! { #files #lit; }
         }
         _ => input,
-    };
-    agent_test(input.into())
+    }
 }
 
 /// Parse, validate and expand; diagnostics follow the expansion.
 pub(crate) fn expand_suite(input: TokenStream) -> TokenStream {
-    let mut diag = diag::Diagnostics::default();
+    let mut diag = diag::Diagnostics::new();
     let input = syntax::limit_nesting(input, &mut diag);
     let suite = syntax::parse_suite(input, &mut diag);
     validate::validate(&suite, &mut diag);
     let mut out = expand::expand(&suite, &mut diag);
-    out.extend(diag.to_tokens());
+    out.extend(diag.into_tokens());
     out
 }

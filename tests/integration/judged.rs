@@ -79,7 +79,7 @@ agent_test! {
 async fn a_repeated_scenario_reports_its_pass_counts_and_flaky_checks() {
     static REQUESTS: AtomicUsize = AtomicUsize::new(0);
     static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let mut repeats = agent_test::__private::Repeats::new();
+    let mut repeats = agent_test::Repeats::new();
     let report = loop {
         let agent = agent_fn(|_r| async {
             if CALLS.fetch_add(1, Ordering::SeqCst) % 2 == 1 {

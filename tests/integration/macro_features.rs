@@ -64,6 +64,21 @@ agent_test! {
         expect reply().contains("again");
     }
 
+    /// The body runs as an async block on the test's own thread: values that are not `Send`
+    /// live across turns, and `return` ends the steps early while the checks written before it
+    /// are still evaluated and reported.
+    scenario the_body_is_an_async_block {
+        let shared = std::rc::Rc::new(std::cell::Cell::new(1));
+        user "first";
+        shared.set(shared.get() + lookup_customer_id().await);
+        expect reply().contains("input=first");
+        if shared.get() > 1 {
+            return;
+        }
+        user "never sent";
+        expect reply().contains("a check never added");
+    }
+
     /// Attributes on a scenario go on the test function.
     #[should_panic(expected = "scenario `attributes_pass_through` FAILED")]
     scenario attributes_pass_through {

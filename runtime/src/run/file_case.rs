@@ -3,11 +3,11 @@
 
 use std::sync::OnceLock;
 
-use super::{Repeats, ScenarioRun, Suite};
+use super::Suite;
 use crate::formats::ImportedCase;
 use crate::report::Report;
 
-/// A seed-format file's text, read into cases once however many of its cases run: the static
+/// A test file's text, read into cases once however many of its cases run: the static
 /// one `files "..."` entry of `agent_test!` generates per file.
 ///
 /// ```
@@ -18,7 +18,7 @@ use crate::report::Report;
 /// ```
 pub struct FileCases {
     text: &'static str,
-    file: &'static str,
+    pub(super) file: &'static str,
     cases: OnceLock<Result<Vec<ImportedCase>, String>>,
 }
 
@@ -79,39 +79,5 @@ pub async fn run_file_case(suite: Suite, case: &ImportedCase) -> Report {
                 .await
         }
         None => case.scenario.run(suite).await,
-    }
-}
-
-/// Case `index` of `cases` as a test (what `files "..."` generates): evaluated on its
-/// recording, or run against a fresh `suite()` as many times as the suite's `repeat` says; the
-/// report is written as JSON under the test's module, and the test fails unless it passed.
-#[doc(hidden)]
-pub async fn assert_file_case(
-    suite: impl Fn() -> Suite,
-    cases: &FileCases,
-    index: usize,
-    module: &'static str,
-) {
-    let case = match cases.get(index) {
-        Ok(case) => case,
-        Err(e) => panic!("{e}"),
-    };
-    let info = case.scenario.info().located(module, cases.file, 0);
-    if case.recording.is_some() {
-        let suite = suite();
-        let mut report = run_file_case(suite.clone(), case).await;
-        report.scenario = info;
-        crate::report::write_json(&mut report, suite.report_dir.as_deref());
-        report.assert_passed();
-        return;
-    }
-    let mut repeats = Repeats::new();
-    loop {
-        let run = ScenarioRun::with_info(suite(), info.clone().repeated(repeats.index()));
-        let run = case.scenario.drive(run).await;
-        if let Some(report) = repeats.record(run).await {
-            report.assert_passed();
-            return;
-        }
     }
 }

@@ -4,6 +4,7 @@
 mod agent_call;
 mod bag;
 mod data_steps;
+mod entry;
 mod evaluator;
 mod extract;
 mod file_case;
@@ -14,9 +15,10 @@ mod simulate;
 mod step_verdict;
 mod suite;
 
+pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use evaluator::ScenarioEvaluator;
 pub use extract::Extraction;
-pub use file_case::{FileCases, assert_file_case, run_file_case};
+pub use file_case::{FileCases, run_file_case};
 pub(crate) use repeat::Repeat;
 pub use repeat::Repeats;
 pub use scenario_run::ScenarioRun;

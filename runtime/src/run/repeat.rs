@@ -53,11 +53,13 @@ impl Repeat {
     }
 }
 
-/// The runs of one scenario so far: what `agent_test!` tests loop on.
+/// The runs of one scenario so far: how a scenario written with the builder API repeats, as
+/// `repeat = N; min_passes = M;` does in `agent_test!`. Record each finished run; the report
+/// of them all comes back once enough runs were made.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::{__private::Repeats, ScenarioInfo};
+/// use agent_test_runtime::{Repeats, ScenarioInfo};
 /// use agent_test_runtime::agent::agent_fn;
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 ///

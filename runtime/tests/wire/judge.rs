@@ -338,7 +338,7 @@ async fn repeats_are_graded_independently_and_cached_per_repeat() {
     let dir = cache("repeats");
     let (url, server) = judge_server(vec![]).await;
     for _ in 0..2 {
-        let mut repeats = agent_test_runtime::__private::Repeats::new();
+        let mut repeats = agent_test_runtime::Repeats::new();
         let report = loop {
             let suite = Suite::new()
                 .agent(agent_fn(|_r| async { "Your refund is on its way." }))

@@ -1,6 +1,8 @@
 //! Unit tests of the macro: expansions of complete and incomplete input, diagnostics, and
 //! that no input makes it panic.
 
+mod snapshots;
+
 use std::str::FromStr;
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
@@ -30,11 +32,11 @@ fn errors(src: &str) -> Vec<String> {
 
 /// The diagnostics of `expand_suite`'s pipeline (without expanding).
 fn errors_of(input: TokenStream) -> Vec<String> {
-    let mut diag = Diagnostics::default();
+    let mut diag = Diagnostics::new();
     let input = crate::syntax::limit_nesting(input, &mut diag);
     let suite = crate::syntax::parse_suite(input, &mut diag);
     crate::validate::validate(&suite, &mut diag);
-    diag.messages()
+    diag.into_messages()
 }
 
 fn count(haystack: &str, needle: &str) -> usize {
@@ -66,7 +68,12 @@ fn complete_input_expands_without_errors() {
     assert!(names[0].starts_with("__agent_test_suite_"));
     assert_eq!(&names[1..], ["refund", "other"]);
     let text = out.to_string();
-    assert!(text.contains(":: agent_test :: __private :: tokio :: test"));
+    // Each test is one call of the runtime's entry point.
+    assert_eq!(
+        count(&text, ":: agent_test :: __private :: test_scenario ("),
+        2,
+        "{text}"
+    );
     assert!(!text.contains("compile_error"));
 }
 

@@ -1,0 +1,70 @@
+#[doc(hidden)]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+fn __agent_test_suite_82e1942dd7f25184() -> ::agent_test::__private::Suite {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::Suite::new().agent({ my_agent() })
+}
+#[test]
+#[allow(unused_braces)]
+fn written_beside_the_files() {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::test_scenario(
+        &::agent_test::__private::ScenarioSource {
+            name: "written_beside_the_files",
+            description: "",
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+        },
+        __agent_test_suite_82e1942dd7f25184,
+        &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
+            ::agent_test::__private::Box::pin(async move {
+                __agent_test_run.user({ "hi" }).await;
+            })
+        },
+    );
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals)]
+static __agent_test_suite_82e1942dd7f25184_file_0_0: ::agent_test::__private::FileCases = ::agent_test::__private::FileCases::new(
+    ::core::include_str!("$CARGO_MANIFEST_DIR/tests/expand/cases/greets.json"),
+    "tests/expand/cases/greets.json",
+);
+/// `greets` in `tests/expand/cases/greets.json`
+#[test]
+fn greets() {
+    ::agent_test::__private::test_file_case(
+        __agent_test_suite_82e1942dd7f25184,
+        &__agent_test_suite_82e1942dd7f25184_file_0_0,
+        0,
+        ::core::module_path!(),
+    );
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals)]
+static __agent_test_suite_82e1942dd7f25184_file_0_1: ::agent_test::__private::FileCases = ::agent_test::__private::FileCases::new(
+    ::core::include_str!("$CARGO_MANIFEST_DIR/tests/expand/cases/recorded.jsonl"),
+    "tests/expand/cases/recorded.jsonl",
+);
+/// `recorded-1` in `tests/expand/cases/recorded.jsonl`
+#[test]
+fn recorded__recorded_1() {
+    ::agent_test::__private::test_file_case(
+        __agent_test_suite_82e1942dd7f25184,
+        &__agent_test_suite_82e1942dd7f25184_file_0_1,
+        0,
+        ::core::module_path!(),
+    );
+}
+/// `recorded-2` in `tests/expand/cases/recorded.jsonl`
+#[test]
+fn recorded__recorded_2() {
+    ::agent_test::__private::test_file_case(
+        __agent_test_suite_82e1942dd7f25184,
+        &__agent_test_suite_82e1942dd7f25184_file_0_1,
+        1,
+        ::core::module_path!(),
+    );
+}

@@ -1,0 +1,30 @@
+// Not valid Rust (incomplete input): unexpected end of input, expected identifier or integer
+// The expansion, token by token (as rustc and rust-analyzer get it):
+#[doc (hidden)]
+#[allow (dead_code , non_snake_case , unused_variables , unused_braces)]
+fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite {
+    #[allow (unused_imports)]
+    use :: agent_test :: prelude :: * ;
+    :: agent_test :: __private :: Suite :: new () . agent ({ my_agent () })
+}
+#[test]
+#[allow (unused_braces)]
+fn typing () {
+    #[allow (unused_imports)]
+    use :: agent_test :: prelude :: * ;
+    :: agent_test :: __private :: test_scenario (
+        & :: agent_test :: __private :: ScenarioSource { name : "typing" , description : "" , module : :: core :: module_path ! () , file : :: core :: file ! () , line : :: core :: line ! () , },
+        __agent_test_suite_4a8c6029663c3ff2,
+        & mut | __agent_test_run : & mut :: agent_test :: __private :: ScenarioRun | {
+            :: agent_test :: __private :: Box :: pin (
+                async move {
+                    __agent_test_run . user ({ "hello" }) . await ;
+                    {
+                        __agent_test_run . __expect ({ tool ("x") . } , "tool(\"x\")." , true) ;
+                    }
+                    __agent_test_run . __expect ({ no_tools () } , "no_tools()" , false) ;
+                },
+            )
+        },
+    ) ;
+}

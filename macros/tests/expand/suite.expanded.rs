@@ -1,0 +1,69 @@
+#[doc(hidden)]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::Suite::new()
+        .agent({ my_agent() })
+        .judge({ Judge::from_env() })
+        .timeout({ Duration::from_secs(30) })
+        .report_dir({ "target/my-reports" })
+        .clock({ Clock::fixed("2026-11-23T09:30:00Z") })
+        .timezone({ "Europe/Lisbon" })
+        .repeat({ 5 })
+        .min_passes({ 4 })
+        .context("CUSTOMER_EMAIL", { "ana@example.com" })
+        .context("USER_ID", { 12345 })
+}
+/// Doc comments become the scenario's description,
+/// over several lines.
+#[test]
+#[ignore = "attributes go on the test"]
+#[cfg(not(miri))]
+#[allow(unused_braces)]
+fn documented() {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::test_scenario(
+        &::agent_test::__private::ScenarioSource {
+            name: "documented",
+            description: "Doc comments become the scenario's description,\nover several lines.",
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+        },
+        __agent_test_suite_1be99f68d75d2e45,
+        &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
+            ::agent_test::__private::Box::pin(async move {
+                __agent_test_run.user({ "hi" }).await;
+            })
+        },
+    );
+}
+#[test]
+#[allow(unused_braces)]
+fn second() {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::test_scenario(
+        &::agent_test::__private::ScenarioSource {
+            name: "second",
+            description: "",
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+        },
+        __agent_test_suite_1be99f68d75d2e45,
+        &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
+            ::agent_test::__private::Box::pin(async move {
+                __agent_test_run.user({ "hello" }).await;
+                __agent_test_run
+                    .__expect(
+                        { reply().contains("hello") },
+                        "reply().contains(\"hello\")",
+                        false,
+                    );
+            })
+        },
+    );
+}

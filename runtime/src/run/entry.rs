@@ -1,0 +1,181 @@
+//! The single entry point of the tests `agent_test!` generates.
+//!
+//! A generated test is one call: [`test_scenario`] for a scenario written in the macro,
+//! [`test_file_case`] for a case of a `files "..."` test file. The test hands over data (the
+//! scenario's name, description and place) and closures (the suite's settings, the scenario's
+//! body); the tokio runtime, the repeat loop, the report and the verdict live here, compiled
+//! once, instead of being generated and type-checked again in every test.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use super::{FileCases, Repeats, ScenarioRun, Suite, run_file_case};
+use crate::model::ScenarioInfo;
+use crate::report::Report;
+use crate::scenario::Scenario;
+
+/// What `agent_test!` knows of a scenario it turns into a test: its name, its doc comment and
+/// where it is written, for reports.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ScenarioSource {
+    /// The scenario's name, which is also the test's.
+    pub name: &'static str,
+    /// Its doc comment (blank when it has none).
+    pub description: &'static str,
+    /// `module_path!()` of the test.
+    pub module: &'static str,
+    /// `file!()` of the scenario.
+    pub file: &'static str,
+    /// The line of the scenario's name.
+    pub line: u32,
+}
+
+/// A scenario's body, written in `agent_test!`: its steps, checks and Rust statements, as an
+/// async block driving one run. Called once per repeated run.
+#[doc(hidden)]
+pub type ScenarioBody<'a> =
+    dyn for<'r> FnMut(&'r mut ScenarioRun) -> Pin<Box<dyn Future<Output = ()> + 'r>> + 'a;
+
+/// A scenario of `agent_test!` as a test: runs `body` against a fresh `suite()` as many times
+/// as the scenario's `repeat` says, on a current-thread tokio runtime (what `#[tokio::test]`
+/// builds), writes the report and fails the test unless it passed. The failure points at the
+/// caller: the generated call carries the scenario name's span.
+#[doc(hidden)]
+#[track_caller]
+pub fn test_scenario(source: &ScenarioSource, suite: fn() -> Suite, body: &mut ScenarioBody<'_>) {
+    let info = ScenarioInfo::new(source.name)
+        .described(source.description)
+        .located(source.module, source.file, source.line);
+    let report = block_on(repeated(suite, info, Steps::Written(body)));
+    report.assert_passed();
+}
+
+/// Case `index` of `cases` as a test (what `files "..."` generates): evaluated on its
+/// recording, or run against a fresh `suite()` as many times as the suite's `repeat` says; the
+/// report is written as JSON under the test's module, and the test fails unless it passed.
+#[doc(hidden)]
+#[track_caller]
+pub fn test_file_case(
+    suite: fn() -> Suite,
+    cases: &'static FileCases,
+    index: usize,
+    module: &'static str,
+) {
+    let case = match cases.get(index) {
+        Ok(case) => case,
+        Err(e) => panic!("{e}"),
+    };
+    let info = case.scenario.info().located(module, cases.file, 0);
+    let report = block_on(async {
+        if case.recording.is_none() {
+            return repeated(suite, info, Steps::Data(&case.scenario)).await;
+        }
+        let suite = suite();
+        let mut report = run_file_case(suite.clone(), case).await;
+        report.scenario = info;
+        crate::report::write_json(&mut report, suite.report_dir.as_deref());
+        report
+    });
+    report.assert_passed();
+}
+
+/// What a run goes through: a body written in the macro, or a scenario read from a file.
+enum Steps<'a, 'b> {
+    Written(&'a mut ScenarioBody<'b>),
+    Data(&'a Scenario),
+}
+
+/// Runs the scenario until its repeats are done; the report of them all.
+async fn repeated(suite: fn() -> Suite, info: ScenarioInfo, mut steps: Steps<'_, '_>) -> Report {
+    let mut repeats = Repeats::new();
+    loop {
+        let mut run = ScenarioRun::with_info(suite(), info.clone().repeated(repeats.index()));
+        match &mut steps {
+            Steps::Written(body) => body(&mut run).await,
+            Steps::Data(scenario) => run = scenario.drive(run).await,
+        }
+        if let Some(report) = repeats.record(run).await {
+            return report;
+        }
+    }
+}
+
+/// Runs `future` to completion on a current-thread runtime with every driver enabled, as
+/// `#[tokio::test]` does.
+fn block_on(future: impl Future<Output = Report>) -> Report {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime.block_on(future),
+        Err(e) => panic!("agent-test: cannot start a tokio runtime for the test: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::panic::Location;
+    use std::sync::{Arc, Mutex};
+
+    use super::{ScenarioSource, Suite, test_scenario};
+    use crate::check::reply;
+
+    const SOURCE: ScenarioSource = ScenarioSource {
+        name: "entry_point",
+        description: "",
+        module: module_path!(),
+        file: file!(),
+        line: 1,
+    };
+
+    fn repeated_suite() -> Suite {
+        Suite::new()
+            .agent(crate::agent::agent_fn(|_r| async { "hello" }))
+            .repeat(3)
+    }
+
+    #[test]
+    fn the_body_runs_once_per_repeat() {
+        let calls = Cell::new(0);
+        test_scenario(&SOURCE, repeated_suite, &mut |run| {
+            calls.set(calls.get() + 1);
+            Box::pin(async move {
+                run.user("hi").await;
+                run.expect(reply().contains("hello"));
+            })
+        });
+        assert_eq!(calls.get(), 3);
+    }
+
+    /// `#[track_caller]`: the panic of a failing scenario is located at the generated call,
+    /// which carries the scenario name's span.
+    #[test]
+    fn a_failure_is_located_at_the_call() {
+        let me = std::thread::current().id();
+        let seen: Arc<Mutex<Option<String>>> = Arc::default();
+        let previous = Arc::new(std::panic::take_hook());
+        let (hook_seen, hook_previous) = (Arc::clone(&seen), Arc::clone(&previous));
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == me {
+                *hook_seen.lock().unwrap_or_else(|e| e.into_inner()) =
+                    info.location().map(ToString::to_string);
+            } else {
+                hook_previous(info);
+            }
+        }));
+        let mut call = None;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // An empty scenario fails ("nothing to run").
+            call = Some(Location::caller());
+            test_scenario(&SOURCE, Suite::new, &mut |_run| Box::pin(async {}))
+        }));
+        std::panic::set_hook(Box::new(move |info| previous(info)));
+        assert!(outcome.is_err(), "an empty scenario must fail");
+        let at = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // The line after the one `Location::caller()` is on, at the call's column.
+        let call = call.map(|l| format!("{}:{}:13", l.file(), l.line() + 1));
+        assert_eq!(at, call);
+    }
+}
