@@ -5,6 +5,94 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+/// The keywords of JSON Schema (draft 2020-12 and the earlier drafts' names still in use).
+pub(crate) const KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$comment",
+    "$vocabulary",
+    "definitions",
+    "type",
+    "enum",
+    "const",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "unevaluatedItems",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// The annotation keywords of JSON Schema: they describe, and constrain nothing.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Whether a JSON Schema accepts every value: `true`, or an object with no keyword but
+/// annotations (`{}`, `{"description": ".."}`).
+pub(crate) fn accepts_everything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+        _ => false,
+    }
+}
+
 /// A JSON Schema (any draft the `jsonschema` crate supports; 2020-12 by default), compiled once.
 ///
 /// An invalid schema is kept with its error and reported as an *error* verdict by the check

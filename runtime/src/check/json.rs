@@ -533,7 +533,7 @@ impl SchemaCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        if crate::matcher::accepts_everything(self.schema.schema()) {
+        if crate::schema::accepts_everything(self.schema.schema()) {
             return Outcome::error(format!(
                 "compared nothing: the schema {} accepts every value",
                 compact(self.schema.schema())

@@ -412,80 +412,16 @@ fn node_call(o: &Map<String, Value>, at: &str, nested: bool) -> Result<ToolCheck
 
 const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any"];
 
-/// The keywords of JSON Schema (draft 2020-12 and the earlier drafts' names still in use).
-const SCHEMA_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$defs",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$comment",
-    "$vocabulary",
-    "definitions",
-    "type",
-    "enum",
-    "const",
-    "format",
-    "pattern",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "unevaluatedItems",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "required",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "minProperties",
-    "maxProperties",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-];
-
 /// A `one_of` variant is a JSON Schema fragment, and JSON Schema ignores keywords it does not
 /// know: a misspelt `patern`, or a Mibo matcher written as a variant, would accept anything.
 fn schema_fragment(fragment: &Map<String, Value>, at: &str) -> Result<(), Problem> {
     let Some(unknown) = fragment
         .keys()
-        .find(|k| !SCHEMA_KEYWORDS.contains(&k.as_str()))
+        .find(|k| !crate::schema::KEYWORDS.contains(&k.as_str()))
     else {
         return Ok(());
     };
-    let hint = SCHEMA_KEYWORDS
+    let hint = crate::schema::KEYWORDS
         .iter()
         .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
         .filter(|(d, k)| *d <= 2.max(k.len() / 4))

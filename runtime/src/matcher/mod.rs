@@ -523,7 +523,7 @@ impl Matcher {
                 "contains(\"\") is found in every value (to require only presence, use any())"
                     .to_owned(),
             ),
-            Matcher::Schema { schema } if accepts_everything(schema.schema()) => nothing(format!(
+            Matcher::Schema { schema } if crate::schema::accepts_everything(schema.schema()) => nothing(format!(
                 "the schema {} accepts every value",
                 compact(schema.schema())
             )),
@@ -548,28 +548,6 @@ impl Matcher {
             }
             _ => None,
         }
-    }
-}
-
-/// Whether a JSON Schema accepts every value: `true`, or an object with no keyword but
-/// annotations (`{}`, `{"description": ".."}`).
-pub(crate) fn accepts_everything(schema: &Value) -> bool {
-    const ANNOTATIONS: &[&str] = &[
-        "$schema",
-        "$id",
-        "$comment",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    ];
-    match schema {
-        Value::Bool(b) => *b,
-        Value::Object(o) => o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
-        _ => false,
     }
 }
 
