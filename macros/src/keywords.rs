@@ -18,6 +18,7 @@ pub(crate) const SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "tools",
 ];
 
 /// Settings a scenario can override, written `name = <expr>;` in its body.

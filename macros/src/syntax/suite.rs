@@ -18,6 +18,8 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         scenarios: Vec::new(),
         files: Vec::new(),
         orphans: Vec::new(),
+        words: Vec::new(),
+        tools: None,
     };
     let mut top_words: Vec<&str> = SUITE_WORDS.to_vec();
     top_words.extend(SETTINGS);
@@ -33,7 +35,22 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
             break;
         };
         let word = ident_str(&first).unwrap_or_default();
-        if word == "scenario" {
+        if let TokenTree::Ident(i) = &first {
+            suite.words.push(i.clone());
+        }
+        // `scenaro refund { .. }`: a misspelt `scenario` is still read as one, so its body keeps
+        // completion and type checking.
+        let misspelt_scenario = word != "scenario"
+            && !word.is_empty()
+            && c.peek_n(1).is_some_and(|t| matches!(t, TokenTree::Ident(_)))
+            && c.peek_n(2).is_some_and(|t| is_group(t, Delimiter::Brace));
+        if misspelt_scenario {
+            diag.error(
+                first.span(),
+                format!("unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"),
+            );
+        }
+        if word == "scenario" || misspelt_scenario {
             c.bump();
             let scenario = parse_scenario(&mut c, first.span(), attrs, suite.scenarios.len(), diag);
             suite.scenarios.push(scenario);
@@ -129,6 +146,15 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
 
 fn parse_setting(name: Ident, value: UserExpr, suite: &mut SuiteAst, diag: &mut Diagnostics) {
     let word = name.to_string();
+    if word == "tools" && !value.is_empty() {
+        if suite.tools.is_some() {
+            diag.error(name.span(), "`tools` is set twice");
+            suite.orphans.push(value);
+        } else {
+            suite.tools = Some(super::ToolsAst { name, value });
+        }
+        return;
+    }
     if !SETTINGS.contains(&word.as_str()) {
         diag.error(
             name.span(),
@@ -270,7 +296,12 @@ fn skip_item(c: &mut Cursor) {
         if is_punct(&t, ';') || is_group(&t, Delimiter::Brace) {
             break;
         }
-        if c.peek().is_some_and(|n| is_ident(n, "scenario")) {
+        // The next item starts: a word of the top level (a word being typed stands alone).
+        if c.peek().is_some_and(|n| {
+            ident_str(n).is_some_and(|w| {
+                SUITE_WORDS.contains(&w.as_str()) || SETTINGS.contains(&w.as_str())
+            }) || is_punct(n, '#')
+        }) {
             break;
         }
     }

@@ -34,7 +34,8 @@ fn errors(src: &str) -> Vec<String> {
 fn errors_of(input: TokenStream) -> Vec<String> {
     let mut diag = Diagnostics::new();
     let input = crate::syntax::limit_nesting(input, &mut diag);
-    let suite = crate::syntax::parse_suite(input, &mut diag);
+    let mut suite = crate::syntax::parse_suite(input, &mut diag);
+    crate::fix::fix(&mut suite, &mut diag);
     crate::validate::validate(&suite, &mut diag);
     diag.into_messages()
 }
@@ -160,7 +161,7 @@ fn turn_check_after_incomplete_check_is_still_a_separate_statement() {
         }
     "#;
     let msgs = errors(src);
-    assert_eq!(msgs, ["expected `;` before this statement"]);
+    assert_eq!(msgs, ["expected `;` after this, before the next statement"]);
     let text = expand_suite(ts(src)).to_string();
     assert!(text.contains("{ no_tools () }"), "{text}");
 }
@@ -178,14 +179,14 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tools`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );
     assert_eq!(
         errors(r#"agent = a(); scenaro s { user "hi"; }"#),
         [
-            "expected `scenario`, `context { ... }`, `files \"<glob>\";` or a setting like `agent = my_agent();`; did you mean `scenario`?"
+            "unknown item `scenaro`; did you mean `scenario`? (`scenario <name> { ... }`)"
         ]
     );
 }
