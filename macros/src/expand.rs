@@ -83,8 +83,11 @@ fn suite_item(
         let value = e.braced();
         quote! { let _ = #value; }
     });
+    // `unstable` under `cfg(miri)`, which rust-analyzer sets by default (and rustc only under
+    // Miri): the editor then keeps this function out of completion, as it does unstable items.
     quote! {
         #[doc(hidden)]
+        #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
         #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
         fn #suite_fn() -> ::agent_test::__private::Suite {
             #(#words)*

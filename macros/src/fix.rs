@@ -139,14 +139,20 @@ fn text_literals(tokens: &TokenStream, diag: &mut Diagnostics) -> TokenStream {
             && let Some(callee) = callee.filter(|c| TEXT_TAKERS.contains(&c.as_str()))
         {
             let args: Vec<TokenTree> = inner.clone().into_iter().collect();
-            let first_len = args.iter().position(|t| is_punct(t, ',')).unwrap_or(args.len());
-            if let Some((text, span)) = non_text_literal(args.get(..first_len).unwrap_or_default()) {
+            let first_len = args
+                .iter()
+                .position(|t| is_punct(t, ','))
+                .unwrap_or(args.len());
+            if let Some((text, span)) = non_text_literal(args.get(..first_len).unwrap_or_default())
+            {
                 diag.error(
                     span,
                     format!("`{callee}` takes text, not `{text}`: write `{callee}(\"{text}\")`"),
                 );
                 let rest = args.get(first_len..).unwrap_or_default().iter().cloned();
-                inner = std::iter::once(string_at(&text, span)).chain(rest).collect();
+                inner = std::iter::once(string_at(&text, span))
+                    .chain(rest)
+                    .collect();
             }
         }
         let mut group = Group::new(g.delimiter(), inner);
@@ -227,17 +233,16 @@ fn setting_problem(name: &str, value: &UserExpr) -> Option<String> {
         ("repeat" | "min_passes", _) => {
             format!("`{name}` is a number of runs: write `{name} = 3;`")
         }
-        ("clock", Kind::Str) => format!(
-            "`clock` is a `Clock`, not text: write `clock = Clock::fixed({text});`"
-        ),
+        ("clock", Kind::Str) => {
+            format!("`clock` is a `Clock`, not text: write `clock = Clock::fixed({text});`")
+        }
         ("clock", _) => {
             "`clock` is a `Clock`: write `clock = Clock::fixed(\"2026-11-23T09:30:00Z\");`"
                 .to_owned()
         }
         ("timezone", Kind::Str) => return None,
         ("timezone", _) => {
-            "`timezone` is an IANA time-zone name: write `timezone = \"Europe/Lisbon\";`"
-                .to_owned()
+            "`timezone` is an IANA time-zone name: write `timezone = \"Europe/Lisbon\";`".to_owned()
         }
         ("judge", Kind::Str) => format!(
             "`judge` is a `Judge`, not text: write `judge = Judge::openai({text});` (or `Judge::from_env()`)"

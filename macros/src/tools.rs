@@ -24,7 +24,10 @@ pub(crate) struct Tool {
 
 /// Where the declaration is: a file (its absolute path and text) or an inline literal.
 enum Source {
-    File { abs: PathBuf, text: String },
+    File {
+        abs: PathBuf,
+        text: String,
+    },
     Inline(Value),
     /// Any other expression: known at run time only.
     Expr,
@@ -55,7 +58,9 @@ fn source(t: &ToolsAst) -> Result<Source, String> {
                 )),
             }
         }
-        [TokenTree::Ident(j), bang, TokenTree::Group(body)] if j == "json" && is_punct(bang, '!') => {
+        [TokenTree::Ident(j), bang, TokenTree::Group(body)]
+            if j == "json" && is_punct(bang, '!') =>
+        {
             Ok(crate::json_lit::literal_json(&body.stream()).map_or(Source::Expr, Source::Inline))
         }
         _ => Ok(Source::Expr),
@@ -321,7 +326,11 @@ fn check_arg(
             format!(
                 "argument `{name}` of `{}` is {} in the declared tools, not {}",
                 tool.name,
-                allowed.iter().map(|t| a_type(t)).collect::<Vec<_>>().join(" or "),
+                allowed
+                    .iter()
+                    .map(|t| a_type(t))
+                    .collect::<Vec<_>>()
+                    .join(" or "),
                 a_type(&kind),
             ),
         );
@@ -364,11 +373,15 @@ fn a_type(t: &str) -> String {
 fn literal_kind(tokens: &[TokenTree]) -> Option<(String, Option<Value>)> {
     let value = match tokens {
         [TokenTree::Ident(b)] if b == "true" || b == "false" => Value::Bool(b == "true"),
-        [TokenTree::Literal(_)] => crate::json_lit::literal_json(&tokens.iter().cloned().collect())?,
+        [TokenTree::Literal(_)] => {
+            crate::json_lit::literal_json(&tokens.iter().cloned().collect())?
+        }
         [TokenTree::Punct(m), TokenTree::Literal(_)] if m.as_char() == '-' => {
             crate::json_lit::literal_json(&tokens.iter().cloned().collect())?
         }
-        [TokenTree::Ident(j), bang, TokenTree::Group(body)] if j == "json" && is_punct(bang, '!') => {
+        [TokenTree::Ident(j), bang, TokenTree::Group(body)]
+            if j == "json" && is_punct(bang, '!') =>
+        {
             crate::json_lit::literal_json(&body.stream())?
         }
         _ => return None,
@@ -431,6 +444,11 @@ fn string_list(args: &TokenStream) -> Vec<(String, Span)> {
         _ => None,
     });
     group
-        .map(|g| split_args(&g).iter().filter_map(|a| string_lit(a)).collect())
+        .map(|g| {
+            split_args(&g)
+                .iter()
+                .filter_map(|a| string_lit(a))
+                .collect()
+        })
         .unwrap_or_default()
 }

@@ -89,7 +89,10 @@ pub(crate) fn parse_body(
             } else if value.is_empty() {
                 diag.error(name.span(), format!("expected a value after `{word} =`"));
             } else if settings.contains(&word) {
-                diag.error(name.span(), format!("`{word}` is set twice in this scenario"));
+                diag.error(
+                    name.span(),
+                    format!("`{word}` is set twice in this scenario"),
+                );
             } else {
                 settings.push(word);
                 out.push(Stmt::Setting {
@@ -292,7 +295,10 @@ fn report_missing_semi(ended: Ended, tokens: &[TokenTree], diag: &mut Diagnostic
     if ended == Ended::MissingSemi
         && let Some(last) = tokens.last()
     {
-        diag.error(last.span(), "expected `;` after this, before the next statement");
+        diag.error(
+            last.span(),
+            "expected `;` after this, before the next statement",
+        );
     }
 }
 

@@ -42,12 +42,15 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         // completion and type checking.
         let misspelt_scenario = word != "scenario"
             && !word.is_empty()
-            && c.peek_n(1).is_some_and(|t| matches!(t, TokenTree::Ident(_)))
+            && c.peek_n(1)
+                .is_some_and(|t| matches!(t, TokenTree::Ident(_)))
             && c.peek_n(2).is_some_and(|t| is_group(t, Delimiter::Brace));
         if misspelt_scenario {
             diag.error(
                 first.span(),
-                format!("unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"),
+                format!(
+                    "unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"
+                ),
             );
         }
         if word == "scenario" || misspelt_scenario {

@@ -185,9 +185,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     );
     assert_eq!(
         errors(r#"agent = a(); scenaro s { user "hi"; }"#),
-        [
-            "unknown item `scenaro`; did you mean `scenario`? (`scenario <name> { ... }`)"
-        ]
+        ["unknown item `scenaro`; did you mean `scenario`? (`scenario <name> { ... }`)"]
     );
 }
 
