@@ -52,9 +52,14 @@ fn source(t: &ToolsAst) -> Result<Source, String> {
             match std::fs::read_to_string(&abs) {
                 Ok(text) => Ok(Source::File { abs, text }),
                 Err(e) => Err(format!(
-                    "cannot read the tools file `{}` (relative to {}): {e}",
+                    "cannot read the tools file `{}` (relative to {}): {}",
                     lit.value(),
-                    root.display()
+                    root.display(),
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        "no such file".to_owned()
+                    } else {
+                        e.to_string()
+                    }
                 )),
             }
         }

@@ -139,8 +139,13 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
     if !suite.settings.iter().any(|s| s.name == "agent")
         && (!suite.scenarios.is_empty() || suite.files.is_empty())
     {
+        // On the first item (the whole invocation when it is empty).
+        let at = suite
+            .words
+            .first()
+            .map_or_else(Span::call_site, Ident::span);
         diag.error(
-            Span::call_site(),
+            at,
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         );
     }
