@@ -94,6 +94,10 @@ CASES = [
     ("misspelt scenario body", "complete_file",
      HEADER + "    agent = probe_agent();\n    scenaro s {\n        user \"hi\" {\n            expect tool(\"x\").$0\n        }\n    }\n}\n",
      (["arg", "strict"], [])),
+    # A setting's value is Rust too
+    ("a setting's value", "complete_file", HEADER + "    agent = probe_agent();\n    timeout = Duration::from_$0\n    scenario s { user \"hi\"; }\n}\n",
+     (["from_secs", "from_millis"], [])),
+    ("a scenario setting's value", "complete", 'clock = Clock::$0\n user "hi";', (["fixed"], [])),
     # Hover and go-to-definition on the words
     ("hover user", "hover", 'us$0er "hi";', ["user turn"]),
     ("hover expect", "hover", 'user "hi";\n exp$0ect reply().contains("x");', ["check"]),
@@ -101,14 +105,18 @@ CASES = [
     ("hover scenario setting", "hover", 'time$0out = Duration::from_secs(5);\n user "hi";', ["how long one turn may take"]),
     ("hover scenario keyword", "hover_file", HEADER + "    agent = probe_agent();\n    scen$0ario s { user \"hi\"; }\n}\n", ["one test named"]),
     ("hover suite setting", "hover_file", HEADER + "    age$0nt = probe_agent();\n    scenario s { user \"hi\"; }\n}\n", ["the agent under test"]),
+    ("hover a check function", "hover", 'user "hi";\n expect to$0ol("x");', ["pub fn tool"]),
     ("definition of user", "definition", 'us$0er "hi";', "src/dsl.rs"),
     ("definition of expect", "definition", 'user "hi";\n exp$0ect no_tools();', "src/dsl.rs"),
+    ("definition of scenario", "definition_file", HEADER + "    agent = probe_agent();\n    scena$0rio s { user \"hi\"; }\n}\n", "src/dsl.rs"),
 ]
 
 
 def case_text(kind, text):
+    """The probe file of a case: its own text (kinds ending in `_file`), or its scenario body
+    in the common suite."""
     if kind.endswith("_file"):
-        return HEADER.join([""]) + text if not text.startswith(HEADER) else text
+        return text
     body = "\n".join("        " + line.strip() for line in text.split("\n"))
     return HEADER + SUITE.replace("{body}", body)
 
