@@ -51,6 +51,7 @@ fn features(extra: &[&str]) -> Vec<String> {
         (cfg!(feature = "jsonpath"), "jsonpath"),
         (cfg!(feature = "yaml"), "yaml"),
         (cfg!(feature = "http"), "http"),
+        (cfg!(feature = "schemars"), "schemars"),
     ] {
         if on {
             f.push(name.to_owned());

@@ -76,6 +76,18 @@ fn source(t: &ToolsAst) -> Result<Source, String> {
 /// reported by [`expand`]).
 pub(crate) fn declared(suite: &SuiteAst) -> Option<Vec<Tool>> {
     let t = suite.tools.as_ref()?;
+    if !t.typed.is_empty() {
+        // Rust types: their names are known here, their arguments at run time.
+        return Some(
+            t.typed
+                .iter()
+                .map(|t| Tool {
+                    name: t.name.clone(),
+                    properties: None,
+                })
+                .collect(),
+        );
+    }
     let value = match source(t).ok()? {
         Source::File { text, .. } => serde_json::from_str(&text).ok()?,
         Source::Inline(v) => v,
@@ -131,7 +143,20 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut Diagnostics) -> TokenStream {
     let Some(t) = suite.tools.as_ref() else {
         return TokenStream::new();
     };
+    if t.typed.is_empty() && t.value.is_empty() {
+        return TokenStream::new(); // `tools {}` with no valid entry: reported already
+    }
     let name = proc_macro2::Ident::new("tools", t.name.span());
+    if !t.typed.is_empty() {
+        // Each type in a turbofish with its own span: an error about it is on the user's type.
+        let entries = t.typed.iter().map(|tool| {
+            let mut n = Literal::string(&tool.name);
+            n.set_span(tool.span);
+            let ty = &tool.ty;
+            quote! { (#n, ::agent_test::__private::schema_of::<#ty> as fn() -> ::agent_test::serde_json::Value) }
+        });
+        return quote! { .#name(::agent_test::__private::typed_tools(&[#(#entries),*])) };
+    }
     let value = t.value.braced();
     let orphan = quote! { let _ = #value; };
     let problem = match source(t) {

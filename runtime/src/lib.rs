@@ -105,7 +105,8 @@ pub mod prelude {
 pub mod __private {
     pub use crate::agent::{UserMessage, user_message};
     pub use crate::run::{
-        FileCases, ScenarioRun, ScenarioSource, Suite, test_file_case, test_scenario, tools_file,
+        FileCases, ScenarioRun, ScenarioSource, Suite, ToolArgs, schema_of, test_file_case,
+        test_scenario, tools_file, typed_tools,
     };
     pub use std::boxed::Box;
 }

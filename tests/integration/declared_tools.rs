@@ -71,6 +71,47 @@ fn a_call_of_an_undeclared_tool_is_reported() {
         tools.problems("lookup_order", &json!({"order_id": 7})),
         ["/order_id: 7 is not of type \"string\""]
     );
-    assert!(tools.problems("lookup_order", &json!({"order_id": "ORD-1"})).is_empty());
+    assert!(
+        tools
+            .problems("lookup_order", &json!({"order_id": "ORD-1"}))
+            .is_empty()
+    );
     assert!(agent_test::DeclaredTools::from_json(&json!({"nope": 1})).is_err());
+}
+
+/// The arguments of `search_hotels`, as the agent's own Rust code declares them.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct SearchArgs {
+    city: String,
+    guests: Option<u32>,
+}
+
+fn search_agent(guests: serde_json::Value) -> impl Agent {
+    scripted(vec![Reply::text("Found 3 hotels.").call(Call::tool(
+        "search_hotels",
+        json!({"city": "Madrid", "guests": guests}),
+    ))])
+}
+
+mod typed {
+    use super::*;
+
+    agent_test! {
+        agent = search_agent(json!(2));
+        tools { search_hotels: SearchArgs }
+
+        /// Tools declared as Rust types: their schemas come from `schemars`.
+        scenario typed_tools_pass {
+            user "Find a hotel in Madrid" {
+                expect tool("search_hotels").arg("city", "Madrid");
+            }
+        }
+
+        #[should_panic(expected = "conversation position 0 (`search_hotels`): /guests: \"two\" is not of types \"null\", \"integer\"")]
+        scenario typed_tools_check_the_arguments {
+            agent = search_agent(json!("two"));
+            user "Find a hotel in Madrid";
+        }
+    }
 }

@@ -92,6 +92,15 @@ pub(crate) struct SuiteAst {
 pub(crate) struct ToolsAst {
     pub(crate) name: Ident,
     pub(crate) value: UserExpr,
+    /// `tools { name: Type, .. }`: tools whose arguments are Rust types (`value` is empty).
+    pub(crate) typed: Vec<TypedTool>,
+}
+
+/// `name: Type` in `tools { .. }`.
+pub(crate) struct TypedTool {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+    pub(crate) ty: TokenStream,
 }
 
 /// Where a word is written: which words are valid there.

@@ -98,6 +98,22 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
             }
             continue;
         }
+        if word == "tools" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+            c.bump();
+            if let (TokenTree::Ident(name), Some(TokenTree::Group(g))) = (&first, c.bump()) {
+                let typed = parse_typed_tools(g.stream(), g.span(), diag);
+                if suite.tools.is_some() {
+                    diag.error(name.span(), "`tools` is set twice");
+                } else {
+                    suite.tools = Some(super::ToolsAst {
+                        name: name.clone(),
+                        value: UserExpr::new(Vec::new(), name.span()),
+                        typed,
+                    });
+                }
+            }
+            continue;
+        }
         if word == "context" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
             c.bump();
             if let Some(TokenTree::Group(g)) = c.bump() {
@@ -159,7 +175,11 @@ fn parse_setting(name: Ident, value: UserExpr, suite: &mut SuiteAst, diag: &mut 
             diag.error(name.span(), "`tools` is set twice");
             suite.orphans.push(value);
         } else {
-            suite.tools = Some(super::ToolsAst { name, value });
+            suite.tools = Some(super::ToolsAst {
+                name,
+                value,
+                typed: Vec::new(),
+            });
         }
         return;
     }
@@ -313,4 +333,72 @@ fn skip_item(c: &mut Cursor) {
             break;
         }
     }
+}
+
+/// `tools { search_hotels: SearchArgs, "book-hotel": BookArgs }`: a tool's name (an identifier
+/// or a string) and the Rust type of its arguments.
+fn parse_typed_tools(
+    stream: TokenStream,
+    span: Span,
+    diag: &mut Diagnostics,
+) -> Vec<super::TypedTool> {
+    let mut c = Cursor::new(stream, span);
+    let mut out: Vec<super::TypedTool> = Vec::new();
+    while let Some(t) = c.bump() {
+        if is_punct(&t, ',') {
+            continue;
+        }
+        let (name, name_span) = match &t {
+            TokenTree::Ident(i) => (i.to_string(), i.span()),
+            TokenTree::Literal(l) => {
+                match syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into()) {
+                    Ok(s) => (s.value(), l.span()),
+                    Err(_) => (String::new(), l.span()),
+                }
+            }
+            other => (String::new(), other.span()),
+        };
+        let colon = c.peek().is_some_and(|t| is_punct(t, ':'))
+            && !c.peek_n(1).is_some_and(|t| is_punct(t, ':'));
+        if name.is_empty() || !colon {
+            diag.error(
+                name_span,
+                "expected a tool and the type of its arguments, like `tools { search_hotels: SearchArgs }`",
+            );
+            while c.peek().is_some_and(|t| !is_punct(t, ',')) {
+                c.bump();
+            }
+            continue;
+        }
+        c.bump();
+        // The type: up to a `,` outside `<..>`.
+        let mut ty = TokenStream::new();
+        let mut depth = 0usize;
+        while let Some(t) = c.peek() {
+            if is_punct(t, ',') && depth == 0 {
+                break;
+            }
+            if is_punct(t, '<') {
+                depth += 1;
+            } else if is_punct(t, '>') {
+                depth = depth.saturating_sub(1);
+            }
+            ty.extend(c.bump());
+        }
+        if ty.is_empty() {
+            diag.error(
+                name_span,
+                format!("expected the type of `{name}`'s arguments after `:`"),
+            );
+        } else if out.iter().any(|t| t.name == name) {
+            diag.error(name_span, format!("the tool `{name}` is declared twice"));
+        } else {
+            out.push(super::TypedTool {
+                name,
+                span: name_span,
+                ty,
+            });
+        }
+    }
+    out
 }

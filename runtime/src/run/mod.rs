@@ -25,4 +25,4 @@ pub use repeat::Repeats;
 pub use scenario_run::ScenarioRun;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};
-pub use tools::{DeclaredTools, tools_file};
+pub use tools::{DeclaredTools, ToolArgs, schema_of, tools_file, typed_tools};

@@ -131,3 +131,39 @@ fn tool_parts(item: &Value) -> Result<(String, Option<&Value>), String> {
 pub fn tools_file(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
+
+/// What `tools { name: Type, .. }` compiles to: the declaration of tools whose arguments are
+/// Rust types, each with the JSON Schema of its type.
+#[doc(hidden)]
+pub fn typed_tools(tools: &[(&str, fn() -> Value)]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|(name, schema)| serde_json::json!({"name": name, "parameters": schema()}))
+            .collect(),
+    )
+}
+
+/// The arguments of a tool declared as a Rust type: a type with a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema to declare a tool with",
+    label = "the tool's arguments",
+    note = "derive `schemars::JsonSchema` for it (with `schemars` 1) and enable agent-test's `schemars` feature"
+)]
+pub trait ToolArgs {
+    /// The JSON Schema of the arguments.
+    fn schema() -> Value;
+}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> ToolArgs for T {
+    fn schema() -> Value {
+        serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
+    }
+}
+
+/// The schema of `T`, as a function `typed_tools` takes.
+#[doc(hidden)]
+pub fn schema_of<T: ToolArgs>() -> Value {
+    T::schema()
+}
