@@ -83,8 +83,13 @@ pub const min_passes: Word = Word;
 /// JSON type for the argument; at run time every call the agent made is checked against the
 /// declared schema.
 ///
+/// Tools whose arguments are Rust types deriving `schemars::JsonSchema` are declared as
+/// `tools { name: Type, .. }`: their names are checked at compile time, their arguments at run
+/// time.
+///
 /// ```text
 /// tools = "tests/tools.json";
+/// tools { search_hotels: SearchArgs, book_hotel: BookArgs }
 /// ```
 pub const tools: Word = Word;
 
