@@ -132,10 +132,14 @@ pub fn tools_file(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
+/// A tool declared as a Rust type: its name and the function giving its schema.
+#[doc(hidden)]
+pub type TypedTool<'a> = (&'a str, fn() -> Value);
+
 /// What `tools { name: Type, .. }` compiles to: the declaration of tools whose arguments are
 /// Rust types, each with the JSON Schema of its type.
 #[doc(hidden)]
-pub fn typed_tools(tools: &[(&str, fn() -> Value)]) -> Value {
+pub fn typed_tools(tools: &[TypedTool<'_>]) -> Value {
     Value::Array(
         tools
             .iter()
