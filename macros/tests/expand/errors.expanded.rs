@@ -1,4 +1,5 @@
 #[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
 fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
     #[cfg(rust_analyzer)]

@@ -1,6 +1,7 @@
 // Not valid Rust (incomplete input): unexpected end of input, expected identifier or integer
 // The expansion, token by token (as rustc and rust-analyzer get it):
 #[doc (hidden)]
+#[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
 #[allow (dead_code , non_snake_case , unused_variables , unused_braces , unexpected_cfgs)]
 fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite {
     #[cfg (rust_analyzer)]
