@@ -37,6 +37,12 @@ agent_test! {
         user "refund ORD-9921" {
             expect tool("process_refund").arg("amount", 42.5);
         }
+        // `ArgsMode` is in the prelude, as the README writes it.
+        expect trajectory([
+            tool_call("lookup_order").arg("order_id", "ORD-9921"),
+            tool_call("process_refund").arg("order_id", "ORD-9921").arg("amount", 42.5),
+        ])
+        .args_mode(ArgsMode::Exact);
     }
 
     /// A call with an argument of the wrong type fails the scenario, naming the call.
