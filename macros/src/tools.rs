@@ -202,12 +202,22 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
         let Some(TokenTree::Group(args)) = tokens.get(i + 1) else {
             continue;
         };
-        if args.delimiter() != Delimiter::Parenthesis
-            || i > 0 && tokens.get(i - 1).is_some_and(|p| is_punct(p, '.'))
-        {
+        if args.delimiter() != Delimiter::Parenthesis {
             continue;
         }
         let callee = callee.to_string();
+        if i > 0 && tokens.get(i - 1).is_some_and(|p| is_punct(p, '.')) {
+            // Trajectory options naming a tool: `.args_mode_for("x", ..)`, `.compare_fields("x", ..)`,
+            // `.compare_with("x", ..)`.
+            if matches!(
+                callee.as_str(),
+                "args_mode_for" | "compare_fields" | "compare_with"
+            ) && let Some((name, span)) = first_string(&args.stream())
+            {
+                known_tool(&name, span, tools, diag);
+            }
+            continue;
+        }
         match callee.as_str() {
             "tool" | "tool_call" | "no_tool" => {
                 let Some((name, span)) = first_string(&args.stream()) else {

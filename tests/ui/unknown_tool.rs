@@ -32,5 +32,6 @@ agent_test! {
         expect tool_sequence(["search_hotels", "book_hotels"]);
         expect required_tools(["serch_hotels"]);
         expect trajectory([tool_call("search_hotels"), tool_call("cancel_hotel")]);
+        expect trajectory([tool_call("search_hotels")]).args_mode_for("search_hotel", ArgsMode::Exact);
     }
 }
