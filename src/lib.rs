@@ -47,11 +47,13 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 #[cfg(feature = "http")]
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
-    Clock, DEFAULT_TURN_TIMEOUT, Env, ExprValue, Expression, Extraction, LoadError, RecordedRun,
-    Repeats, ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent,
-    check, evaluate, formats, judge, load, matcher, model, report, run_file_case, scenario,
-    serde_json, simulated_user, trace,
+    Clock, DEFAULT_TURN_TIMEOUT, DeclaredTools, Env, ExprValue, Expression, Extraction, LoadError,
+    RecordedRun, Repeats, ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite,
+    Verdict, agent, check, evaluate, formats, judge, load, matcher, model, report, run_file_case,
+    scenario, serde_json, simulated_user, trace,
 };
+
+pub mod dsl;
 
 /// Everything a test file needs: the macro, check builders, their options, agents.
 ///

@@ -13,13 +13,24 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::syntax::{ContextEntry, ScenarioAst, Stmt, SuiteAst, UserExpr};
+use crate::syntax::{ContextEntry, Place, ScenarioAst, Stmt, SuiteAst, UserExpr};
 
 pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> TokenStream {
     let suite_fn = suite_fn_name(suite);
-    let mut out = suite_item(suite, &suite_fn);
+    let mut out = suite_item(suite, &suite_fn, diag);
+    let mut names: Vec<String> = Vec::new();
     for s in &suite.scenarios {
-        out.extend(scenario_item(s, &suite_fn));
+        // A duplicate (reported by `validate`) gets a test name of its own, so rustc does not
+        // add a second error on the whole invocation.
+        let mut name = s.name.to_string();
+        let mut n = 1;
+        while names.contains(&name) {
+            n += 1;
+            name = format!("{}_{n}", s.name);
+        }
+        let ident = Ident::new(&name, s.name.span());
+        names.push(name);
+        out.extend(scenario_item(s, &ident, &suite_fn));
     }
     out.extend(crate::files::expand(suite, &suite_fn, diag));
     out
@@ -40,7 +51,25 @@ fn suite_fn_name(suite: &SuiteAst) -> Ident {
     format_ident!("__agent_test_suite_{:016x}", hash)
 }
 
-fn suite_item(suite: &SuiteAst, suite_fn: &Ident) -> TokenStream {
+/// `#[cfg(rust_analyzer)] let _ = ::agent_test::dsl::<place>::<word>;`: the word the user
+/// wrote (with its span), pointed at its documented item, so the editor shows its docs on
+/// hover, goes to it, and completes a word being typed with the words valid there. rustc never
+/// sees it.
+pub(crate) fn word_ref(word: &Ident, place: &str) -> TokenStream {
+    let place = Ident::new(place, Span::call_site());
+    quote! {
+        #[cfg(rust_analyzer)]
+        let _ = ::agent_test::dsl::#place::#word;
+    }
+}
+
+fn suite_item(
+    suite: &SuiteAst,
+    suite_fn: &Ident,
+    diag: &mut crate::diag::Diagnostics,
+) -> TokenStream {
+    let words = suite.words.iter().map(|w| word_ref(w, "in_suite"));
+    let tools = crate::tools::expand(suite, diag);
     let settings = suite.settings.iter().map(|s| {
         let method = Ident::new(&s.name.to_string(), s.name.span());
         let value = s.value.braced();
@@ -54,14 +83,18 @@ fn suite_item(suite: &SuiteAst, suite_fn: &Ident) -> TokenStream {
         let value = e.braced();
         quote! { let _ = #value; }
     });
+    // `unstable` under `cfg(miri)`, which rust-analyzer sets by default (and rustc only under
+    // Miri): the editor then keeps this function out of completion, as it does unstable items.
     quote! {
         #[doc(hidden)]
-        #[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+        #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+        #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
         fn #suite_fn() -> ::agent_test::__private::Suite {
+            #(#words)*
             #[allow(unused_imports)]
             use ::agent_test::prelude::*;
             #(#orphans)*
-            ::agent_test::__private::Suite::new() #(#settings)* #(#context)*
+            ::agent_test::__private::Suite::new() #(#settings)* #(#context)* #tools
         }
     }
 }
@@ -72,8 +105,7 @@ fn context_parts(e: &ContextEntry) -> (Literal, proc_macro2::Group) {
     (key, e.value.braced())
 }
 
-fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
-    let name = &s.name;
+fn scenario_item(s: &ScenarioAst, name: &Ident, suite_fn: &Ident) -> TokenStream {
     let docs = &s.docs;
     let attrs = &s.attrs;
     let run = run_ident();
@@ -101,7 +133,7 @@ fn scenario_item(s: &ScenarioAst, suite_fn: &Ident) -> TokenStream {
         #(#docs)*
         #[test]
         #(#attrs)*
-        #[allow(unused_braces)]
+        #[allow(unused_braces, unexpected_cfgs)]
         fn #name() {
             #[allow(unused_imports)]
             use ::agent_test::prelude::*;
@@ -161,7 +193,12 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
                 quote! { #binding = #run.extract(#what).await; }
             }
             Stmt::Simulate { user, checks } => {
-                let user = user_input(user);
+                let user = if user.is_empty() {
+                    quote! { "" }
+                } else {
+                    let g = user.braced();
+                    quote! { #g }
+                };
                 let inner = stmts(checks, true);
                 quote! {
                     #run.simulate(#user, |#run: &mut ::agent_test::__private::ScenarioRun| {
@@ -182,17 +219,27 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
                 quote! { #run.#method(#value); }
             }
             Stmt::Rust(tokens) => tokens.clone(),
+            Stmt::Word(word, place) => word_ref(
+                word,
+                match place {
+                    Place::Scenario => "in_scenario",
+                    Place::Turn => "in_turn",
+                },
+            ),
         });
     }
     out
 }
 
+/// The message of a `user` turn or the simulated user: a message through
+/// `__private::user_message` (a targeted error for anything that is not text), spanned at the
+/// user's expression.
 fn user_input(input: &UserExpr) -> TokenStream {
     if input.is_empty() {
         // The error is already reported; keep the call so the expansion's shape is stable.
         quote! { "" }
     } else {
         let g = input.braced();
-        quote! { #g }
+        quote_spanned! {input.span=> ::agent_test::__private::user_message(#g) }
     }
 }

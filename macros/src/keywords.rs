@@ -18,6 +18,7 @@ pub(crate) const SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "tools",
 ];
 
 /// Settings a scenario can override, written `name = <expr>;` in its body.
@@ -99,6 +100,14 @@ pub(crate) fn is_rust_word(word: &str) -> bool {
 
 /// The closest candidate to `word`, when it is close enough to be a likely typo.
 pub(crate) fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    // A word being typed: the first candidate it begins.
+    if word.len() >= 2
+        && let Some(c) = candidates
+            .iter()
+            .find(|c| c.starts_with(word) && c.len() > word.len())
+    {
+        return Some(c);
+    }
     candidates
         .iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), *c))
@@ -123,5 +132,7 @@ mod tests {
         assert_eq!(did_you_mean("sytem", SCENARIO_WORDS), Some("system"));
         assert_eq!(did_you_mean("banana", SCENARIO_WORDS), None);
         assert_eq!(did_you_mean("agnet", SETTINGS), Some("agent"));
+        assert_eq!(did_you_mean("us", SCENARIO_WORDS), Some("user"));
+        assert_eq!(did_you_mean("exp", SCENARIO_WORDS), Some("expect"));
     }
 }

@@ -18,10 +18,12 @@
 mod diag;
 mod expand;
 mod files;
+mod fix;
 mod json_lit;
 mod keywords;
 mod source_text;
 mod syntax;
+mod tools;
 mod validate;
 
 #[cfg(test)]
@@ -69,7 +71,8 @@ pub(crate) fn files_shorthand(input: TokenStream) -> TokenStream {
 pub(crate) fn expand_suite(input: TokenStream) -> TokenStream {
     let mut diag = diag::Diagnostics::new();
     let input = syntax::limit_nesting(input, &mut diag);
-    let suite = syntax::parse_suite(input, &mut diag);
+    let mut suite = syntax::parse_suite(input, &mut diag);
+    fix::fix(&mut suite, &mut diag);
     validate::validate(&suite, &mut diag);
     let mut out = expand::expand(&suite, &mut diag);
     out.extend(diag.into_tokens());

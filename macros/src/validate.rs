@@ -30,6 +30,7 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
     // input parses.
     let parsed = diag.is_empty();
     check_repeats(suite, diag);
+    let tools = crate::tools::declared(suite);
     let mut names: HashMap<String, Span> = HashMap::new();
     for s in &suite.scenarios {
         let name = s.name.to_string();
@@ -71,6 +72,9 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
                 check_literal(callee, args, &vars, diag)
             });
             check_json_literals(&e.tokens, diag);
+            if let Some(tools) = &tools {
+                crate::tools::check(&e.tokens, tools, diag);
+            }
         }
         check_ids(&expects, diag);
     }
@@ -255,7 +259,12 @@ fn check_schema(args: &TokenStream, diag: &mut Diagnostics) {
 
 #[cfg(feature = "schema")]
 fn meta_validate(schema: &serde_json::Value, span: Span, diag: &mut Diagnostics) {
-    if let Err(e) = jsonschema::meta::validate(schema) {
+    // Every problem of the literal, not only the first.
+    let validator = match jsonschema::meta::validator_for(schema) {
+        Ok(v) => v,
+        Err(e) => return diag.error(span, format!("invalid JSON Schema: {e}")),
+    };
+    for e in validator.iter_errors(schema) {
         let at = e.instance_path().to_string();
         let at = if at.is_empty() {
             String::new()

@@ -1,6 +1,7 @@
 //! Integration tests: `agent_test!` suites and the builder API against in-process agents.
 
 mod agents;
+mod declared_tools;
 mod failures;
 mod formats;
 mod judged;

@@ -13,5 +13,3 @@ agent_test! {
         user "hi";
     }
 }
-
-fn main() {}

@@ -14,5 +14,3 @@ agent_test! {
         expect tool("c").id("alone").depends_on("alone");
     }
 }
-
-fn main() {}

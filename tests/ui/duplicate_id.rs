@@ -14,5 +14,3 @@ agent_test! {
         expect tool("search_hotels").arg("city", "Madrid").id("searched");
     }
 }
-
-fn main() {}

@@ -10,5 +10,3 @@ agent_test! {
     scenario refund { user "refund please"; }
     scenario refund { user "refund again"; }
 }
-
-fn main() {}

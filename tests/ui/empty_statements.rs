@@ -13,5 +13,3 @@ agent_test! {
         expect;
     }
 }
-
-fn main() {}

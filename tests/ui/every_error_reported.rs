@@ -16,5 +16,3 @@ agent_test! {
         sytem "be brief";
     }
 }
-
-fn main() {}

@@ -25,5 +25,3 @@ agent_test! {
 
     scenario nothing_tested {}
 }
-
-fn main() {}

@@ -19,5 +19,3 @@ agent_test! {
         }
     }
 }
-
-fn main() {}

@@ -18,5 +18,3 @@ agent_test! {
         }
     }
 }
-
-fn main() {}

@@ -14,5 +14,3 @@ agent_test! {
         expect replies().not_matches("refund(?=ed)");
     }
 }
-
-fn main() {}

@@ -16,5 +16,3 @@ agent_test! {
         }
     }
 }
-
-fn main() {}

@@ -5,5 +5,3 @@ agent_test! {
         user "Hello!";
     }
 }
-
-fn main() {}

@@ -1,9 +1,17 @@
-// Type errors inside scenario bodies only show up when tests are compiled (trybuild compiles
-// binaries), so this case uses the builder API the macro expands to.
 use agent_test::prelude::*;
 
-fn main() {
-    let mut run = ScenarioRun::new(Suite::new(), "wrong_check");
-    run.expect_turn(reply());
-    run.expect(42);
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// Type errors inside a scenario's body: each on the user's expression.
+agent_test! {
+    agent = my_agent();
+
+    scenario wrong_checks {
+        user "hi" {
+            expect reply();
+        }
+        expect 42;
+    }
 }

@@ -7,5 +7,3 @@ agent_test! {
         user "hi";
     }
 }
-
-fn main() {}

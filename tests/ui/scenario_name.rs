@@ -15,5 +15,3 @@ agent_test! {
         user "no name";
     }
 }
-
-fn main() {}

@@ -12,5 +12,3 @@ agent_test! {
         user "Hello!";
     }
 }
-
-fn main() {}

@@ -14,5 +14,3 @@ agent_test! {
         }
     }
 }
-
-fn main() {}

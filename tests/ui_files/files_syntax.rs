@@ -4,8 +4,8 @@ fn my_agent() -> impl Agent {
     agent_fn(|_req| async { "pong" })
 }
 
-// Patterns are relative to the crate's directory; trybuild builds this file in
-// target/tests/trybuild/agent-test, four levels below the repository.
+// Patterns are relative to the crate's directory; the UI runner builds this file in
+// target/ui/ui_files, three levels below the repository.
 agent_test! {
     agent = my_agent();
     // Not a literal: the pattern is a string.
@@ -15,5 +15,3 @@ agent_test! {
     // A string, but not a glob (an unclosed `[`): the position is in the pattern as written.
     files "cases/[*.json";
 }
-
-fn main() {}

@@ -4,13 +4,11 @@ fn my_agent() -> impl Agent {
     agent_fn(|_req| async { "pong" })
 }
 
-// Patterns are relative to the crate's directory; trybuild builds this file in
-// target/tests/trybuild/agent-test, four levels below the repository.
+// Patterns are relative to the crate's directory; the UI runner builds this file in
+// target/ui/ui_files, three levels below the repository.
 agent_test! {
     agent = my_agent();
-    files "../../../../tests/ui_files/cases/*.json";
-    files "../../../../tests/ui_files/cases/*.yaml";
-    files "../../../../tests/ui_files/cases/*.toml";
+    files "../../../tests/ui_files/cases/*.json";
+    files "../../../tests/ui_files/cases/*.yaml";
+    files "../../../tests/ui_files/cases/*.toml";
 }
-
-fn main() {}

@@ -81,6 +81,35 @@ pub(crate) struct SuiteAst {
     pub(crate) files: Vec<FilesAst>,
     /// Expressions of misspelt settings: still emitted, so the editor keeps helping inside them.
     pub(crate) orphans: Vec<UserExpr>,
+    /// The word starting each item at the top (`agent`, `scenario`, misspelt ones too), in
+    /// order: pointed at their documented items for the editor.
+    pub(crate) words: Vec<Ident>,
+    /// `tools = ...;`: the agent's declared tools.
+    pub(crate) tools: Option<ToolsAst>,
+}
+
+/// `tools = "tools.json";` (a file relative to the crate) or `tools = json!([...]);`.
+pub(crate) struct ToolsAst {
+    pub(crate) name: Ident,
+    pub(crate) value: UserExpr,
+    /// `tools { name: Type, .. }`: tools whose arguments are Rust types (`value` is empty).
+    pub(crate) typed: Vec<TypedTool>,
+}
+
+/// `name: Type` in `tools { .. }`.
+pub(crate) struct TypedTool {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+    pub(crate) ty: TokenStream,
+}
+
+/// Where a word is written: which words are valid there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Place {
+    /// A scenario's body.
+    Scenario,
+    /// A turn's (or a simulation's) check block.
+    Turn,
 }
 
 /// `files "<glob>";`: the pattern, relative to the crate's directory.
@@ -145,6 +174,9 @@ pub(crate) enum Stmt {
     },
     /// Any other statement, kept verbatim.
     Rust(TokenStream),
+    /// The word starting the next statement (a DSL word, or an identifier in its place),
+    /// pointed at its documented item for the editor.
+    Word(Ident, Place),
 }
 
 /// A run of user tokens in expression position.

@@ -8,15 +8,10 @@ use super::cursor::{Cursor, ident_str, is_group, is_ident, is_lone_eq, is_punct}
 use super::stmt::{Ended, collect_expr, collect_rust_stmt, looks_like_unknown_word, starts_dsl};
 use super::{Stmt, UserExpr};
 use crate::diag::Diagnostics;
-use crate::keywords::{SCENARIO_SETTINGS, SCENARIO_WORDS, suggestion};
+use crate::keywords::{SCENARIO_SETTINGS, SCENARIO_WORDS, SETTINGS, did_you_mean, suggestion};
 
 /// Where statements are being parsed: they allow different DSL words.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Block {
-    Scenario,
-    /// The `{ ... }` after `user "..."`: checks on that turn.
-    Turn,
-}
+pub(crate) use super::Place as Block;
 
 pub(crate) fn parse_body(
     stream: TokenStream,
@@ -26,6 +21,11 @@ pub(crate) fn parse_body(
 ) -> Vec<Stmt> {
     let mut c = Cursor::new(stream, span);
     let mut out = Vec::new();
+    // Identifiers of the Rust statements so far: `x = ..;` naming one of them is Rust, not a
+    // misspelt setting.
+    let mut rust_idents: Vec<String> = Vec::new();
+    // Settings this scenario gave, to report one given twice.
+    let mut settings: Vec<String> = Vec::new();
     while !c.is_end() {
         if c.eat_semi() {
             continue;
@@ -42,6 +42,9 @@ pub(crate) fn parse_body(
         };
         let word = ident_str(&first).unwrap_or_default();
         let next = c.peek_n(1).cloned();
+        let assigns = c
+            .peek_n(1)
+            .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)));
         if SCENARIO_WORDS.contains(&word.as_str()) && starts_dsl(&word, next.as_ref()) {
             if let Some(a) = attrs.first() {
                 diag.error(
@@ -49,28 +52,68 @@ pub(crate) fn parse_body(
                     format!("attributes are not supported on `{word}`"),
                 );
             }
+            push_word(&first, block, &mut out);
             c.bump();
             parse_dsl(&mut c, &word, first.span(), None, block, diag, &mut out);
-        } else if block == Block::Scenario
-            && SCENARIO_SETTINGS.contains(&word.as_str())
-            && c.peek_n(1)
-                .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)))
+        } else if assigns
+            && !rust_idents.contains(&word)
+            && let TokenTree::Ident(name) = &first
+            && (SETTINGS.contains(&word.as_str()) || did_you_mean(&word, SETTINGS).is_some())
         {
+            push_word(&first, block, &mut out);
             c.bump();
             c.bump();
             let (tokens, ended) = collect_expr(&mut c, false);
-            report_missing_semi(ended, &c, diag);
+            report_missing_semi(ended, &tokens, diag);
             let value = UserExpr::new(tokens, first.span());
-            if value.is_empty() {
-                diag.error(first.span(), format!("expected a value after `{word} =`"));
-            } else if let TokenTree::Ident(name) = first {
-                out.push(Stmt::Setting { name, value });
+            let known = SCENARIO_SETTINGS.contains(&word.as_str());
+            if block == Block::Turn {
+                diag.error(
+                    name.span(),
+                    format!("`{word}` cannot be set inside a turn's check block; set it in the scenario's body"),
+                );
+            } else if SETTINGS.contains(&word.as_str()) && !known {
+                diag.error(
+                    name.span(),
+                    format!("`{word}` is a suite setting: set it at the top of `agent_test!`, for every scenario"),
+                );
+            } else if !known {
+                diag.error(
+                    name.span(),
+                    format!(
+                        "unknown setting `{word}`{} (a scenario's settings: {})",
+                        suggestion(&word, SCENARIO_SETTINGS),
+                        list(SCENARIO_SETTINGS)
+                    ),
+                );
+            } else if value.is_empty() {
+                diag.error(name.span(), format!("expected a value after `{word} =`"));
+            } else if settings.contains(&word) {
+                diag.error(
+                    name.span(),
+                    format!("`{word}` is set twice in this scenario"),
+                );
+            } else {
+                settings.push(word);
+                out.push(Stmt::Setting {
+                    name: name.clone(),
+                    value,
+                });
+                continue;
+            }
+            // Still emitted, so the editor keeps helping inside the value.
+            if !value.is_empty() {
+                let braced = value.braced();
+                out.push(Stmt::Rust(quote::quote! { let _ = #braced; }));
             }
         } else if word == "let"
             && let Some((pattern, keyword, span)) = dsl_let(&mut c)
         {
+            rust_idents.extend(pattern.clone().into_iter().filter_map(|t| ident_str(&t)));
+            out.push(Stmt::Word(proc_macro2::Ident::new(keyword, span), block));
             parse_dsl(&mut c, keyword, span, Some(pattern), block, diag, &mut out);
         } else if looks_like_unknown_word(&word, next.as_ref()) {
+            push_word(&first, block, &mut out);
             c.bump();
             let allowed: &[&str] = if block == Block::Turn {
                 &["expect"]
@@ -81,14 +124,30 @@ pub(crate) fn parse_body(
                 first.span(),
                 format!("unknown statement `{word}`{}", suggestion(&word, allowed)),
             );
+            // A DSL word on the next line: this one stands alone (typed, not finished).
+            if c.peek().is_some_and(|t| {
+                ident_str(t).is_some_and(|w| {
+                    SCENARIO_WORDS.contains(&w.as_str()) && starts_dsl(&w, c.peek_n(1))
+                })
+            }) {
+                continue;
+            }
             // Keep the rest as an expression so type checking and completion still work in it.
             let (rest, _) = collect_expr(&mut c, false);
             let rest = UserExpr::new(rest, first.span());
             let braced = rest.braced();
             out.push(Stmt::Rust(quote::quote! { let _ = #braced; }));
         } else {
+            // A lone identifier may be a word being typed: the editor offers the words too.
+            if matches!(first, TokenTree::Ident(_))
+                && !crate::keywords::is_rust_word(&word)
+                && next.as_ref().is_none_or(|t| is_punct(t, ';'))
+            {
+                push_word(&first, block, &mut out);
+            }
             let mut tokens: TokenStream = attrs.into_iter().flat_map(|a| a.tokens).collect();
             let stmt = collect_rust_stmt(&mut c);
+            rust_idents.extend(stmt.iter().filter_map(ident_str));
             let semi = super::stmt::needs_semi(&stmt);
             tokens.extend(stmt);
             if semi {
@@ -98,6 +157,21 @@ pub(crate) fn parse_body(
         }
     }
     out
+}
+
+/// The word starting a statement, for the editor.
+fn push_word(first: &TokenTree, block: Block, out: &mut Vec<Stmt>) {
+    if let TokenTree::Ident(i) = first {
+        out.push(Stmt::Word(i.clone(), block));
+    }
+}
+
+fn list(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn parse_dsl(
@@ -134,7 +208,7 @@ fn parse_dsl(
         },
         "extract" => {
             let (tokens, ended) = collect_expr(c, false);
-            report_missing_semi(ended, c, diag);
+            report_missing_semi(ended, &tokens, diag);
             let what = UserExpr::new(tokens, word_span);
             match binding {
                 _ if what.is_empty() => diag.error(
@@ -158,7 +232,7 @@ fn parse_dsl(
             } else {
                 collect_expr(c, true)
             };
-            report_missing_semi(ended, c, diag);
+            report_missing_semi(ended, &tokens, diag);
             let input = UserExpr::new(tokens, word_span);
             if input.is_empty() && word == "user" {
                 diag.error(word_span, "expected the user's message after `user`, like `user \"I was charged twice\";`");
@@ -191,7 +265,7 @@ fn parse_dsl(
         }
         _ => {
             let (tokens, ended) = collect_expr(c, false);
-            report_missing_semi(ended, c, diag);
+            report_missing_semi(ended, &tokens, diag);
             let expr = UserExpr::new(tokens, word_span);
             if expr.is_empty() {
                 let example = match word {
@@ -215,9 +289,16 @@ fn parse_dsl(
     }
 }
 
-fn report_missing_semi(ended: Ended, c: &Cursor, diag: &mut Diagnostics) {
-    if ended == Ended::MissingSemi {
-        diag.error(c.span(), "expected `;` before this statement");
+/// A statement that runs into the next one: the error is right after its last token, where
+/// the `;` belongs.
+fn report_missing_semi(ended: Ended, tokens: &[TokenTree], diag: &mut Diagnostics) {
+    if ended == Ended::MissingSemi
+        && let Some(last) = tokens.last()
+    {
+        diag.error(
+            last.span(),
+            "expected `;` after this, before the next statement",
+        );
     }
 }
 

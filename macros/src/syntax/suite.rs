@@ -18,6 +18,8 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
         scenarios: Vec::new(),
         files: Vec::new(),
         orphans: Vec::new(),
+        words: Vec::new(),
+        tools: None,
     };
     let mut top_words: Vec<&str> = SUITE_WORDS.to_vec();
     top_words.extend(SETTINGS);
@@ -33,7 +35,25 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
             break;
         };
         let word = ident_str(&first).unwrap_or_default();
-        if word == "scenario" {
+        if let TokenTree::Ident(i) = &first {
+            suite.words.push(i.clone());
+        }
+        // `scenaro refund { .. }`: a misspelt `scenario` is still read as one, so its body keeps
+        // completion and type checking.
+        let misspelt_scenario = word != "scenario"
+            && !word.is_empty()
+            && c.peek_n(1)
+                .is_some_and(|t| matches!(t, TokenTree::Ident(_)))
+            && c.peek_n(2).is_some_and(|t| is_group(t, Delimiter::Brace));
+        if misspelt_scenario {
+            diag.error(
+                first.span(),
+                format!(
+                    "unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"
+                ),
+            );
+        }
+        if word == "scenario" || misspelt_scenario {
             c.bump();
             let scenario = parse_scenario(&mut c, first.span(), attrs, suite.scenarios.len(), diag);
             suite.scenarios.push(scenario);
@@ -74,6 +94,22 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
                         "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
                     );
                     skip_item(&mut c);
+                }
+            }
+            continue;
+        }
+        if word == "tools" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+            c.bump();
+            if let (TokenTree::Ident(name), Some(TokenTree::Group(g))) = (&first, c.bump()) {
+                let typed = parse_typed_tools(g.stream(), g.span(), diag);
+                if suite.tools.is_some() {
+                    diag.error(name.span(), "`tools` is set twice");
+                } else {
+                    suite.tools = Some(super::ToolsAst {
+                        name: name.clone(),
+                        value: UserExpr::new(Vec::new(), name.span()),
+                        typed,
+                    });
                 }
             }
             continue;
@@ -119,8 +155,13 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
     if !suite.settings.iter().any(|s| s.name == "agent")
         && (!suite.scenarios.is_empty() || suite.files.is_empty())
     {
+        // On the first item (the whole invocation when it is empty).
+        let at = suite
+            .words
+            .first()
+            .map_or_else(Span::call_site, Ident::span);
         diag.error(
-            Span::call_site(),
+            at,
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         );
     }
@@ -129,6 +170,19 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
 
 fn parse_setting(name: Ident, value: UserExpr, suite: &mut SuiteAst, diag: &mut Diagnostics) {
     let word = name.to_string();
+    if word == "tools" && !value.is_empty() {
+        if suite.tools.is_some() {
+            diag.error(name.span(), "`tools` is set twice");
+            suite.orphans.push(value);
+        } else {
+            suite.tools = Some(super::ToolsAst {
+                name,
+                value,
+                typed: Vec::new(),
+            });
+        }
+        return;
+    }
     if !SETTINGS.contains(&word.as_str()) {
         diag.error(
             name.span(),
@@ -270,8 +324,81 @@ fn skip_item(c: &mut Cursor) {
         if is_punct(&t, ';') || is_group(&t, Delimiter::Brace) {
             break;
         }
-        if c.peek().is_some_and(|n| is_ident(n, "scenario")) {
+        // The next item starts: a word of the top level (a word being typed stands alone).
+        if c.peek().is_some_and(|n| {
+            ident_str(n).is_some_and(|w| {
+                SUITE_WORDS.contains(&w.as_str()) || SETTINGS.contains(&w.as_str())
+            }) || is_punct(n, '#')
+        }) {
             break;
         }
     }
+}
+
+/// `tools { search_hotels: SearchArgs, "book-hotel": BookArgs }`: a tool's name (an identifier
+/// or a string) and the Rust type of its arguments.
+fn parse_typed_tools(
+    stream: TokenStream,
+    span: Span,
+    diag: &mut Diagnostics,
+) -> Vec<super::TypedTool> {
+    let mut c = Cursor::new(stream, span);
+    let mut out: Vec<super::TypedTool> = Vec::new();
+    while let Some(t) = c.bump() {
+        if is_punct(&t, ',') {
+            continue;
+        }
+        let (name, name_span) = match &t {
+            TokenTree::Ident(i) => (i.to_string(), i.span()),
+            TokenTree::Literal(l) => {
+                match syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into()) {
+                    Ok(s) => (s.value(), l.span()),
+                    Err(_) => (String::new(), l.span()),
+                }
+            }
+            other => (String::new(), other.span()),
+        };
+        let colon = c.peek().is_some_and(|t| is_punct(t, ':'))
+            && !c.peek_n(1).is_some_and(|t| is_punct(t, ':'));
+        if name.is_empty() || !colon {
+            diag.error(
+                name_span,
+                "expected a tool and the type of its arguments, like `tools { search_hotels: SearchArgs }`",
+            );
+            while c.peek().is_some_and(|t| !is_punct(t, ',')) {
+                c.bump();
+            }
+            continue;
+        }
+        c.bump();
+        // The type: up to a `,` outside `<..>`.
+        let mut ty = TokenStream::new();
+        let mut depth = 0usize;
+        while let Some(t) = c.peek() {
+            if is_punct(t, ',') && depth == 0 {
+                break;
+            }
+            if is_punct(t, '<') {
+                depth += 1;
+            } else if is_punct(t, '>') {
+                depth = depth.saturating_sub(1);
+            }
+            ty.extend(c.bump());
+        }
+        if ty.is_empty() {
+            diag.error(
+                name_span,
+                format!("expected the type of `{name}`'s arguments after `:`"),
+            );
+        } else if out.iter().any(|t| t.name == name) {
+            diag.error(name_span, format!("the tool `{name}` is declared twice"));
+        } else {
+            out.push(super::TypedTool {
+                name,
+                span: name_span,
+                ty,
+            });
+        }
+    }
+    out
 }

@@ -34,7 +34,8 @@ fn errors(src: &str) -> Vec<String> {
 fn errors_of(input: TokenStream) -> Vec<String> {
     let mut diag = Diagnostics::new();
     let input = crate::syntax::limit_nesting(input, &mut diag);
-    let suite = crate::syntax::parse_suite(input, &mut diag);
+    let mut suite = crate::syntax::parse_suite(input, &mut diag);
+    crate::fix::fix(&mut suite, &mut diag);
     crate::validate::validate(&suite, &mut diag);
     diag.into_messages()
 }
@@ -160,7 +161,7 @@ fn turn_check_after_incomplete_check_is_still_a_separate_statement() {
         }
     "#;
     let msgs = errors(src);
-    assert_eq!(msgs, ["expected `;` before this statement"]);
+    assert_eq!(msgs, ["expected `;` after this, before the next statement"]);
     let text = expand_suite(ts(src)).to_string();
     assert!(text.contains("{ no_tools () }"), "{text}");
 }
@@ -178,15 +179,13 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tools`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );
     assert_eq!(
         errors(r#"agent = a(); scenaro s { user "hi"; }"#),
-        [
-            "expected `scenario`, `context { ... }`, `files \"<glob>\";` or a setting like `agent = my_agent();`; did you mean `scenario`?"
-        ]
+        ["unknown item `scenaro`; did you mean `scenario`? (`scenario <name> { ... }`)"]
     );
 }
 
@@ -720,5 +719,134 @@ fn jsonpath_literals_nest_at_most_10_levels() {
     assert_eq!(
         msgs,
         ["invalid JSONPath: brackets nest deeper than 10 levels at column 32"]
+    );
+}
+
+/// A misspelt `scenario` is still expanded as a scenario (with the error), so its body keeps
+/// completion and type checking.
+#[test]
+fn a_misspelt_scenario_is_still_a_scenario() {
+    let src = COMPLETE.replace("scenario other", "scenaro other");
+    assert_eq!(
+        errors(&src),
+        ["unknown item `scenaro`; did you mean `scenario`? (`scenario <name> { ... }`)"]
+    );
+    assert_eq!(
+        fn_names(&expand_suite(ts(&src))),
+        fn_names(&expand_suite(ts(COMPLETE)))
+    );
+}
+
+/// What rust-analyzer compares: the input with a completion marker in a word being typed must
+/// expand to the same tokens, but for that word (else the editor's analysis of the real
+/// expansion would be off).
+#[test]
+fn a_word_being_typed_does_not_change_the_expansion() {
+    for (typed, marked) in [
+        (
+            r#"agent = a(); scenario s { us "hi"; expect no_tools(); }"#,
+            r#"agent = a(); scenario s { usraCompletionMarker "hi"; expect no_tools(); }"#,
+        ),
+        (
+            r#"agent = a(); scenario s { user "hi"; exp }"#,
+            r#"agent = a(); scenario s { user "hi"; expraCompletionMarker }"#,
+        ),
+        (
+            r#"agent = a(); scenario s { user "hi" { exp } }"#,
+            r#"agent = a(); scenario s { user "hi" { expraCompletionMarker } }"#,
+        ),
+        (
+            r#"agent = a(); ti scenario s { user "hi"; }"#,
+            r#"agent = a(); tiraCompletionMarker scenario s { user "hi"; }"#,
+        ),
+    ] {
+        // (the messages of the errors may differ: "did you mean" needs the word)
+        let code = |t: TokenStream| {
+            let text = t.to_string();
+            text.split(":: core :: compile_error")
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let a: Vec<String> = code(expand_suite(ts(typed)))
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
+        let b: Vec<String> = code(expand_suite(ts(marked)))
+            .split(' ')
+            .map(|t| t.replace("raCompletionMarker", ""))
+            .collect();
+        assert_eq!(a, b, "{typed}");
+        // The word is pointed at the documented words of its place.
+        let text = expand_suite(ts(marked)).to_string();
+        assert!(text.contains("raCompletionMarker ;"), "{text}");
+        assert!(text.contains(":: agent_test :: dsl :: in_"), "{text}");
+    }
+}
+
+/// Every DSL word is pointed at its documented item (for hover and go-to-definition), for the
+/// editor only.
+#[test]
+fn words_point_at_their_documentation() {
+    let text = expand_suite(ts(COMPLETE)).to_string();
+    for word in [
+        "in_suite :: agent",
+        "in_suite :: context",
+        "in_suite :: scenario",
+        "in_scenario :: user",
+        "in_turn :: expect",
+        "in_scenario :: expect",
+    ] {
+        assert!(
+            text.contains(&format!(
+                "# [cfg (rust_analyzer)] let _ = :: agent_test :: dsl :: {word} ;"
+            )),
+            "{word}: {text}"
+        );
+    }
+}
+
+#[test]
+fn scenario_settings_are_checked_like_the_suites() {
+    assert_eq!(
+        errors(
+            r#"agent = a(); scenario s { timout = x(); report_dir = "r"; user "hi" { clock = c(); } }"#
+        ),
+        [
+            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`)",
+            "`report_dir` is a suite setting: set it at the top of `agent_test!`, for every scenario",
+            "`clock` cannot be set inside a turn's check block; set it in the scenario's body",
+        ]
+    );
+    // A local assigned again is Rust.
+    assert_eq!(
+        errors(r#"agent = a(); scenario s { let mut timer = 1; timer = 2; user "hi"; }"#),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn declared_tools_check_names_and_literals() {
+    let tools = r#"agent = a();
+        tools = json!({"tools": [
+            {"name": "search", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+            {"name": "book", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+        ]});"#;
+    let msgs = errors(&format!(
+        r#"{tools} scenario s {{ user "hi" {{
+            expect tool("serch").arg("q", "x");
+            expect tool("search").arg("q", 1);
+            expect tool("book").arg("m", 1);
+            expect forbidden_tools(["cancel"]);
+        }} }}"#
+    ));
+    assert_eq!(
+        msgs,
+        [
+            "unknown tool `serch`; did you mean `search`? (declared tools: `search`, `book`)",
+            "argument `q` of `search` is a string in the declared tools, not an integer",
+            "`book` has no argument `m`; did you mean `n`? (its arguments: `n`)",
+            "unknown tool `cancel` (declared tools: `search`, `book`)",
+        ]
     );
 }

@@ -1,13 +1,22 @@
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
 fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::agnt;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
     let _ = { my_agent() };
     ::agent_test::__private::Suite::new()
 }
 #[test]
-#[allow(unused_braces)]
+#[allow(unused_braces, unexpected_cfgs)]
 fn broken() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
@@ -22,21 +31,33 @@ fn broken() {
         __agent_test_suite_5c5041350eae7a82,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::usr;
                 let _ = { "hi" };
-                __agent_test_run.user({ "hello" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "hello" }))
+                    .await;
                 {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::expect;
                     __agent_test_run
                         .__expect(
                             { reply().matches("(unclosed") },
                             "reply().matches(\"(unclosed\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::expect;
                     __agent_test_run
                         .__expect(
                             { tool("a").id("dup") },
                             "tool(\"a\").id(\"dup\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::expect;
                     __agent_test_run
                         .__expect(
                             { tool("b").id("dup") },
@@ -44,6 +65,8 @@ fn broken() {
                             true,
                         );
                 }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
                     .__expect(
                         { reply().contains("x").depends_on("nothing") },
@@ -55,13 +78,13 @@ fn broken() {
     );
 }
 #[test]
-#[allow(unused_braces)]
-fn broken() {
+#[allow(unused_braces, unexpected_cfgs)]
+fn broken_2() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
-            name: "broken",
+            name: "broken_2",
             description: "",
             module: ::core::module_path!(),
             file: ::core::file!(),
@@ -70,13 +93,17 @@ fn broken() {
         __agent_test_suite_5c5041350eae7a82,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
-                __agent_test_run.user({ "again" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "again" }))
+                    .await;
             })
         },
     );
 }
 #[test]
-#[allow(unused_braces)]
+#[allow(unused_braces, unexpected_cfgs)]
 fn unnamed_scenario_3() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
@@ -91,13 +118,21 @@ fn unnamed_scenario_3() {
         __agent_test_suite_5c5041350eae7a82,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
-                __agent_test_run.user({ "a scenario without a name" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(
+                        ::agent_test::__private::user_message({
+                            "a scenario without a name"
+                        }),
+                    )
+                    .await;
             })
         },
     );
 }
 ::core::compile_error! {
-    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`)"
+    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tools`)"
 }
 ::core::compile_error! {
     "unknown statement `usr`; did you mean `user`?"

@@ -1,14 +1,19 @@
 // Not valid Rust (incomplete input): unexpected end of input, expected identifier or integer
 // The expansion, token by token (as rustc and rust-analyzer get it):
 #[doc (hidden)]
-#[allow (dead_code , non_snake_case , unused_variables , unused_braces)]
+#[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
+#[allow (dead_code , non_snake_case , unused_variables , unused_braces , unexpected_cfgs)]
 fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite {
+    #[cfg (rust_analyzer)]
+    let _ = :: agent_test :: dsl :: in_suite :: agent ;
+    #[cfg (rust_analyzer)]
+    let _ = :: agent_test :: dsl :: in_suite :: scenario ;
     #[allow (unused_imports)]
     use :: agent_test :: prelude :: * ;
     :: agent_test :: __private :: Suite :: new () . agent ({ my_agent () })
 }
 #[test]
-#[allow (unused_braces)]
+#[allow (unused_braces , unexpected_cfgs)]
 fn typing () {
     #[allow (unused_imports)]
     use :: agent_test :: prelude :: * ;
@@ -18,10 +23,16 @@ fn typing () {
         & mut | __agent_test_run : & mut :: agent_test :: __private :: ScenarioRun | {
             :: agent_test :: __private :: Box :: pin (
                 async move {
-                    __agent_test_run . user ({ "hello" }) . await ;
+                    #[cfg (rust_analyzer)]
+                    let _ = :: agent_test :: dsl :: in_scenario :: user ;
+                    __agent_test_run . user (:: agent_test :: __private :: user_message ({ "hello" })) . await ;
                     {
+                        #[cfg (rust_analyzer)]
+                        let _ = :: agent_test :: dsl :: in_turn :: expect ;
                         __agent_test_run . __expect ({ tool ("x") . } , "tool(\"x\")." , true) ;
                     }
+                    #[cfg (rust_analyzer)]
+                    let _ = :: agent_test :: dsl :: in_scenario :: expect ;
                     __agent_test_run . __expect ({ no_tools () } , "no_tools()" , false) ;
                 },
             )

@@ -1,12 +1,17 @@
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
 fn __agent_test_suite_a9bc8acca21f39b1() -> ::agent_test::__private::Suite {
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::agent;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new().agent({ my_agent() })
 }
 #[test]
-#[allow(unused_braces)]
+#[allow(unused_braces, unexpected_cfgs)]
 fn hello() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
@@ -21,7 +26,13 @@ fn hello() {
         __agent_test_suite_a9bc8acca21f39b1,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
-                __agent_test_run.user({ "hi" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "hi" }))
+                    .await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
                     .__expect(
                         { reply().contains("hi") },

@@ -1,6 +1,29 @@
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, unused_variables, unused_braces)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
 fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::agent;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::judge;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::timeout;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::report_dir;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::clock;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::timezone;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::repeat;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::min_passes;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::context;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new()
@@ -20,7 +43,7 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
 #[test]
 #[ignore = "attributes go on the test"]
 #[cfg(not(miri))]
-#[allow(unused_braces)]
+#[allow(unused_braces, unexpected_cfgs)]
 fn documented() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
@@ -35,13 +58,17 @@ fn documented() {
         __agent_test_suite_1be99f68d75d2e45,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
-                __agent_test_run.user({ "hi" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "hi" }))
+                    .await;
             })
         },
     );
 }
 #[test]
-#[allow(unused_braces)]
+#[allow(unused_braces, unexpected_cfgs)]
 fn second() {
     #[allow(unused_imports)]
     use ::agent_test::prelude::*;
@@ -56,7 +83,13 @@ fn second() {
         __agent_test_suite_1be99f68d75d2e45,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
-                __agent_test_run.user({ "hello" }).await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "hello" }))
+                    .await;
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
                     .__expect(
                         { reply().contains("hello") },

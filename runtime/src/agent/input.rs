@@ -50,3 +50,51 @@ impl From<&String> for UserInput {
         text.as_str().into()
     }
 }
+
+/// What a `user` turn of `agent_test!` accepts: text (`&str`, `String`, `&String`), or a
+/// [`UserInput`] (a [`custom_body`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a user message",
+    label = "expected the user's message here",
+    note = "a user turn sends text: `user \"I was charged twice\";`, `user format!(..);`, or a JSON body with `user custom_body(json!(..));`"
+)]
+pub trait UserMessage {
+    /// The message as the turn's input.
+    fn into_user_input(self) -> UserInput;
+}
+
+impl UserMessage for UserInput {
+    fn into_user_input(self) -> UserInput {
+        self
+    }
+}
+
+impl UserMessage for &str {
+    fn into_user_input(self) -> UserInput {
+        self.into()
+    }
+}
+
+impl UserMessage for String {
+    fn into_user_input(self) -> UserInput {
+        self.into()
+    }
+}
+
+impl UserMessage for &String {
+    fn into_user_input(self) -> UserInput {
+        self.into()
+    }
+}
+
+impl UserMessage for std::borrow::Cow<'_, str> {
+    fn into_user_input(self) -> UserInput {
+        self.into_owned().into()
+    }
+}
+
+/// What `user <expr>` compiles to: the message, with a targeted error for anything else.
+#[doc(hidden)]
+pub fn user_message(message: impl UserMessage) -> UserInput {
+    message.into_user_input()
+}

@@ -16,7 +16,7 @@ pub use chat::{ChatAgent, Mock};
 pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 #[cfg(feature = "http")]
 pub use http::HttpAgent;
-pub use input::{UserInput, custom_body};
+pub use input::{UserInput, UserMessage, custom_body, user_message};
 pub use replay::ReplayAgent;
 pub use turn_request::AgentRequest;
 #[cfg(feature = "http")]

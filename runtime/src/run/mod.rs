@@ -14,6 +14,7 @@ mod scenario_run;
 mod simulate;
 mod step_verdict;
 mod suite;
+mod tools;
 
 pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use evaluator::ScenarioEvaluator;
@@ -24,3 +25,4 @@ pub use repeat::Repeats;
 pub use scenario_run::ScenarioRun;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};
+pub use tools::{DeclaredTools, ToolArgs, schema_of, tools_file, typed_tools};

@@ -438,6 +438,18 @@ impl ScenarioRun {
             self.setup_errors
                 .push(crate::scenario::EMPTY_SCENARIO.to_owned());
         }
+        // Declared tools: every call the agent made must match them (added only when it
+        // called tools, so the check always compares something).
+        if let Some(tools) = &self.suite.tools
+            && self
+                .transcript
+                .turns
+                .iter()
+                .any(|t| t.tool_calls().next().is_some())
+        {
+            let e = tools.expectation();
+            self.push(e, Scope::Conversation, None);
+        }
         let mut verdicts: Vec<Verdict> = self
             .setup_errors
             .iter()

@@ -41,6 +41,7 @@ pub struct Suite {
     pub(crate) setup_errors: Vec<String>,
     pub(crate) judge: Option<Judge>,
     pub(crate) repeat: Repeat,
+    pub(crate) tools: Option<super::DeclaredTools>,
 }
 
 /// The per-turn timeout when none is set: generous, because real models are slow.
@@ -58,6 +59,7 @@ impl Default for Suite {
             setup_errors: Vec::new(),
             judge: None,
             repeat: Repeat::default(),
+            tools: None,
         }
     }
 }
@@ -178,6 +180,29 @@ impl Suite {
         self
     }
 
+    /// Declares the agent's tools (`tools = "tools.json";` in `agent_test!`), as the agent
+    /// declares them to its model: OpenAI's tools list, Anthropic's or MCP's (see
+    /// [`DeclaredTools`](super::DeclaredTools)). Every scenario in which the agent called tools
+    /// then gets a check that each call names a declared tool with arguments valid against its
+    /// schema. A declaration that cannot be read is an error verdict of every scenario.
+    ///
+    /// ```
+    /// use agent_test_runtime::Suite;
+    /// use serde_json::json;
+    /// let suite = Suite::new().tools(json!([{"type": "function", "function": {
+    ///     "name": "lookup_order",
+    ///     "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}
+    /// }}]));
+    /// # let _ = suite;
+    /// ```
+    pub fn tools(mut self, tools: serde_json::Value) -> Self {
+        match super::DeclaredTools::from_json(&tools) {
+            Ok(t) => self.tools = Some(t),
+            Err(e) => self.setup_errors.push(format!("declared tools: {e}")),
+        }
+        self
+    }
+
     /// The suite's context variables.
     ///
     /// See the type's example.
@@ -197,6 +222,7 @@ impl fmt::Debug for Suite {
             .field("timezone", &self.timezone)
             .field("judge", &self.judge)
             .field("repeat", &self.repeat)
+            .field("tools", &self.tools)
             .finish()
     }
 }

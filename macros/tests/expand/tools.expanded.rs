@@ -1,0 +1,57 @@
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
+fn __agent_test_suite_1cef0dc827a5deeb() -> ::agent_test::__private::Suite {
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::agent;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::tools;
+    #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::scenario;
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::Suite::new()
+        .agent({ my_agent() })
+        .tools({
+            json!(
+                [{ "type" : "function", "function" : { "name" : "search", "parameters" :
+                { "type" : "object", "properties" : { "q" : { "type" : "string" } } } }
+                }]
+            )
+        })
+}
+#[test]
+#[allow(unused_braces, unexpected_cfgs)]
+fn search() {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::test_scenario(
+        &::agent_test::__private::ScenarioSource {
+            name: "search",
+            description: "",
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+        },
+        __agent_test_suite_1cef0dc827a5deeb,
+        &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
+            ::agent_test::__private::Box::pin(async move {
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::user;
+                __agent_test_run
+                    .user(::agent_test::__private::user_message({ "find it" }))
+                    .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::expect;
+                    __agent_test_run
+                        .__expect(
+                            { tool("search").arg("q", "it") },
+                            "tool(\"search\").arg(\"q\", \"it\")",
+                            true,
+                        );
+                }
+            })
+        },
+    );
+}

@@ -1,0 +1,12 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// Attributes with nothing after them.
+agent_test! {
+    agent = my_agent();
+    scenario greeting { user "hi"; }
+    #[ignore]
+}

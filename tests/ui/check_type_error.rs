@@ -1,0 +1,15 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// A check method given the wrong type.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        user "hi" {
+            expect tool("x").times("twice");
+        }
+    }
+}

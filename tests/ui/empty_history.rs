@@ -1,0 +1,14 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// `history` with nothing after it.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        history;
+        user "hi";
+    }
+}

@@ -1,0 +1,14 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// The `;` missing after a turn: the error is where it belongs.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        user "hi"
+        expect no_tools();
+    }
+}

@@ -1,0 +1,14 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// A scenario setting with nothing after `=`.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        clock = ;
+        user "hi";
+    }
+}

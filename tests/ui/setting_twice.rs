@@ -1,0 +1,13 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// A suite setting given twice.
+agent_test! {
+    agent = my_agent();
+    timeout = Duration::from_secs(5);
+    timeout = Duration::from_secs(9);
+    scenario greeting { user "hi"; }
+}

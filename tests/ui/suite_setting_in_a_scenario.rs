@@ -1,0 +1,15 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// Settings only a suite takes.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        report_dir = "target/elsewhere";
+        tools = "tools.json";
+        user "hi";
+    }
+}

@@ -1,0 +1,17 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// Functions taking text, given numbers.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        user "hi" {
+            expect reply().contains(42);
+            expect tool(7).arg("x", 1);
+            expect reply().starts_with(1.5).id(3);
+        }
+    }
+}

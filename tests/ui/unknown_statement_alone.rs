@@ -1,0 +1,14 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// A word being typed before the next statement.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        us
+        user "hi";
+    }
+}

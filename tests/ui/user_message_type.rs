@@ -1,0 +1,14 @@
+use agent_test::prelude::*;
+
+fn my_agent() -> impl Agent {
+    agent_fn(|_req| async { "hi" })
+}
+
+// A message of another type: a targeted error on the expression.
+agent_test! {
+    agent = my_agent();
+    scenario greeting {
+        let order_number: u32 = 9921;
+        user order_number;
+    }
+}
