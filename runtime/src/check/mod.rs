@@ -7,16 +7,20 @@
 //! [`Verdict`](crate::model::Verdict)s.
 
 mod agents;
+mod chain;
 mod context;
 mod count;
 mod custom;
 mod json;
+mod jmespath;
 mod json_source;
 mod judge;
+mod length;
 mod protocol;
 mod sequence;
 mod text;
 mod tool;
+mod tool_errors;
 mod tool_eval;
 mod tool_set;
 mod trajectory;
@@ -29,7 +33,11 @@ pub use json::{
     Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
     schema,
 };
+pub use chain::{ToolChain, tool_chain};
+pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json_source::{JsonSource, JsonSourceOptions};
+pub use length::{Length, LengthCheck, LengthUnit};
+pub use tool_errors::{NoToolErrors, no_tool_errors};
 pub use judge::{JudgeCheck, expected_response, judge};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
@@ -46,13 +54,13 @@ pub use workflow::{
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use crate::path::FieldPath;
-pub(crate) use context::TranscriptIndex;
+pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use context::{EvalContext, Target};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
-pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, no_tool, node, tool};
+pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, any_tool, no_tool, node, tool};
 pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
 
 use serde::{Deserialize, Serialize};
@@ -192,6 +200,8 @@ macro_rules! checks {
 checks! {
     /// A check on text (see [`reply`]).
     Text(TextCheck) = "text",
+    /// The length of a text (see [`Text::length`]).
+    Length(LengthCheck) = "length",
     /// A check on one tool (see [`tool`]).
     Tool(ToolCheck) = "tool",
     /// Required or forbidden tool names (see [`required_tools`]).
@@ -200,12 +210,18 @@ checks! {
     NoTools(NoTools) = "no_tools",
     /// An ordered sequence of tools (see [`tool_sequence`]).
     ToolSequence(ToolSequence) = "tool_sequence",
+    /// A chain of dependent tool calls, each with its constraints (see [`tool_chain`]).
+    ToolChain(ToolChain) = "tool_chain",
+    /// No tool call failed (see [`no_tool_errors`]).
+    NoToolErrors(NoToolErrors) = "no_tool_errors",
     /// A whole trajectory against a reference (see [`trajectory`]).
     Trajectory(TrajectoryCheck) = "trajectory",
     /// A JSON field (see [`field`]).
     Field(FieldCheck) = "field",
     /// A JSONPath query (see [`json_path`]).
     JsonPath(JsonPathCheck) = "json_path",
+    /// A JMESPath expression (see [`jmespath`]).
+    Jmespath(JmesPathCheck) = "jmespath",
     /// A JSON Schema (see [`schema`]).
     Schema(SchemaCheck) = "schema",
     /// HTTP status (see [`http_status`]).

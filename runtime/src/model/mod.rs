@@ -21,7 +21,7 @@ mod usage_shapes;
 pub(crate) mod verdict;
 mod workflow;
 
-pub use call::{Call, CallKind};
+pub use call::{Call, CallKind, ToolErrorKind};
 pub use context::Context;
 pub use message::{Message, Role};
 pub use reply::Reply;
