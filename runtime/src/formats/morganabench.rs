@@ -190,7 +190,23 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     Ok(match kind {
         "equality" => {
             let o = object(v, at, &["match_as", "value"])?;
-            exact(required(o, "value", at)?.clone()).into_matcher()
+            // `EqualsMatcher.value: str | int | float | bool`: a list, an object or null is
+            // not an equality value in MorganaBench's schema.
+            match required(o, "value", at)? {
+                value @ (Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
+                    exact(value.clone()).into_matcher()
+                }
+                other => {
+                    return Err((
+                        join(at, "value"),
+                        format!(
+                            "expected a string, number or boolean (an `equality` value is \
+                             `str | int | float | bool`), got {}",
+                            super::read::kind(other)
+                        ),
+                    ));
+                }
+            }
         }
         "email" => email(value_of(object(v, at, &["match_as", "value"])?)?),
         "missing" => {

@@ -470,6 +470,31 @@ fn morganabench_errors() {
             mb_parameters(json!([{"param": "to"}])),
             "x.json: at expectations.assertions[0].parameters[0]: missing field `matcher`",
         ),
+        // `EqualsMatcher.value` is `str | int | float | bool`.
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "equality", "value": ["a", "b"]}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
+             string, number or boolean (an `equality` value is `str | int | float | bool`), got \
+             an array ([\"a\",\"b\"])",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "equality", "value": {"city": "Paris"}}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
+             string, number or boolean (an `equality` value is `str | int | float | bool`), got \
+             an object ({\"city\":\"Paris\"})",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "optional", "default": {"match_as": "equality", "value": null}}}])),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.default.value: expected \
+             a string, number or boolean (an `equality` value is `str | int | float | bool`), \
+             got null",
+        ),
         (
             mb,
             "x.json",
