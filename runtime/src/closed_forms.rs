@@ -252,6 +252,7 @@ fn every_step() -> Scenario {
         },
         Step::CheckVariable {
             path: "var.v".into(),
+            op: crate::scenario::VariableOp::GreaterThan,
             equals: json!({"x": 1}),
             label: Some("l".into()),
             warning: true,
@@ -303,6 +304,7 @@ fn full_recording() -> RecordedRun {
     let mut transcript = Transcript::new(vec![turn]);
     transcript.context.insert("K", json!({"v": 1}));
     transcript.history = vec![Message::user("before")];
+    transcript.variables = vec![crate::model::Variable::new("var.v", json!({"deep": 1}))];
     transcript.user_time = Some("2026-11-23T09:30:00+00:00[UTC]".parse().unwrap());
     let mut info = ScenarioInfo::new("all")
         .described("d")

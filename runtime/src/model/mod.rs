@@ -25,7 +25,7 @@ pub use call::{Call, CallKind, ToolErrorKind};
 pub use context::Context;
 pub use message::{Message, Role};
 pub use reply::Reply;
-pub use transcript::Transcript;
+pub use transcript::{Transcript, Variable};
 pub use turn::Turn;
 pub use usage::Usage;
 pub use usage_shapes::usage_in;
