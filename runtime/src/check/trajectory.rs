@@ -621,7 +621,9 @@ impl TrajectoryCheck {
                     && let Some(j) = actual.iter().position(|c| c.step.is_none())
                 {
                     return Outcome::error(format!(
-                        "not measured: the reference has calls made in one model response, but                          the transcript does not say which calls were (the call of `{}` at {} has                          no model step)",
+                        "not measured: the reference has calls made in one model response, but \
+                         the transcript does not say which calls were (the call of `{}` at {} \
+                         has no model step)",
                         actual[j].name,
                         cx.position_name(places[j])
                     ));
@@ -642,7 +644,8 @@ impl TrajectoryCheck {
                         step_violations.push(Violation::new(
                             "step_mismatch",
                             format!(
-                                "step {}: the reference expects {} in one model response ({}),                                  the agent made {} ({})",
+                                "step {}: the reference expects {} in one model response ({}), \
+                                 the agent made {} ({})",
                                 k + 1,
                                 calls_noun(e_step.len()),
                                 self.expected[e_step.clone()]
