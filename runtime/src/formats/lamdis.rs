@@ -2,15 +2,16 @@
 //!
 //! The steps run in order over Lamdis's variable bag: `${path}` (and `$steps.<id>.output...`)
 //! in messages and request inputs read `var.<name>`, `steps.<id>.output`, `last.assistant` and
-//! `transcript`; a leading `bag.` names the bag itself; a missing value is the empty string.
+//! `transcript`; a leading `$.` or `$` is dropped and a leading `bag.` names the bag itself; a
+//! missing value is the empty string; an empty placeholder `${}` stays as written.
 //!
 //! | Lamdis step | agent-test |
 //! |---|---|
 //! | `message` (`role: user` / `system`, `content`) | a user turn / a system message, interpolated |
 //! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable; the response becomes `var.<saveAs>` and `steps.<id>.output` |
-//! | `assistant_check`, `mode: includes` | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`) |
-//! | `assistant_check`, `mode: judge` (`rubric`, `threshold`, `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript) |
-//! | `assistant_check`, `mode: variable_check` (`variablePath`, `expectEquals`) | [`Step::CheckVariable`]: JSON equality at that point of the run |
+//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
+//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
+//! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); an unknown operator fails the check |
 //! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
 //! | `name` | the check's label |
 //! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |

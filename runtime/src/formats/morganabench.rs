@@ -8,7 +8,7 @@
 //! | `expectations.expected_response` | [`expected_response`](crate::check::expected_response) (judged) |
 //! | `assert_that: tool_called` + `parameters` | [`tool`](crate::check::tool) with one `.arg` per parameter; some call must satisfy all |
 //! | `assert_that: no_tool_called` | [`no_tools`](crate::check::no_tools) |
-//! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers |
+//! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers (an `equality` value is a string, number or boolean, as the schema says) |
 //! | `match_as: free_text / date_time` | the judged [`free_text`](crate::matcher::free_text) / [`date_time`](crate::matcher::date_time) (relative to `outputs.environment.user_time`) |
 //! | a parameter group (`params` + matcher) | [`arg_group`](crate::check::ToolCheck::arg_group): the arguments judged together |
 //! | `outputs` | the recorded run (see [`trace`](crate::trace)) |
