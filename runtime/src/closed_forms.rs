@@ -15,11 +15,11 @@ use crate::check::{
     replies, reply, required_tools, schema, state_is, tokens, tool, tool_call, tool_chain,
     tool_sequence, trajectory, transitioned_to, workflow_complete,
 };
-use crate::model::ToolErrorKind;
 use crate::matcher::{
     Matcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
     matches_schema, missing, not, one_of, optional, regex,
 };
+use crate::model::ToolErrorKind;
 use crate::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
 use crate::scenario::{Scenario, Step};
 use crate::{RecordedRun, ScenarioInfo};
@@ -120,11 +120,7 @@ fn every_check() -> Vec<Expectation> {
             .of_tools(["a"])
             .of_kind(ToolErrorKind::Execution)
             .into_expectation(),
-        tool_chain([
-            tool("a").result(any()),
-            tool("b").arg("x", 1).no_error(),
-        ])
-        .into_expectation(),
+        tool_chain([tool("a").result(any()), tool("b").arg("x", 1).no_error()]).into_expectation(),
         jmespath("a.b").is(1).in_text().into_expectation(),
         field("x")
             .exists()

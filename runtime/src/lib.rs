@@ -85,8 +85,8 @@ pub mod prelude {
         conversation, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
         http_status, http_success, jmespath, json_path, latency, no_guardrail_triggered, no_tool,
         no_tool_errors, no_tools, node, node_output, replies, reply, required_tools, schema,
-        state_is, tokens, tool, tool_call, tool_chain, tool_sequence, trajectory,
-        transitioned_to, workflow_complete,
+        state_is, tokens, tool, tool_call, tool_chain, tool_sequence, trajectory, transitioned_to,
+        workflow_complete,
     };
     pub use crate::check::{expected_response, judge};
     pub use crate::judge::{Judge, JudgeMode};

@@ -481,11 +481,15 @@ fn every_format_that_knows_them_keeps_model_steps() {
         let got = steps(&t);
         // Steps are numbered per turn in response order; what matters is which calls share one.
         assert_eq!(got.len(), 3, "{format}: {got:?}");
-        assert_eq!(got[0].1, got[1].1, "{format}: a and b in one response: {got:?}");
+        assert_eq!(
+            got[0].1, got[1].1,
+            "{format}: a and b in one response: {got:?}"
+        );
         assert_ne!(got[1].1, got[2].1, "{format}: c in another: {got:?}");
         assert!(got.iter().all(|(_, s)| s.is_some()), "{format}: {got:?}");
         // And a strict trajectory with the two in one step passes on it, in either order.
-        let reference = trajectory([tool_call("b"), tool_call("a").parallel(), tool_call("c")]).strict();
+        let reference =
+            trajectory([tool_call("b"), tool_call("a").parallel(), tool_call("c")]).strict();
         let v = agent_test_runtime::evaluate(&t, &[reference.into_expectation()]);
         assert_eq!(v[0].status, Status::Pass, "{format}: {}", v[0].reason);
     }
@@ -517,5 +521,8 @@ fn recordings_keep_steps_and_error_kinds() {
         "r.json",
     )
     .unwrap_err();
-    assert!(err.to_string().contains("unknown variant `timeout`"), "{err}");
+    assert!(
+        err.to_string().contains("unknown variant `timeout`"),
+        "{err}"
+    );
 }

@@ -540,19 +540,26 @@ mod tests {
             embedded(r#"Use {name} here: {"a": [1, 2]} and more"#).unwrap(),
             serde_json::json!({"a": [1, 2]})
         );
-        assert_eq!(embedded("list: [1, 2] then {\"a\": 1}").unwrap(), serde_json::json!([1, 2]));
+        assert_eq!(
+            embedded("list: [1, 2] then {\"a\": 1}").unwrap(),
+            serde_json::json!([1, 2])
+        );
         assert_eq!(
             embedded("no json here").unwrap_err(),
             "the reply has no JSON object or array"
         );
-        let lenient = |t: &str, fenced, embedded| read_json(t, ReplyJson::Lenient { fenced, embedded });
+        let lenient =
+            |t: &str, fenced, embedded| read_json(t, ReplyJson::Lenient { fenced, embedded });
         // Objects first, as PromptKit extracts.
         assert_eq!(
             lenient("list: [1, 2] then {\"a\": 1}", false, true).unwrap(),
             serde_json::json!({"a": 1})
         );
         // Not closed: the array next.
-        assert_eq!(lenient("{ open [3]", false, true).unwrap(), serde_json::json!([3]));
+        assert_eq!(
+            lenient("{ open [3]", false, true).unwrap(),
+            serde_json::json!([3])
+        );
         // Closed but not JSON: invalid, no search further.
         assert!(lenient("{bad} {\"a\": 1}", false, true).is_err());
         assert_eq!(

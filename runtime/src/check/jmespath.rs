@@ -159,11 +159,18 @@ impl JmesPathCheck {
 /// The value of `expression` on `json`, or why there is none.
 #[cfg(feature = "jmespath")]
 fn search(expression: &str, json: &Value) -> Result<Value, String> {
-    let compiled = jmespath::compile(expression)
-        .map_err(|e| format!("invalid JMESPath `{expression}`: {}", one_line(&e.to_string())))?;
-    let result = compiled
-        .search(json)
-        .map_err(|e| format!("JMESPath `{expression}` failed: {}", one_line(&e.to_string())))?;
+    let compiled = jmespath::compile(expression).map_err(|e| {
+        format!(
+            "invalid JMESPath `{expression}`: {}",
+            one_line(&e.to_string())
+        )
+    })?;
+    let result = compiled.search(json).map_err(|e| {
+        format!(
+            "JMESPath `{expression}` failed: {}",
+            one_line(&e.to_string())
+        )
+    })?;
     serde_json::to_value(&*result).map_err(|e| format!("JMESPath `{expression}`: {e}"))
 }
 

@@ -48,13 +48,7 @@ pub enum JsonSource {
 crate::util::json::one_key_enum!(
     JsonSource,
     [
-        "auto",
-        "body",
-        "reply",
-        "fenced",
-        "node",
-        "embedded",
-        "lenient"
+        "auto", "body", "reply", "fenced", "node", "embedded", "lenient"
     ]
 );
 

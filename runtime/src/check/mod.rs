@@ -11,8 +11,8 @@ mod chain;
 mod context;
 mod count;
 mod custom;
-mod json;
 mod jmespath;
+mod json;
 mod json_source;
 mod judge;
 mod length;
@@ -29,19 +29,19 @@ mod workflow;
 pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
+pub use chain::{ToolChain, tool_chain};
+pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{
     Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
     schema,
 };
-pub use chain::{ToolChain, tool_chain};
-pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json_source::{JsonSource, JsonSourceOptions};
-pub use length::{Length, LengthCheck, LengthUnit};
-pub use tool_errors::{NoToolErrors, no_tool_errors};
 pub use judge::{JudgeCheck, expected_response, judge};
+pub use length::{Length, LengthCheck, LengthUnit};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
 };
+pub use tool_errors::{NoToolErrors, no_tool_errors};
 pub use trajectory::{
     ArgsMode, ArgsOverride, ExpectedCall, TrajectoryCheck, TrajectoryMode, tool_call, trajectory,
 };
@@ -54,8 +54,8 @@ pub use workflow::{
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use crate::path::FieldPath;
-pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use context::{EvalContext, Target};
+pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};

@@ -576,7 +576,11 @@ impl ToolCheck {
     /// let c = tool("search").result_json_path("$.hits[0].id", "H-1");
     /// assert_eq!(c.describe(), r#"tool `search` called returning $.hits[0].id = "H-1""#);
     /// ```
-    pub fn result_json_path(mut self, query: impl Into<String>, expected: impl IntoMatcher) -> Self {
+    pub fn result_json_path(
+        mut self,
+        query: impl Into<String>,
+        expected: impl IntoMatcher,
+    ) -> Self {
         self.result.push(ArgConstraint::json_path(query, expected));
         self
     }
@@ -858,7 +862,9 @@ fn constraints(list: &[ArgConstraint], whole: &str) -> String {
             };
             match (a.path.as_str(), whole) {
                 ("", "") => expected,
-                ("", w) if matches!(a.matcher, Matcher::Exact { .. }) => format!("{w} = {expected}"),
+                ("", w) if matches!(a.matcher, Matcher::Exact { .. }) => {
+                    format!("{w} = {expected}")
+                }
                 ("", w) => format!("{w}: {expected}"),
                 (p, _) if matches!(a.matcher, Matcher::Exact { .. }) => format!("{p} = {expected}"),
                 (p, _) => format!("{p}: {expected}"),

@@ -124,10 +124,17 @@ impl NoToolErrors {
             let kind = c
                 .error_kind
                 .map_or_else(String::new, |k| format!(" ({} error)", k.name()));
-            let error = c.result.as_ref().map_or_else(|| "no message".to_owned(), compact);
+            let error = c
+                .result
+                .as_ref()
+                .map_or_else(|| "no message".to_owned(), compact);
             Violation::new(
                 "tool_error",
-                format!("`{}` at {} failed{kind}: {error}", c.name, cx.position_name(i)),
+                format!(
+                    "`{}` at {} failed{kind}: {error}",
+                    c.name,
+                    cx.position_name(i)
+                ),
             )
             .in_turn(cx.turn_of_call(i))
             .evidence(json!({"tool": c.name, "arguments": c.arguments, "error": c.result}))

@@ -349,7 +349,10 @@ impl ToolCheck {
                         crate::model::ToolErrorKind::Execution => "an",
                         _ => "a",
                     };
-                    format!("{was_called}, but no call failed with {article} {} error", kind.name())
+                    format!(
+                        "{was_called}, but no call failed with {article} {} error",
+                        kind.name()
+                    )
                 }
                 _ if self.any_name => format!("no {noun} was called"),
                 _ => format!("{subject} was not called"),

@@ -342,7 +342,16 @@ fn assistant_check(
 
 /// Lamdis's variable-check operators, with the spellings read for each.
 const OPERATORS: &[&str] = &[
-    "eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex", "exists",
+    "eq",
+    "neq",
+    "gt",
+    "gte",
+    "lt",
+    "lte",
+    "contains",
+    "not_contains",
+    "regex",
+    "exists",
     "not_exists",
 ];
 
@@ -420,14 +429,19 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     // A step Lamdis skips is reported as skipped, with why.
     let skipped = |what: &str, why: &'static str| {
         finish(
-            custom(format!("{what} (skipped: {why})"), move |_| Outcome::skipped(why))
-                .into_expectation(),
+            custom(format!("{what} (skipped: {why})"), move |_| {
+                Outcome::skipped(why)
+            })
+            .into_expectation(),
         )
     };
     let e = if mode == "judge" {
         let rubric = string(o, "rubric", at)?;
         if rubric.trim().is_empty() {
-            vec![skipped("judge", "the rubric is empty, so Lamdis skips the step")]
+            vec![skipped(
+                "judge",
+                "the rubric is empty, so Lamdis skips the step",
+            )]
         } else {
             let threshold = opt_threshold(o, "threshold", at)?.unwrap_or(JUDGE_THRESHOLD);
             let mut c = judge(rubric).threshold(threshold);
@@ -448,7 +462,10 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
             .filter(|k| !k.is_empty())
             .collect();
         if keywords.is_empty() {
-            vec![skipped("includes", "no keywords to look for, so Lamdis skips the step")]
+            vec![skipped(
+                "includes",
+                "no keywords to look for, so Lamdis skips the step",
+            )]
         } else {
             let text = if transcript { conversation() } else { reply() };
             // Every keyword is required: one check each, so the report names the missing ones.

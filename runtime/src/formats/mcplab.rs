@@ -112,7 +112,10 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
     )?
     else {
         if !o.contains_key("prompt") {
-            return Err((at.to_owned(), "missing field `prompt` (or an `eval` to evaluate a recording with)".into()));
+            return Err((
+                at.to_owned(),
+                "missing field `prompt` (or an `eval` to evaluate a recording with)".into(),
+            ));
         }
         return Ok(scenario);
     };
@@ -155,7 +158,11 @@ fn checks(eval: &Map<String, Value>, at: &str) -> Result<Vec<Expectation>, Probl
         eval,
         "agent_context",
         at,
-        &["include_prompt", "include_tool_sequence", "include_tool_inputs"],
+        &[
+            "include_prompt",
+            "include_tool_sequence",
+            "include_tool_inputs",
+        ],
     )? {
         Some(ctx) => {
             let here = join(at, "agent_context");
@@ -215,7 +222,10 @@ fn tool_input_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
         "contains" => {
             let value = literal_text(o, at)?;
             let shown = format!("contains {value}");
-            (tool(name.clone()).arguments(contains(value).ignore_case()), shown)
+            (
+                tool(name.clone()).arguments(contains(value).ignore_case()),
+                shown,
+            )
         }
         "regex" => {
             let pattern = string(o, "pattern", at)?;
@@ -243,7 +253,8 @@ fn tool_input_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
         }
     };
     // MCPLab's own label: "Tool input · search contains Paris".
-    Ok(c.into_expectation().label(format!("Tool input · {name} {shown}")))
+    Ok(c.into_expectation()
+        .label(format!("Tool input · {name} {shown}")))
 }
 
 /// A scalar as JavaScript's `String(..)` writes it.

@@ -217,7 +217,10 @@ mod tests {
             bag.interpolate("${$.var.amount} ${$var.amount} ${$.bag.var.amount}", &t),
             "500 500 500"
         );
-        assert_eq!(bag.lookup("$.steps.verify.output.status", &t), Some(json!("completed")));
+        assert_eq!(
+            bag.lookup("$.steps.verify.output.status", &t),
+            Some(json!("completed"))
+        );
     }
 
     #[test]

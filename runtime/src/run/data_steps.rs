@@ -156,8 +156,7 @@ pub(crate) fn variable_outcome(
         (VariableOp::Exists, _) => Ok(present.is_some()),
         (VariableOp::NotExists, _) => Ok(present.is_none()),
         (_, None) => {
-            return Outcome::fail(format!("{path}: no such variable"))
-                .expected(expected.clone());
+            return Outcome::fail(format!("{path}: no such variable")).expected(expected.clone());
         }
         (VariableOp::Equals, Some(a)) => Ok(json_eq(a, expected)),
         (VariableOp::NotEquals, Some(a)) => Ok(!json_eq(a, expected)),
@@ -175,7 +174,10 @@ pub(crate) fn variable_outcome(
                 _ => l <= r,
             }),
             (None, _) => Err(format!("{path}: {} is not a number", compact(a))),
-            (_, None) => Err(format!("{path}: {} is not a number to compare with", compact(expected))),
+            (_, None) => Err(format!(
+                "{path}: {} is not a number to compare with",
+                compact(expected)
+            )),
         },
         (VariableOp::Contains | VariableOp::NotContains, Some(a)) => {
             let found = match a {

@@ -7,9 +7,9 @@ use crate::model::ScenarioInfo;
 use crate::model::Verdict;
 use crate::model::{Context, Transcript};
 use crate::report::Report;
-use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
 use crate::run::bag::Bag;
 use crate::run::data_steps::variable_outcome;
+use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
 use crate::scenario::{Scenario, Step, VariableOp};
 use serde_json::Value;
 
@@ -134,7 +134,11 @@ impl ScenarioEvaluator {
             judgements,
         ));
         verdicts.extend(self.live_only.iter().cloned());
-        verdicts.extend(self.variables.iter().map(|v| v.verdict(&transcript, self.interpolate)));
+        verdicts.extend(
+            self.variables
+                .iter()
+                .map(|v| v.verdict(&transcript, self.interpolate)),
+        );
         let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
         report.judge = usage;
         report
@@ -159,7 +163,12 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
         match step {
             Step::User { expect, .. } | Step::Expect { expect } if simulated => {
                 out.extend(expect.iter().map(|e| {
-                    error(e.display_label(), e.check.kind(), e.severity, after_simulation)
+                    error(
+                        e.display_label(),
+                        e.check.kind(),
+                        e.severity,
+                        after_simulation,
+                    )
                 }));
             }
             Step::CheckVariable {
@@ -173,14 +182,30 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
                     .clone()
                     .unwrap_or_else(|| variable_label(path, *op, equals)),
                 "variable",
-                if *warning { Severity::Warning } else { Severity::Error },
+                if *warning {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
                 after_simulation,
             )),
-            Step::Simulate { objective, expect, .. } => {
+            Step::Simulate {
+                objective, expect, ..
+            } => {
                 simulated = true;
-                let reason = "a simulated user's checks are evaluated on the turns it plays, in a live run";
-                out.push(error(objective_label(objective), "simulate", Severity::Error, reason));
-                out.extend(expect.iter().map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)));
+                let reason =
+                    "a simulated user's checks are evaluated on the turns it plays, in a live run";
+                out.push(error(
+                    objective_label(objective),
+                    "simulate",
+                    Severity::Error,
+                    reason,
+                ));
+                out.extend(
+                    expect
+                        .iter()
+                        .map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)),
+                );
             }
             _ => {}
         }
@@ -261,7 +286,12 @@ impl VariableCheckAt {
                     self.entries
                 )
             };
-            return step_verdict(label(&self.equals), "variable", severity, Outcome::error(why));
+            return step_verdict(
+                label(&self.equals),
+                "variable",
+                severity,
+                Outcome::error(why),
+            );
         }
         let bag = Bag::replay(&transcript.variables[..self.entries]);
         let so_far = Transcript {

@@ -58,7 +58,10 @@ fn json_embedded_in_prose() {
         r#"Use {name} as you like. The order: {"id": 7, "items": ["a"]} — anything else?"#,
     ));
     assert_eq!(sr(conv(&t, field("id").is(7).in_text())), pass());
-    assert_eq!(sr(conv(&t, json_path("$.items[0]").equals("a").in_text())), pass());
+    assert_eq!(
+        sr(conv(&t, json_path("$.items[0]").equals("a").in_text())),
+        pass()
+    );
     assert_eq!(
         sr(conv(&t, field("id").is(8).in_text())),
         fail("id: expected 8, got 7")
@@ -81,8 +84,14 @@ fn failing_calls() -> Transcript {
     one_turn(
         Reply::text("")
             .call(call("search", json!({"q": "x"})).result(json!([])))
-            .call(call("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date")))
-            .call(call("book", json!({"date": "2026-12-01"})).failed_with(ToolErrorKind::Execution, json!("upstream timeout")))
+            .call(
+                call("book", json!({"date": "soon"}))
+                    .failed_with(ToolErrorKind::Validation, json!("date: not a date")),
+            )
+            .call(
+                call("book", json!({"date": "2026-12-01"}))
+                    .failed_with(ToolErrorKind::Execution, json!("upstream timeout")),
+            )
             .call(call("pay", json!({})).failed(json!("declined"))),
     )
 }
@@ -92,7 +101,12 @@ fn no_tool_errors_by_tool_and_kind() {
     let t = failing_calls();
     let v = conv(&t, no_tool_errors());
     assert_eq!(v.reason, "3 tool calls failed: book, pay");
-    let messages: Vec<&str> = v.details.violations.iter().map(|x| x.message.as_str()).collect();
+    let messages: Vec<&str> = v
+        .details
+        .violations
+        .iter()
+        .map(|x| x.message.as_str())
+        .collect();
     assert_eq!(
         messages,
         [
@@ -104,21 +118,40 @@ fn no_tool_errors_by_tool_and_kind() {
     assert_eq!(sr(conv(&t, no_tool_errors().of_tools(["search"]))), pass());
     // An error of unknown kind counts as either kind.
     assert_eq!(
-        sr(conv(&t, no_tool_errors().of_tools(["pay"]).of_kind(ToolErrorKind::Validation))),
+        sr(conv(
+            &t,
+            no_tool_errors()
+                .of_tools(["pay"])
+                .of_kind(ToolErrorKind::Validation)
+        )),
         fail("1 tool call failed: pay")
     );
     assert_eq!(
-        sr(conv(&t, no_tool_errors().of_tools(["book"]).of_kind(ToolErrorKind::Execution))),
+        sr(conv(
+            &t,
+            no_tool_errors()
+                .of_tools(["book"])
+                .of_kind(ToolErrorKind::Execution)
+        )),
         fail("1 tool call failed: book")
     );
     // An absence: with turns and no call, nothing failed.
-    assert_eq!(sr(conv(&one_turn(Reply::text("hi")), no_tool_errors())), pass());
+    assert_eq!(
+        sr(conv(&one_turn(Reply::text("hi")), no_tool_errors())),
+        pass()
+    );
 }
 
 #[test]
 fn tool_checks_filter_by_error_kind() {
     let t = failing_calls();
-    assert_eq!(sr(conv(&t, tool("book").failed_with(ToolErrorKind::Validation).times(1))), pass());
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("book").failed_with(ToolErrorKind::Validation).times(1)
+        )),
+        pass()
+    );
     assert_eq!(
         sr(conv(&t, tool("pay").failed_with(ToolErrorKind::Execution))),
         fail("tool `pay` was called, but no call failed with an execution error")
@@ -128,7 +161,10 @@ fn tool_checks_filter_by_error_kind() {
         v.details.violations[0].message,
         "call at conversation position 3 failed, but its error has no kind (expected execution)"
     );
-    assert_eq!(sr(conv(&t, tool("book").succeeded_or_invalid().times(1))), pass());
+    assert_eq!(
+        sr(conv(&t, tool("book").succeeded_or_invalid().times(1))),
+        pass()
+    );
     assert_eq!(
         sr(conv(&t, tool("pay").succeeded_or_invalid())),
         fail("tool `pay` was called, but every call failed in execution")
@@ -146,15 +182,32 @@ fn tool_checks_filter_by_error_kind() {
 #[test]
 fn constraints_on_the_whole_argument_object() {
     let t = one_turn(Reply::text("").call(call("search", json!({"q": "Lisbon", "limit": 5}))));
-    assert_eq!(sr(conv(&t, tool("search").arguments(json!({"limit": 5, "q": "Lisbon"})))), pass());
-    assert_eq!(sr(conv(&t, tool("search").arguments(regex(r#""q":"Lis"#)))), pass());
     assert_eq!(
-        sr(conv(&t, tool("search").arguments(matches_schema(json!({"required": ["page"]}))))),
+        sr(conv(
+            &t,
+            tool("search").arguments(json!({"limit": 5, "q": "Lisbon"}))
+        )),
+        pass()
+    );
+    assert_eq!(
+        sr(conv(&t, tool("search").arguments(regex(r#""q":"Lis"#)))),
+        pass()
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("search").arguments(matches_schema(json!({"required": ["page"]})))
+        )),
         fail("tool `search` was called 1 time, but no call matched")
     );
     // The whole object is what `.strict()` allows, with such a constraint.
     assert_eq!(
-        sr(conv(&t, tool("search").arguments(contains("lisbon").ignore_case()).strict())),
+        sr(conv(
+            &t,
+            tool("search")
+                .arguments(contains("lisbon").ignore_case())
+                .strict()
+        )),
         pass()
     );
     assert_eq!(
@@ -167,12 +220,27 @@ fn constraints_on_the_whole_argument_object() {
 fn json_path_over_arguments_and_results() {
     let t = one_turn(
         Reply::text("").call(
-            call("order", json!({"items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]}))
-                .result(json!({"status": "placed", "lines": [{"sku": "A-1"}]})),
+            call(
+                "order",
+                json!({"items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]}),
+            )
+            .result(json!({"status": "placed", "lines": [{"sku": "A-1"}]})),
         ),
     );
-    assert_eq!(sr(conv(&t, tool("order").arg_json_path("$.items[?@.qty > 1].sku", "A-1"))), pass());
-    assert_eq!(sr(conv(&t, tool("order").result_json_path("$.lines[*].sku", "A-1"))), pass());
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("order").arg_json_path("$.items[?@.qty > 1].sku", "A-1")
+        )),
+        pass()
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool("order").result_json_path("$.lines[*].sku", "A-1")
+        )),
+        pass()
+    );
     let v = conv(&t, tool("order").result_json_path("$.lines[*].sku", "B-2"));
     assert_eq!(v.status, Status::Fail);
     assert_eq!(
@@ -187,7 +255,11 @@ fn json_path_over_arguments_and_results() {
     // An invalid query is an error, never a pass of `missing()`.
     let v = conv(&t, tool("order").arg_json_path("$.items[", missing()));
     assert_eq!(v.status, Status::Error);
-    assert!(v.reason.starts_with("invalid JSONPath `$.items[`"), "{}", v.reason);
+    assert!(
+        v.reason.starts_with("invalid JSONPath `$.items[`"),
+        "{}",
+        v.reason
+    );
 }
 
 #[test]
@@ -232,13 +304,22 @@ fn tool_chains_take_the_next_call_of_each_step() {
         v.reason,
         "tool chain broken at step 2 (`book`): the call at conversation position 2 did not match"
     );
-    assert_eq!(v.details.violations[0].message, r#"hotel: expected "H-7", got "H-9""#);
+    assert_eq!(
+        v.details.violations[0].message,
+        r#"hotel: expected "H-7", got "H-9""#
+    );
     let v = conv(&t, tool_chain([tool("book"), tool("search")]));
     assert_eq!(
         v.reason,
         "tool chain incomplete: 1 of 2 steps satisfied, no call of `search` after step 1"
     );
-    assert_eq!(sr(conv(&t, tool_chain([tool("search"), tool("weather"), tool("book")]))), pass());
+    assert_eq!(
+        sr(conv(
+            &t,
+            tool_chain([tool("search"), tool("weather"), tool("book")])
+        )),
+        pass()
+    );
     // Options that do not apply to a step are errors, not ignored.
     assert_eq!(
         sr(conv(&t, tool_chain([tool("search").times(2)]))),
@@ -254,8 +335,17 @@ fn tool_chains_take_the_next_call_of_each_step() {
 
 #[test]
 fn jmespath_on_the_json_answer() {
-    let t = one_turn(Reply::text("").body(json!({"users": [{"name": "Ada", "age": 36}, {"name": "Bob", "age": 17}]})));
-    assert_eq!(sr(conv(&t, jmespath("users[?age >= `18`].name").is(json!(["Ada"])))), pass());
+    let t = one_turn(
+        Reply::text("")
+            .body(json!({"users": [{"name": "Ada", "age": 36}, {"name": "Bob", "age": 17}]})),
+    );
+    assert_eq!(
+        sr(conv(
+            &t,
+            jmespath("users[?age >= `18`].name").is(json!(["Ada"]))
+        )),
+        pass()
+    );
     assert_eq!(
         sr(conv(&t, jmespath("length(users)").is(3))),
         fail("`length(users)` gives 2: expected 3, got 2")
@@ -266,7 +356,11 @@ fn jmespath_on_the_json_answer() {
     );
     let v = conv(&t, jmespath("users[").is(1));
     assert_eq!(v.status, Status::Error);
-    assert!(v.reason.starts_with("invalid JMESPath `users[`"), "{}", v.reason);
+    assert!(
+        v.reason.starts_with("invalid JMESPath `users[`"),
+        "{}",
+        v.reason
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,7 +378,11 @@ fn stepped(calls: Vec<(&str, Option<usize>)>) -> Transcript {
 #[test]
 fn strict_trajectories_compare_model_steps() {
     // One response called weather twice (any order within it), then summarize.
-    let t = stepped(vec![("weather_rome", Some(0)), ("weather_paris", Some(0)), ("summarize", Some(1))]);
+    let t = stepped(vec![
+        ("weather_rome", Some(0)),
+        ("weather_paris", Some(0)),
+        ("summarize", Some(1)),
+    ]);
     let parallel = || {
         trajectory([
             tool_call("weather_paris"),
@@ -295,24 +393,58 @@ fn strict_trajectories_compare_model_steps() {
     };
     assert_eq!(sr(conv(&t, parallel())), pass());
     // A flat reference expects three responses.
-    let v = conv(&t, trajectory([tool_call("weather_rome"), tool_call("weather_paris"), tool_call("summarize")]).strict());
+    let v = conv(
+        &t,
+        trajectory([
+            tool_call("weather_rome"),
+            tool_call("weather_paris"),
+            tool_call("summarize"),
+        ])
+        .strict(),
+    );
     assert_eq!(v.status, Status::Fail);
-    let messages: Vec<&str> = v.details.violations.iter().map(|x| x.message.as_str()).collect();
+    let messages: Vec<&str> = v
+        .details
+        .violations
+        .iter()
+        .map(|x| x.message.as_str())
+        .collect();
     assert!(
         messages.contains(
             &"step 1: the reference expects 1 call in one model response (weather_rome), the agent made 2 calls (weather_rome, weather_paris)"
         ),
         "{messages:?}"
     );
-    assert!(messages.contains(&"the reference has 3 model steps, the agent made 2"), "{messages:?}");
+    assert!(
+        messages.contains(&"the reference has 3 model steps, the agent made 2"),
+        "{messages:?}"
+    );
     // Calls in separate responses do not make one step.
-    let t = stepped(vec![("weather_paris", Some(0)), ("weather_rome", Some(1)), ("summarize", Some(2))]);
+    let t = stepped(vec![
+        ("weather_paris", Some(0)),
+        ("weather_rome", Some(1)),
+        ("summarize", Some(2)),
+    ]);
     assert_eq!(conv(&t, parallel()).status, Status::Fail);
     // Other modes compare calls, not steps.
-    assert_eq!(sr(conv(&t, trajectory([tool_call("weather_rome"), tool_call("weather_paris")]).unordered().subset())), fail("the trajectory does not match (2 expected, 3 made: weather_paris → weather_rome → summarize)"));
+    assert_eq!(
+        sr(conv(
+            &t,
+            trajectory([tool_call("weather_rome"), tool_call("weather_paris")])
+                .unordered()
+                .subset()
+        )),
+        fail(
+            "the trajectory does not match (2 expected, 3 made: weather_paris → weather_rome → summarize)"
+        )
+    );
     // Without steps in the transcript each call is its own step; a grouped reference cannot
     // be confirmed.
-    let t = stepped(vec![("weather_paris", None), ("weather_rome", None), ("summarize", None)]);
+    let t = stepped(vec![
+        ("weather_paris", None),
+        ("weather_rome", None),
+        ("summarize", None),
+    ]);
     assert_eq!(
         sr(conv(&t, parallel())),
         (
@@ -324,7 +456,15 @@ fn strict_trajectories_compare_model_steps() {
         )
     );
     assert_eq!(
-        sr(conv(&t, trajectory([tool_call("weather_paris"), tool_call("weather_rome"), tool_call("summarize")]).strict())),
+        sr(conv(
+            &t,
+            trajectory([
+                tool_call("weather_paris"),
+                tool_call("weather_rome"),
+                tool_call("summarize")
+            ])
+            .strict()
+        )),
         pass()
     );
 }

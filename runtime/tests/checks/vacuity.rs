@@ -866,7 +866,10 @@ fn lengths_need_a_bound_and_a_reply() {
     );
     // An empty reply is a length to compare; a failed final turn has none.
     assert_eq!(
-        sr(conv(&one_turn(Reply::text("")), reply().length().at_least(1))),
+        sr(conv(
+            &one_turn(Reply::text("")),
+            reply().length().at_least(1)
+        )),
         fail("reply has 0 characters (expected at least 1 character)")
     );
     let failed = Transcript::new(vec![Turn::failed(0, "a", "timed out after 30s", 30_000)]);
@@ -889,7 +892,9 @@ fn json_in_prose_without_json_fails() {
     );
     assert_eq!(
         sr(conv(&t, jmespath("status").exists())),
-        fail("`status`: invalid JSON: the reply is not valid JSON: expected value at line 1 column 1")
+        fail(
+            "`status`: invalid JSON: the reply is not valid JSON: expected value at line 1 column 1"
+        )
     );
 }
 
@@ -940,7 +945,11 @@ fn constraints_on_calls_that_compare_nothing_are_errors() {
     );
     let v = conv(&t, tool("t").arg_json_path("$[?match(@, '[')]", missing()));
     assert_eq!(v.status, Status::Error);
-    assert!(v.reason.starts_with("compared nothing: the regex `[`"), "{}", v.reason);
+    assert!(
+        v.reason.starts_with("compared nothing: the regex `[`"),
+        "{}",
+        v.reason
+    );
     assert_eq!(
         sr(conv(&t, jmespath("a").is(optional(any())))),
         error("compared nothing: optional(any value) accepts every value, a missing one included")

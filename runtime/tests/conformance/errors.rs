@@ -474,7 +474,9 @@ fn morganabench_errors() {
         (
             mb,
             "x.json",
-            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "equality", "value": ["a", "b"]}}])),
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "equality", "value": ["a", "b"]}}]),
+            ),
             "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
              string, number or boolean (an `equality` value is `str | int | float | bool`), got \
              an array ([\"a\",\"b\"])",
@@ -482,7 +484,9 @@ fn morganabench_errors() {
         (
             mb,
             "x.json",
-            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "equality", "value": {"city": "Paris"}}}])),
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "equality", "value": {"city": "Paris"}}}]),
+            ),
             "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
              string, number or boolean (an `equality` value is `str | int | float | bool`), got \
              an object ({\"city\":\"Paris\"})",
@@ -490,7 +494,9 @@ fn morganabench_errors() {
         (
             mb,
             "x.json",
-            mb_parameters(json!([{"param": "to", "matcher": {"match_as": "optional", "default": {"match_as": "equality", "value": null}}}])),
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "optional", "default": {"match_as": "equality", "value": null}}}]),
+            ),
             "x.json: at expectations.assertions[0].parameters[0].matcher.default.value: expected \
              a string, number or boolean (an `equality` value is `str | int | float | bool`), \
              got null",

@@ -679,33 +679,57 @@ fn lamdis_engine_rules() {
     let rows = vec![
         Row {
             what: "includes as one string: split on commas, trimmed, every keyword required",
-            case: steps(&[ASK, r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk, diversify ,"}"#]),
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk, diversify ,"}"#,
+            ]),
             run: answer("There is RISK; diversify."),
             expect: vec![("risk", Pass), ("diversify", Pass)],
         },
         Row {
             what: "includes as one string: a missing keyword fails",
-            case: steps(&[ASK, r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk,consult"}"#]),
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk,consult"}"#,
+            ]),
             run: answer("There is risk."),
             expect: vec![("risk", Pass), ("consult", Fail)],
         },
         Row {
             what: "includes with no keyword left: the step is skipped, with why",
-            case: steps(&[ASK, r#"{"type": "assistant_check", "mode": "includes", "includes": " , "}"#, r#"{"type": "assistant_check", "mode": "includes", "includes": []}"#]),
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "includes": " , "}"#,
+                r#"{"type": "assistant_check", "mode": "includes", "includes": []}"#,
+            ]),
             run: answer("anything"),
-            expect: vec![("includes (skipped: no keywords", Skipped), ("includes (skipped", Skipped)],
+            expect: vec![
+                ("includes (skipped: no keywords", Skipped),
+                ("includes (skipped", Skipped),
+            ],
         },
         Row {
             what: "judge with an empty rubric: the step is skipped",
-            case: steps(&[ASK, r#"{"type": "assistant_check", "mode": "judge", "rubric": "  "}"#]),
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "judge", "rubric": "  "}"#,
+            ]),
             run: answer("anything"),
             expect: vec![("judge (skipped: the rubric is empty", Skipped)],
         },
         Row {
             what: "variable_check eq / neq (interpolated right values)",
-            case: steps(&[SAVE_ACCT, ASK, &variable("status", "eq", r#""active""#), &variable("status", "neq", r#""${var.acct.status}""#)]),
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("status", "eq", r#""active""#),
+                &variable("status", "neq", r#""${var.acct.status}""#),
+            ]),
             run: with_variables("ok", &acct()),
-            expect: vec![("equals \"active\"", Pass), ("does not equal \"active\"", Fail)],
+            expect: vec![
+                ("equals \"active\"", Pass),
+                ("does not equal \"active\"", Fail),
+            ],
         },
         Row {
             what: "variable_check numeric comparisons (numeric text compares as a number)",
@@ -767,13 +791,21 @@ fn lamdis_engine_rules() {
         },
         Row {
             what: "variable_check: a leading `$.` in the path is stripped",
-            case: steps(&[SAVE_ACCT, ASK, r#"{"type": "assistant_check", "mode": "variable_check", "variablePath": "$.var.acct.status", "expectEquals": "active"}"#]),
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                r#"{"type": "assistant_check", "mode": "variable_check", "variablePath": "$.var.acct.status", "expectEquals": "active"}"#,
+            ]),
             run: with_variables("ok", &acct()),
             expect: vec![("$.var.acct.status", Pass)],
         },
         Row {
             what: "variable_check: an unknown operator fails the check, as in Lamdis",
-            case: steps(&[SAVE_ACCT, ASK, &variable("status", "approximately", r#""active""#)]),
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("status", "approximately", r#""active""#),
+            ]),
             run: with_variables("ok", &acct()),
             expect: vec![("unknown operator `approximately`", Fail)],
         },
@@ -800,11 +832,19 @@ fn the_judge_threshold_defaults_to_lamdis_s() {
     };
     assert_eq!(
         expect[0].check,
-        judge("warns about risk").threshold(0.75).on_transcript().so_far().check
+        judge("warns about risk")
+            .threshold(0.75)
+            .on_transcript()
+            .so_far()
+            .check
     );
     assert_eq!(
         expect[1].check,
-        judge("warns about risk").threshold(0.9).on_transcript().so_far().check
+        judge("warns about risk")
+            .threshold(0.9)
+            .on_transcript()
+            .so_far()
+            .check
     );
 }
 
@@ -820,7 +860,10 @@ fn variable_check_reasons() {
     ]));
     let report = case.scenario.evaluate(&with_variables(
         "ok",
-        &[("var.acct", json!({"balance": 5000, "note": "x", "status": "a"}))],
+        &[(
+            "var.acct",
+            json!({"balance": 5000, "note": "x", "status": "a"}),
+        )],
     ));
     assert_reason(
         &report,
@@ -838,6 +881,8 @@ fn variable_check_reasons() {
         &report,
         "approximately",
         Fail,
-        &["unknown operator `approximately`: the check fails, as in Lamdis (expected one of eq, neq, gt, gte, lt, lte, contains, not_contains, regex, exists, not_exists)"],
+        &[
+            "unknown operator `approximately`: the check fails, as in Lamdis (expected one of eq, neq, gt, gte, lt, lte, contains, not_contains, regex, exists, not_exists)",
+        ],
     );
 }

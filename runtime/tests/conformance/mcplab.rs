@@ -705,13 +705,17 @@ fn tool_input_assertions_in_all_kinds() {
     let rows = vec![
         Row {
             what: "contains: the serialised input, case-insensitive",
-            case: tool_inputs("    - type: contains\n      tool: search_tags\n      value: tm5-bp2\n"),
+            case: tool_inputs(
+                "    - type: contains\n      tool: search_tags\n      value: tm5-bp2\n",
+            ),
             run: call_run(vec![search(json!("TM5-BP2"))]),
             expect: vec![("Tool input · search_tags contains tm5-bp2", Pass)],
         },
         Row {
             what: "contains: keys are part of the serialised input",
-            case: tool_inputs("    - type: contains\n      tool: search_tags\n      value: LIMIT\n"),
+            case: tool_inputs(
+                "    - type: contains\n      tool: search_tags\n      value: LIMIT\n",
+            ),
             run: call_run(vec![search(json!("x"))]),
             expect: vec![("contains LIMIT", Pass)],
         },
@@ -754,7 +758,11 @@ fn tool_input_assertions_in_all_kinds() {
                 "    - {type: contains, tool: t, value: x}\n    - {type: regex, tool: t, pattern: x}\n    - {type: jsonpath, tool: t, path: $.x}\n",
             ),
             run: call_run(vec![]),
-            expect: vec![("contains x", Fail), ("regex x", Fail), ("$.x exists", Fail)],
+            expect: vec![
+                ("contains x", Fail),
+                ("regex x", Fail),
+                ("$.x exists", Fail),
+            ],
         },
     ];
     run_table(SeedFormat::McpLab, "scenario.yaml", rows);
@@ -783,12 +791,16 @@ fn tool_input_assertion_reasons_and_errors() {
 
     let err = |text: &str| load_error(SeedFormat::McpLab, text, "s.yaml");
     assert_eq!(
-        err(&tool_inputs("    - {type: jsonpath, tool: t, path: $.a, equals: [1]}\n")),
+        err(&tool_inputs(
+            "    - {type: jsonpath, tool: t, path: $.a, equals: [1]}\n"
+        )),
         "s.yaml: at eval.tool_input_assertions[0].equals: expected a string, number or boolean, \
          got an array ([1])"
     );
     assert_eq!(
-        err(&tool_inputs("    - {type: contains, tool: t, pattern: x}\n")),
+        err(&tool_inputs(
+            "    - {type: contains, tool: t, pattern: x}\n"
+        )),
         "s.yaml: at eval.tool_input_assertions[0].pattern: unknown field `pattern`, expected one \
          of `type`, `tool`, `value`"
     );
@@ -806,11 +818,19 @@ fn a_scenario_without_a_prompt_is_evaluated_on_a_recording() {
     let text = "name: recorded\neval:\n  tool_constraints:\n    required_tools: [lookup]\n  response_assertions:\n    - {type: contains, value: delivered}\n";
     let case = mcplab(text);
     assert!(case.scenario.steps.is_empty());
-    assert_passes(&case.scenario.evaluate(&run("It was delivered.", &["lookup"])));
+    assert_passes(
+        &case
+            .scenario
+            .evaluate(&run("It was delivered.", &["lookup"])),
+    );
     assert_fails(&case.scenario.evaluate(&run("Unknown.", &[])));
     // With neither a prompt nor checks there is nothing to do.
     assert_eq!(
-        load_error(SeedFormat::McpLab, "scenarios:\n  - prompt: a\n  - name: b\n", "s.yaml"),
+        load_error(
+            SeedFormat::McpLab,
+            "scenarios:\n  - prompt: a\n  - name: b\n",
+            "s.yaml"
+        ),
         "s.yaml: at scenarios[1]: missing field `prompt` (or an `eval` to evaluate a recording with)"
     );
 }
@@ -838,7 +858,10 @@ impl agent_test_runtime::judge::JudgeModel for PerLabel {
             seen.0 += 1;
             let mut results = Vec::new();
             for c in asked["checks"].as_array().into_iter().flatten() {
-                let name = c["material"]["check"].as_str().unwrap_or_default().to_owned();
+                let name = c["material"]["check"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
                 let pass = self.pass.contains(&name.as_str());
                 seen.1.push(name);
                 results.push(json!({"id": c["id"], "score": if pass { 1.0 } else { 0.0 }, "pass": pass, "reasoning": "scripted"}));
@@ -869,10 +892,11 @@ fn agent_assertions_are_graded_per_label() {
         .enable_all()
         .build()
         .unwrap()
-        .block_on(case.scenario.evaluator().evaluate_judged(
-            run("All done.", &["search"]),
-            Some(&judge),
-        ));
+        .block_on(
+            case.scenario
+                .evaluator()
+                .evaluate_judged(run("All done.", &["search"]), Some(&judge)),
+        );
     assert_verdicts(&report, &[("first", Pass), ("second", Fail)]);
     let seen = model.seen.lock().unwrap();
     assert_eq!(seen.0, 1, "one request");

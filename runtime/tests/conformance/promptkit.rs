@@ -1743,7 +1743,9 @@ fn promptkit_registry() {
         // Content.
         Row {
             what: "content_includes_any: some assistant message has some pattern",
-            case: conversation_with("- {type: content_includes_any, params: {patterns: [refund, credit]}}\n"),
+            case: conversation_with(
+                "- {type: content_includes_any, params: {patterns: [refund, credit]}}\n",
+            ),
             run: run(Reply::text("A CREDIT note is on its way.")),
             expect: vec![("text", Pass)],
         },
@@ -1805,7 +1807,9 @@ fn promptkit_registry() {
         // JSON.
         Row {
             what: "json_valid: the reply text",
-            case: turn_with("- {type: json_valid}\n- {type: valid_json}\n- {type: is_valid_json, params: {extract_json: true}}\n"),
+            case: turn_with(
+                "- {type: json_valid}\n- {type: valid_json}\n- {type: is_valid_json, params: {extract_json: true}}\n",
+            ),
             run: run(Reply::text(r#"Here: {"a": 1}"#)),
             expect: vec![("jmespath", Fail), ("jmespath", Fail), ("jmespath", Pass)],
         },
@@ -1828,7 +1832,9 @@ fn promptkit_registry() {
             case: turn_with(
                 "- {type: json_path, params: {expression: \"locations[?state == 'WA'].name\", expected: [Seattle, Bellevue]}}\n",
             ),
-            run: run(Reply::text(r#"{"locations": [{"name": "Seattle", "state": "WA"}, {"name": "Bellevue", "state": "WA"}, {"name": "Portland", "state": "OR"}]}"#)),
+            run: run(Reply::text(
+                r#"{"locations": [{"name": "Seattle", "state": "WA"}, {"name": "Bellevue", "state": "WA"}, {"name": "Portland", "state": "OR"}]}"#,
+            )),
             expect: vec![("jmespath", Pass)],
         },
         Row {
@@ -1836,7 +1842,9 @@ fn promptkit_registry() {
             case: turn_with(
                 "- {type: json_path, params: {expression: items, contains: [b], min_results: 2, max_results: 3}}\n- {type: json_path, params: {jmespath_expression: total, min: 10, max: 20}}\n",
             ),
-            run: run(Reply::text(r#"{"items": ["a", "b", "c", "d"], "total": 25}"#)),
+            run: run(Reply::text(
+                r#"{"items": ["a", "b", "c", "d"], "total": 25}"#,
+            )),
             expect: vec![("jmespath", Fail), ("jmespath", Fail)],
         },
         Row {
@@ -1881,25 +1889,35 @@ fn promptkit_registry() {
         },
         Row {
             what: "tools_called: ignore_validation does not count a tool that ran and failed",
-            case: turn_with("- {type: tools_called, params: {tools: [book], ignore_validation: true}}\n"),
+            case: turn_with(
+                "- {type: tools_called, params: {tools: [book], ignore_validation: true}}\n",
+            ),
             run: run(Reply::text("").call(execution_error("book"))),
             expect: vec![("tool", Fail)],
         },
         Row {
             what: "tools_called: require_args counts only calls with arguments",
-            case: turn_with("- {type: tools_called, params: {tools: [search], require_args: true}}\n"),
+            case: turn_with(
+                "- {type: tools_called, params: {tools: [search], require_args: true}}\n",
+            ),
             run: run(Reply::text("").call(tool("search", json!({})))),
             expect: vec![("tool", Fail)],
         },
         Row {
             what: "tools_called_session: min_calls over the session, errored calls included",
-            case: conversation_with("- {type: tools_called_session, params: {tool_names: [pay], min_calls: 2}}\n"),
-            run: run(Reply::text("").call(errored("pay")).call(tool("pay", json!({})))),
+            case: conversation_with(
+                "- {type: tools_called_session, params: {tool_names: [pay], min_calls: 2}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(errored("pay"))
+                .call(tool("pay", json!({})))),
             expect: vec![("pay", Pass)],
         },
         Row {
             what: "tools_not_called_session: any call anywhere",
-            case: conversation_with("- {type: tools_not_called_session, params: {tool_names: [delete]}}\n"),
+            case: conversation_with(
+                "- {type: tools_not_called_session, params: {tool_names: [delete]}}\n",
+            ),
             run: run(Reply::text("").call(tool("delete", json!({})))),
             expect: vec![("delete", Fail)],
         },
@@ -1915,13 +1933,17 @@ fn promptkit_registry() {
         },
         Row {
             what: "tool_args: null is not presence",
-            case: turn_with("- {type: tool_args, params: {tool_name: t, expected_args: {note: null}}}\n"),
+            case: turn_with(
+                "- {type: tool_args, params: {tool_name: t, expected_args: {note: null}}}\n",
+            ),
             run: run(Reply::text("").call(tool("t", json!({"note": "x"})))),
             expect: vec![("`t`", Fail)],
         },
         Row {
             what: "tool_args_session: across the conversation",
-            case: conversation_with("- {type: tool_args_session, params: {tool_name: t, expected_args: {a: x}}}\n"),
+            case: conversation_with(
+                "- {type: tool_args_session, params: {tool_name: t, expected_args: {a: x}}}\n",
+            ),
             run: run(Reply::text("").call(tool("t", json!({"a": "y"})))),
             expect: vec![("`t`", Fail)],
         },
@@ -1943,7 +1965,9 @@ fn promptkit_registry() {
         },
         Row {
             what: "tool_calls_with_args without a tool name: every call must satisfy the constraints",
-            case: turn_with("- {type: tool_calls_with_args, params: {args_match: {id: '^ORD-'}}}\n"),
+            case: turn_with(
+                "- {type: tool_calls_with_args, params: {args_match: {id: '^ORD-'}}}\n",
+            ),
             run: run(Reply::text("")
                 .call(tool("a", json!({"id": "ORD-1"})))
                 .call(tool("b", json!({"id": "X-2"})))),
@@ -1955,7 +1979,10 @@ fn promptkit_registry() {
                 "- {type: tool_calls_with_args, params: {tool_name: search, result_includes: [lisbon], result_matches: 'H-\\d+'}}\n- {type: tool_calls_with_args, params: {tool_name: book, no_error: true}}\n",
             ),
             run: run(Reply::text("")
-                .call(tool("search", json!({})).result(json!({"hotels": [{"id": "H-7", "city": "Lisbon"}]})))
+                .call(
+                    tool("search", json!({}))
+                        .result(json!({"hotels": [{"id": "H-7", "city": "Lisbon"}]})),
+                )
                 .call(execution_error("book"))),
             expect: vec![("search", Pass), ("book", Fail)],
         },
@@ -2014,12 +2041,16 @@ fn promptkit_registry() {
             case: turn_with(
                 "- {type: no_tool_errors}\n- {type: no_tool_errors, params: {tools: [search]}}\n",
             ),
-            run: run(Reply::text("").call(tool("search", json!({}))).call(execution_error("book"))),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(execution_error("book"))),
             expect: vec![("no tool call failed", Fail), ("search", Pass)],
         },
         Row {
             what: "latency_budget: max_ms",
-            case: turn_with("- {type: latency_budget, params: {max_ms: 5}}\n- {type: latency_budget, params: {max_ms: 50}}\n"),
+            case: turn_with(
+                "- {type: latency_budget, params: {max_ms: 5}}\n- {type: latency_budget, params: {max_ms: 50}}\n",
+            ),
             run: run(Reply::text("ok")),
             expect: vec![("latency", Fail), ("latency", Pass)],
         },
@@ -2028,7 +2059,9 @@ fn promptkit_registry() {
             case: turn_with(
                 "- {type: guardrail_triggered, params: {validator_type: pii, should_trigger: false}}\n- {type: guardrail_triggered, params: {validator: banned_words}}\n",
             ),
-            run: run(Reply::text("").guardrail(Guardrail::passed("pii")).guardrail(Guardrail::triggered("banned_words"))),
+            run: run(Reply::text("")
+                .guardrail(Guardrail::passed("pii"))
+                .guardrail(Guardrail::triggered("banned_words"))),
             expect: vec![("pii", Pass), ("banned_words", Pass)],
         },
     ];
@@ -2099,7 +2132,10 @@ fn misconfigured_assertions_fail() {
     }
     // The rest of the suite still runs.
     let last = report.verdicts.last().unwrap();
-    assert_eq!((last.label.as_str(), last.status), (r#"reply contains "hello""#, Pass));
+    assert_eq!(
+        (last.label.as_str(), last.status),
+        (r#"reply contains "hello""#, Pass)
+    );
     // A message labels the misconfigured assertion like any other.
     let labelled = promptkit(&turn_with(
         "- {type: content_matches, message: Should greet}\n",

@@ -365,7 +365,9 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
             };
             let args = match p.get("expected_args") {
                 None | Some(Value::Null) => None,
-                Some(v) => Some(open_object(v, &cx.here("expected_args"))?).filter(|a| !a.is_empty()),
+                Some(v) => {
+                    Some(open_object(v, &cx.here("expected_args"))?).filter(|a| !a.is_empty())
+                }
             };
             let Some(args) = args else {
                 return cx.misconfigured("no `expected_args` to compare");
@@ -374,7 +376,11 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
             for (k, v) in args {
                 refuse_matcher(v, &join(&cx.here("expected_args"), k), "expected_args", k)?;
                 // Here `null` is a value (Go renders both sides `<nil>`): the argument is null.
-                let m = if v.is_null() { exact(Value::Null).into_matcher() } else { rendered_as(v) };
+                let m = if v.is_null() {
+                    exact(Value::Null).into_matcher()
+                } else {
+                    rendered_as(v)
+                };
                 c = c.arg(k.clone(), m);
             }
             cx.one(if which == "tool_args_session" {
@@ -393,7 +399,9 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
             };
             let c = match (min, max) {
                 (None, None) => return cx.misconfigured("neither `min` nor `max` is given"),
-                (Some(0), None) => return cx.misconfigured("`min: 0` with no `max` can never fail"),
+                (Some(0), None) => {
+                    return cx.misconfigured("`min: 0` with no `max` can never fail");
+                }
                 (Some(a), Some(b)) => c.between(a, b),
                 (Some(a), None) => c.at_least(a),
                 (None, Some(b)) => c.at_most(b),
@@ -536,7 +544,9 @@ fn json_path(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
             }
         };
         for item in items {
-            parts.push(matches_schema(json!({"type": "array", "contains": {"const": item}})));
+            parts.push(matches_schema(
+                json!({"type": "array", "contains": {"const": item}}),
+            ));
         }
     }
     let mut range = Map::new();
@@ -547,7 +557,10 @@ fn json_path(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
                 range.insert(keyword.into(), Value::Number(n.clone()));
             }
             Some(other) => {
-                return Err((cx.here(key), format!("expected a number, got {}", kind(other))));
+                return Err((
+                    cx.here(key),
+                    format!("expected a number, got {}", kind(other)),
+                ));
             }
         }
     }
@@ -618,7 +631,10 @@ fn tools_called(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
                     exact(Value::Null).into_matcher(),
                 ])));
             }
-            cx.label(c.into_expectation(), (tools.len() > 1).then_some(t.as_str()))
+            cx.label(
+                c.into_expectation(),
+                (tools.len() > 1).then_some(t.as_str()),
+            )
         })
         .collect())
 }
@@ -712,7 +728,11 @@ fn result_constraints(mut c: ToolCheck, cx: &Ctx<'_>) -> Result<(ToolCheck, bool
     Ok((c, constrained))
 }
 
-fn result_constraints_in(c: &mut ToolCheck, o: &Map<String, Value>, at: &str) -> Result<(), Problem> {
+fn result_constraints_in(
+    c: &mut ToolCheck,
+    o: &Map<String, Value>,
+    at: &str,
+) -> Result<(), Problem> {
     let includes = strings(o, "result_includes", at)?;
     let matches = opt_string(o, "result_matches", at)?.filter(|s| !s.is_empty());
     let mut next = c.clone();
@@ -741,7 +761,13 @@ fn chain(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
         let o = object(
             s,
             &here,
-            &["tool", "result_includes", "result_matches", "args_match", "no_error"],
+            &[
+                "tool",
+                "result_includes",
+                "result_matches",
+                "args_match",
+                "no_error",
+            ],
         )?;
         let Some(name) = opt_string(o, "tool", &here)?.filter(|t| !t.is_empty()) else {
             return cx.misconfigured(format!("step {} names no `tool`", i + 1));
