@@ -200,8 +200,6 @@ macro_rules! checks {
 checks! {
     /// A check on text (see [`reply`]).
     Text(TextCheck) = "text",
-    /// The length of a text (see [`Text::length`]).
-    Length(LengthCheck) = "length",
     /// A check on one tool (see [`tool`]).
     Tool(ToolCheck) = "tool",
     /// Required or forbidden tool names (see [`required_tools`]).
@@ -230,6 +228,8 @@ checks! {
     Latency(LatencyCheck) = "latency",
     /// Token usage (see [`tokens`]).
     Tokens(TokenCheck) = "tokens",
+    /// The length of a text (see [`Text::length`]).
+    Length(LengthCheck) = "length",
     /// Sub-agent invocations (see [`agent_invoked`]).
     Agents(AgentCheck) = "agents",
     /// A sub-agent's response (see [`agent_response`]).
