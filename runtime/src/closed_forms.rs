@@ -8,16 +8,18 @@
 use serde_json::{Value, json};
 
 use crate::check::{
-    ArgsMode, Check, CheckExt, Expectation, IntoExpectation, agent_invoked, agent_not_invoked,
-    agent_response, any_call, any_guardrail_triggered, expected_response, field, forbidden_tools,
-    guardrail_not_triggered, guardrail_triggered, http_status, json_path, judge, latency, no_tools,
-    node, node_output, replies, reply, required_tools, schema, state_is, tokens, tool, tool_call,
+    ArgsMode, Check, CheckExt, Expectation, IntoExpectation, JsonSource, JsonSourceOptions,
+    agent_invoked, agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool,
+    expected_response, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
+    http_status, jmespath, json_path, judge, latency, no_tool_errors, no_tools, node, node_output,
+    replies, reply, required_tools, schema, state_is, tokens, tool, tool_call, tool_chain,
     tool_sequence, trajectory, transitioned_to, workflow_complete,
 };
 use crate::matcher::{
     Matcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
     matches_schema, missing, not, one_of, optional, regex,
 };
+use crate::model::ToolErrorKind;
 use crate::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
 use crate::scenario::{Scenario, Step};
 use crate::{RecordedRun, ScenarioInfo};
@@ -100,11 +102,38 @@ fn every_check() -> Vec<Expectation> {
             .succeeded()
             .id("tool"),
         any_call("x").between(1, 2).into_expectation(),
+        any_tool()
+            .arguments(json!({"k": 1}))
+            .arg_json_path("$.a[*]", "x")
+            .result_json_path("$.r", any())
+            .no_error()
+            .failed_with(ToolErrorKind::Validation)
+            .into_expectation(),
+        tool("t").succeeded_or_invalid().into_expectation(),
+        reply()
+            .length()
+            .between(1, 5)
+            .in_bytes()
+            .trimmed()
+            .into_expectation(),
+        no_tool_errors()
+            .of_tools(["a"])
+            .of_kind(ToolErrorKind::Execution)
+            .into_expectation(),
+        tool_chain([tool("a").result(any()), tool("b").arg("x", 1).no_error()]).into_expectation(),
+        jmespath("a.b").is(1).in_text().into_expectation(),
+        field("x")
+            .exists()
+            .with_source(JsonSource::Lenient {
+                fenced: true,
+                embedded: true,
+            })
+            .into_expectation(),
         required_tools(["a"]).succeeded().into_expectation(),
         forbidden_tools(["b"]).into_expectation(),
         no_tools().succeeded().into_expectation(),
         tool_sequence(["a", "b"]).succeeded().into_expectation(),
-        trajectory([tool_call("a").arg("x", 1), tool_call("b")])
+        trajectory([tool_call("a").arg("x", 1), tool_call("b").parallel()])
             .strict()
             .args_mode(ArgsMode::Exact)
             .args_mode_for("a", ArgsMode::Subset)
@@ -141,6 +170,8 @@ fn every_check() -> Vec<Expectation> {
             .on_node("Agent", "output.text")
             .with_tool_sequence()
             .with_tool_results()
+            .with_tool_inputs()
+            .graded_as("g")
             .without_prompt()
             .into_expectation(),
         judge("on the transcript")
@@ -153,13 +184,17 @@ fn every_check() -> Vec<Expectation> {
         // A new check family must be added above.
         match &e.check {
             Check::Text(_)
+            | Check::Length(_)
             | Check::Tool(_)
             | Check::ToolSet(_)
             | Check::NoTools(_)
             | Check::ToolSequence(_)
+            | Check::ToolChain(_)
+            | Check::NoToolErrors(_)
             | Check::Trajectory(_)
             | Check::Field(_)
             | Check::JsonPath(_)
+            | Check::Jmespath(_)
             | Check::Schema(_)
             | Check::HttpStatus(_)
             | Check::Latency(_)
@@ -213,6 +248,7 @@ fn every_step() -> Scenario {
         },
         Step::CheckVariable {
             path: "var.v".into(),
+            op: crate::scenario::VariableOp::GreaterThan,
             equals: json!({"x": 1}),
             label: Some("l".into()),
             warning: true,
@@ -243,7 +279,8 @@ fn full_recording() -> RecordedRun {
         .child(
             Call::tool("t", json!({"a": 1}))
                 .with_id("c1")
-                .failed(json!({"e": 1})),
+                .in_step(2)
+                .failed_with(ToolErrorKind::Validation, json!({"e": 1})),
         );
     let reply = Reply::text("ok")
         .call(call)
@@ -263,6 +300,7 @@ fn full_recording() -> RecordedRun {
     let mut transcript = Transcript::new(vec![turn]);
     transcript.context.insert("K", json!({"v": 1}));
     transcript.history = vec![Message::user("before")];
+    transcript.variables = vec![crate::model::Variable::new("var.v", json!({"deep": 1}))];
     transcript.user_time = Some("2026-11-23T09:30:00+00:00[UTC]".parse().unwrap());
     let mut info = ScenarioInfo::new("all")
         .described("d")

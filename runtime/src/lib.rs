@@ -82,11 +82,12 @@ pub mod prelude {
     pub use crate::check::{ArgsMode, expected_response, judge};
     pub use crate::check::{
         CheckExt, IntoExpectation, JsonSourceOptions, Scope, Severity, Status, agent_invoked,
-        agent_not_invoked, agent_response, any_call, any_guardrail_triggered, check, conversation,
-        field, forbidden_tools, guardrail_not_triggered, guardrail_triggered, http_status,
-        http_success, json_path, latency, no_guardrail_triggered, no_tool, no_tools, node,
-        node_output, replies, reply, required_tools, schema, state_is, tokens, tool, tool_call,
-        tool_sequence, trajectory, transitioned_to, workflow_complete,
+        agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool, check,
+        conversation, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
+        http_status, http_success, jmespath, json_path, latency, no_guardrail_triggered, no_tool,
+        no_tool_errors, no_tools, node, node_output, replies, reply, required_tools, schema,
+        state_is, tokens, tool, tool_call, tool_chain, tool_sequence, trajectory, transitioned_to,
+        workflow_complete,
     };
     pub use crate::judge::{Judge, JudgeMode};
     pub use crate::matcher::{

@@ -186,12 +186,19 @@ pub enum Step {
         /// The checks.
         expect: Vec<Expectation>,
     },
-    /// The variable bag's value at `path` must equal `equals` (JSON equality, numbers by
-    /// value), checked at this point of the run.
+    /// The variable bag's value at `path` must compare with `equals` as `op` says (by default
+    /// JSON equality, numbers by value), checked at this point of the run — or, on a recording
+    /// that kept the bag ([`Transcript::variables`](crate::model::Transcript::variables)), at
+    /// this point of the recorded run.
     CheckVariable {
         /// The path in the bag (`var.status`, `steps.verify.output.status`).
         path: String,
-        /// The expected value.
+        /// How the value compares (default: equals).
+        #[serde(default, skip_serializing_if = "VariableOp::is_equals")]
+        op: VariableOp,
+        /// The value compared with (interpolated when the scenario interpolates; ignored by
+        /// `exists` / `not_exists`).
+        #[serde(default)]
         equals: Value,
         /// A label for the report.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,6 +207,77 @@ pub enum Step {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         warning: bool,
     },
+}
+
+/// How a [`Step::CheckVariable`] compares the bag's value (left) with its `equals` (right):
+/// Lamdis's variable-check operators.
+///
+/// ```
+/// use agent_test_runtime::scenario::VariableOp;
+/// assert_eq!(VariableOp::default(), VariableOp::Equals);
+/// assert_eq!(serde_json::to_value(VariableOp::GreaterOrEqual).unwrap(), "greater_or_equal");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum VariableOp {
+    /// JSON equality (numbers by value).
+    #[default]
+    Equals,
+    /// Not JSON-equal (a missing value fails: there is nothing to compare).
+    NotEquals,
+    /// Both numbers (or numeric text), left greater.
+    GreaterThan,
+    /// Both numbers (or numeric text), left greater or equal.
+    GreaterOrEqual,
+    /// Both numbers (or numeric text), left smaller.
+    LessThan,
+    /// Both numbers (or numeric text), left smaller or equal.
+    LessOrEqual,
+    /// Text containing the right side as text (case-sensitive), or a list with an element
+    /// equal to it.
+    Contains,
+    /// The opposite of `contains` (a missing value fails).
+    NotContains,
+    /// The left side, as text, matches the regex on the right (Rust `regex` syntax).
+    Matches,
+    /// The value is present and not `null`.
+    Exists,
+    /// The value is absent or `null`.
+    NotExists,
+}
+
+impl VariableOp {
+    fn is_equals(&self) -> bool {
+        *self == VariableOp::Equals
+    }
+
+    /// How reports say it: `equals`, `greater than`, ...
+    ///
+    /// ```
+    /// # use agent_test_runtime::scenario::VariableOp;
+    /// assert_eq!(VariableOp::NotContains.phrase(), "does not contain");
+    /// ```
+    pub fn phrase(self) -> &'static str {
+        match self {
+            VariableOp::Equals => "equals",
+            VariableOp::NotEquals => "does not equal",
+            VariableOp::GreaterThan => "is greater than",
+            VariableOp::GreaterOrEqual => "is at least",
+            VariableOp::LessThan => "is less than",
+            VariableOp::LessOrEqual => "is at most",
+            VariableOp::Contains => "contains",
+            VariableOp::NotContains => "does not contain",
+            VariableOp::Matches => "matches",
+            VariableOp::Exists => "exists",
+            VariableOp::NotExists => "does not exist",
+        }
+    }
+
+    /// Whether the operator compares with a right side.
+    pub(crate) fn has_right(self) -> bool {
+        !matches!(self, VariableOp::Exists | VariableOp::NotExists)
+    }
 }
 
 /// Why a scenario with no step and no check is refused.

@@ -400,3 +400,129 @@ fn string_arguments_with_a_repeated_key_are_kept_as_text() {
     let v = evaluate(&t, &[tool("refund").arg("amount", 1000).into_expectation()]);
     assert_eq!(v[0].status, Status::Fail, "{}", v[0].reason);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Model steps: every format that says which calls came from one model response keeps it, so a
+// strict trajectory can compare steps (parallel calls match in any order within theirs).
+
+fn steps(t: &Transcript) -> Vec<(String, Option<usize>)> {
+    t.turns
+        .iter()
+        .flat_map(|turn| turn.tool_calls().map(|c| (c.name.clone(), c.step)))
+        .collect()
+}
+
+fn step_list(items: &[(&str, Option<usize>)]) -> Vec<(String, Option<usize>)> {
+    items.iter().map(|(n, s)| ((*n).to_owned(), *s)).collect()
+}
+
+#[test]
+fn every_format_that_knows_them_keeps_model_steps() {
+    let openai = json!({"messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "1", "type": "function", "function": {"name": "a", "arguments": "{}"}},
+            {"id": "2", "type": "function", "function": {"name": "b", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "1", "content": "x"},
+        {"role": "tool", "tool_call_id": "2", "content": "y"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "3", "type": "function", "function": {"name": "c", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "3", "content": "z"},
+        {"role": "assistant", "content": "done"}
+    ]});
+    let anthropic = json!({"messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "1", "name": "a", "input": {}},
+            {"type": "tool_use", "id": "2", "name": "b", "input": {}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "1", "content": "x"},
+            {"type": "tool_result", "tool_use_id": "2", "content": "y"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "3", "name": "c", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "3", "content": "z"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "done"}]}
+    ]});
+    let gemini = json!({"contents": [
+        {"role": "user", "parts": [{"text": "go"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "a", "args": {}}}, {"functionCall": {"name": "b", "args": {}}}]},
+        {"role": "function", "parts": [{"functionResponse": {"name": "a", "response": {}}}, {"functionResponse": {"name": "b", "response": {}}}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "c", "args": {}}}]},
+        {"role": "function", "parts": [{"functionResponse": {"name": "c", "response": {}}}]},
+        {"role": "model", "parts": [{"text": "done"}]}
+    ]});
+    let langchain = json!([
+        {"type": "human", "content": "go"},
+        {"type": "ai", "content": "", "tool_calls": [{"name": "a", "args": {}, "id": "1"}, {"name": "b", "args": {}, "id": "2"}]},
+        {"type": "tool", "content": "x", "tool_call_id": "1"},
+        {"type": "tool", "content": "y", "tool_call_id": "2"},
+        {"type": "ai", "content": "", "tool_calls": [{"name": "c", "args": {}, "id": "3"}]},
+        {"type": "tool", "content": "z", "tool_call_id": "3"},
+        {"type": "ai", "content": "done"}
+    ]);
+    let responses = json!([
+        {"role": "user", "content": "go"},
+        {"type": "reasoning", "summary": []},
+        {"type": "function_call", "call_id": "1", "name": "a", "arguments": "{}"},
+        {"type": "function_call", "call_id": "2", "name": "b", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "1", "output": "x"},
+        {"type": "function_call_output", "call_id": "2", "output": "y"},
+        {"type": "function_call", "call_id": "3", "name": "c", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "3", "output": "z"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}
+    ]);
+    for (doc, format) in [
+        (openai, TraceFormat::OpenAiChat),
+        (anthropic, TraceFormat::Anthropic),
+        (gemini, TraceFormat::Gemini),
+        (langchain, TraceFormat::LangChain),
+        (responses, TraceFormat::OpenAiResponses),
+    ] {
+        let t = parse(&doc, Some(format)).unwrap_or_else(|e| panic!("{format}: {e}"));
+        let got = steps(&t);
+        // Steps are numbered per turn in response order; what matters is which calls share one.
+        assert_eq!(got.len(), 3, "{format}: {got:?}");
+        assert_eq!(
+            got[0].1, got[1].1,
+            "{format}: a and b in one response: {got:?}"
+        );
+        assert_ne!(got[1].1, got[2].1, "{format}: c in another: {got:?}");
+        assert!(got.iter().all(|(_, s)| s.is_some()), "{format}: {got:?}");
+        // And a strict trajectory with the two in one step passes on it, in either order.
+        let reference =
+            trajectory([tool_call("b"), tool_call("a").parallel(), tool_call("c")]).strict();
+        let v = agent_test_runtime::evaluate(&t, &[reference.into_expectation()]);
+        assert_eq!(v[0].status, Status::Pass, "{format}: {}", v[0].reason);
+    }
+    // A trace that does not say (MorganaBench's events) leaves the step unknown.
+    let mb = json!({"response": "done", "trace": [
+        {"event": "tool_call", "id": "1", "tool": "a", "params": {}},
+        {"event": "tool_call", "id": "2", "tool": "b", "params": {}}
+    ]});
+    let t = parse(&mb, Some(TraceFormat::MorganaBench)).unwrap();
+    assert_eq!(steps(&t), step_list(&[("a", None), ("b", None)]));
+}
+
+/// Recordings keep the step and the error kind of every call.
+#[test]
+fn recordings_keep_steps_and_error_kinds() {
+    let text = r#"{"scenario": {"name": "s"}, "transcript": {"turns": [{"index": 0, "input": "go", "reply": {"calls": [
+        {"name": "a", "arguments": {}, "step": 0},
+        {"name": "b", "arguments": {}, "step": 0, "error": true, "error_kind": "validation", "result": "bad date"}
+    ]}}]}}"#;
+    let run = agent_test_runtime::RecordedRun::from_json(text, "r.json").unwrap();
+    let calls = &run.transcript.turns[0].reply.calls;
+    assert_eq!(calls[1].step, Some(0));
+    assert_eq!(
+        calls[1].error_kind,
+        Some(agent_test_runtime::model::ToolErrorKind::Validation)
+    );
+    let err = agent_test_runtime::RecordedRun::from_json(
+        &text.replace("\"validation\"", "\"timeout\""),
+        "r.json",
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown variant `timeout`"),
+        "{err}"
+    );
+}

@@ -267,7 +267,7 @@ impl ChatAgent {
         let tools = self.tool_definitions();
         let mut reply = Reply::default();
         let mut usage: Option<Usage> = None;
-        for _ in 0..self.max_steps {
+        for step in 0..self.max_steps {
             let mut body = self.params.clone();
             body.insert("model".into(), json!(self.model));
             body.insert("messages".into(), Value::Array(messages.clone()));
@@ -344,7 +344,10 @@ impl ChatAgent {
                     Some(other) => other.clone(),
                     None => Value::Object(Map::new()),
                 };
-                let call = Call::tool(name.clone(), args.clone()).with_id(id.clone());
+                // The calls of one model response are one step (parallel calls).
+                let call = Call::tool(name.clone(), args.clone())
+                    .with_id(id.clone())
+                    .in_step(step);
                 let (call, content) = match self.answer(&name, &args) {
                     Ok(v) => (call.result(v.clone()), v),
                     Err(e) => (call.failed(json!(e)), json!({"error": e})),

@@ -191,7 +191,8 @@ impl HttpAgent {
     }
 
     /// The tool calls are the array at this path: items with `name`, `arguments` (or `args`,
-    /// `input`), `result` (or `output`) and `error`.
+    /// `input`), `result` (or `output`), `error` and, for a failed call, `error_kind` (or
+    /// `error_type`): `validation` or `execution`.
     ///
     /// ```
     /// # use agent_test_runtime::agent::HttpAgent;
@@ -473,7 +474,8 @@ fn is_json_media_type(content_type: &str) -> bool {
     essence == "application/json" || essence.ends_with("+json")
 }
 
-/// A call from a generic `{name, arguments, result, error}` item.
+/// A call from a generic `{name, arguments, result, error, error_kind}` item (`error_kind`,
+/// or `error_type`: `validation` or `execution`, when the agent says why a call failed).
 fn generic_call(v: &Value) -> Option<Call> {
     let name = v.get("name")?.as_str()?;
     let args = ["arguments", "args", "input", "params"]
@@ -491,6 +493,16 @@ fn generic_call(v: &Value) -> Option<Call> {
         v.get("error"),
         None | Some(Value::Null | Value::Bool(false))
     );
+    if call.error {
+        call.error_kind = ["error_kind", "error_type"]
+            .iter()
+            .find_map(|k| v.get(*k).and_then(Value::as_str))
+            .and_then(|k| match k {
+                "validation" => Some(crate::model::ToolErrorKind::Validation),
+                "execution" => Some(crate::model::ToolErrorKind::Execution),
+                _ => None,
+            });
+    }
     Some(call)
 }
 

@@ -49,6 +49,44 @@ impl Target {
 /// A reply parsed as JSON on first use, or why it is not JSON.
 type ParsedJson = OnceCell<Result<Value, String>>;
 
+/// Which JSON of a reply's text: the whole text, its first fenced code block, the first JSON
+/// object or array in the prose, or PromptKit's lenient reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReplyJson {
+    /// The whole text.
+    Whole,
+    /// The first fenced code block.
+    Fenced,
+    /// The first `{` or `[` of the text that begins a complete JSON value.
+    Embedded,
+    /// PromptKit's `allow_wrapped` (`fenced`: a ```` ```json ```` block's content when there is
+    /// one) and `extract_json` (`embedded`: from the first `{` — else the first `[` — the
+    /// balanced value there); else the whole text.
+    Lenient {
+        /// `allow_wrapped`.
+        fenced: bool,
+        /// `extract_json`.
+        embedded: bool,
+    },
+}
+
+impl ReplyJson {
+    /// The index of its cache cell.
+    fn cell(self) -> usize {
+        match self {
+            ReplyJson::Whole => 0,
+            ReplyJson::Fenced => 1,
+            ReplyJson::Embedded => 2,
+            ReplyJson::Lenient { fenced, embedded } => {
+                3 + usize::from(fenced) + 2 * usize::from(embedded)
+            }
+        }
+    }
+}
+
+/// How many kinds of [`ReplyJson`] are cached per turn.
+const REPLY_JSON_KINDS: usize = 7;
+
 /// The calls of one target, depth-first in call order, for the whole conversation; turn `i`'s
 /// calls are `calls[starts[i]..starts[i + 1]]`.
 #[derive(Default)]
@@ -116,8 +154,8 @@ pub(crate) struct TranscriptIndex<'t> {
     now: OnceCell<Zoned>,
     replies: OnceCell<String>,
     conversation_text: OnceCell<String>,
-    /// Per turn: the reply parsed as JSON, and its fenced code block parsed as JSON.
-    json: OnceCell<Vec<[ParsedJson; 2]>>,
+    /// Per turn: the reply parsed as JSON in each way of [`ReplyJson`].
+    json: OnceCell<Vec<[ParsedJson; REPLY_JSON_KINDS]>>,
 }
 
 impl<'t> TranscriptIndex<'t> {
@@ -346,32 +384,112 @@ impl<'a> EvalContext<'a> {
     /// The reply of turn `i` parsed as JSON (computed once per turn); `fenced` takes the first
     /// fenced code block (```` ```json ... ``` ````) of the reply instead of the whole text.
     pub fn reply_json(&self, turn: usize, fenced: bool) -> Result<&'a Value, &'a str> {
+        let how = if fenced {
+            ReplyJson::Fenced
+        } else {
+            ReplyJson::Whole
+        };
+        self.reply_json_as(turn, how)
+    }
+
+    /// The reply of turn `i` read as JSON in the way `how` says (computed once per turn).
+    pub(crate) fn reply_json_as(&self, turn: usize, how: ReplyJson) -> Result<&'a Value, &'a str> {
         let turns = &self.index.transcript.turns;
         let cells = self.index.json.get_or_init(|| {
             turns
                 .iter()
-                .map(|_| [OnceCell::new(), OnceCell::new()])
+                .map(|_| std::array::from_fn(|_| OnceCell::new()))
                 .collect()
         });
-        let (Some(cell), Some(t)) = (
-            cells.get(turn).map(|c| &c[usize::from(fenced)]),
-            turns.get(turn),
-        ) else {
+        let (Some(cell), Some(t)) = (cells.get(turn).map(|c| &c[how.cell()]), turns.get(turn))
+        else {
             return Err("no such turn");
         };
-        cell.get_or_init(|| {
-            let text = if fenced {
-                fenced_block(&t.reply.text)
-                    .ok_or_else(|| "the reply has no fenced code block".to_owned())?
-            } else {
-                t.reply.text.as_str()
-            };
-            serde_json::from_str(text.trim())
-                .map_err(|e| format!("the reply is not valid JSON: {e}"))
-        })
-        .as_ref()
-        .map_err(String::as_str)
+        cell.get_or_init(|| read_json(&t.reply.text, how))
+            .as_ref()
+            .map_err(String::as_str)
     }
+}
+
+/// `text` read as JSON in the way `how` says, or why it is not JSON.
+fn read_json(text: &str, how: ReplyJson) -> Result<Value, String> {
+    let whole = |text: &str| {
+        serde_json::from_str(text.trim()).map_err(|e| format!("the reply is not valid JSON: {e}"))
+    };
+    match how {
+        ReplyJson::Whole => whole(text),
+        ReplyJson::Fenced => {
+            let block = fenced_block(text)
+                .ok_or_else(|| "the reply has no fenced code block".to_owned())?;
+            whole(block)
+        }
+        ReplyJson::Embedded => {
+            for (i, _) in text.match_indices(['{', '[']) {
+                if let Some(Ok(v)) = balanced(&text[i..]).map(serde_json::from_str::<Value>) {
+                    return Ok(v);
+                }
+            }
+            Err("the reply has no JSON object or array".to_owned())
+        }
+        ReplyJson::Lenient { fenced, embedded } => {
+            if fenced && let Some(block) = json_fence(text) {
+                return whole(block);
+            }
+            if embedded {
+                for open in ['{', '['] {
+                    // Not closed: the next kind of value, as PromptKit's extraction does.
+                    let Some(value) = text.find(open).and_then(|i| balanced(&text[i..])) else {
+                        continue;
+                    };
+                    return serde_json::from_str(value)
+                        .map_err(|e| format!("the JSON in the reply is not valid: {e}"));
+                }
+            }
+            whole(text)
+        }
+    }
+}
+
+/// The bracketed text at the start of `text` (which starts with `{` or `[`) up to the bracket
+/// that closes it, brackets inside JSON strings aside: `None` when it is not closed.
+fn balanced(text: &str) -> Option<&str> {
+    let open = text.chars().next()?;
+    let close = if open == '{' { '}' } else { ']' };
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            c if c == open && !in_string => depth += 1,
+            c if c == close && !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The content of the first ```` ``` ```` or ```` ```json ```` block whose opening line has
+/// nothing else (PromptKit's `allow_wrapped`), trimmed.
+fn json_fence(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(start) = rest.find("```") {
+        let after = &rest[start + 3..];
+        let after_tag = after.strip_prefix("json").unwrap_or(after);
+        let line_end = after_tag.find('\n')?;
+        if after_tag[..line_end].trim().is_empty() {
+            let body = &after_tag[line_end + 1..];
+            let end = body.find("\n```")?;
+            return Some(body[..end].trim());
+        }
+        rest = after;
+    }
+    None
 }
 
 /// The content of the first fenced code block (```` ``` ```` or `~~~`, any info string).
@@ -412,5 +530,43 @@ mod tests {
         assert_eq!(fenced_block("~~~\n[1]\n~~~"), Some("[1]\n"));
         assert_eq!(fenced_block("```\nunclosed"), Some("unclosed"));
         assert_eq!(fenced_block("no code"), None);
+    }
+
+    #[test]
+    fn json_in_prose() {
+        use super::{ReplyJson, read_json};
+        let embedded = |t: &str| read_json(t, ReplyJson::Embedded);
+        assert_eq!(
+            embedded(r#"Use {name} here: {"a": [1, 2]} and more"#).unwrap(),
+            serde_json::json!({"a": [1, 2]})
+        );
+        assert_eq!(
+            embedded("list: [1, 2] then {\"a\": 1}").unwrap(),
+            serde_json::json!([1, 2])
+        );
+        assert_eq!(
+            embedded("no json here").unwrap_err(),
+            "the reply has no JSON object or array"
+        );
+        let lenient =
+            |t: &str, fenced, embedded| read_json(t, ReplyJson::Lenient { fenced, embedded });
+        // Objects first, as PromptKit extracts.
+        assert_eq!(
+            lenient("list: [1, 2] then {\"a\": 1}", false, true).unwrap(),
+            serde_json::json!({"a": 1})
+        );
+        // Not closed: the array next.
+        assert_eq!(
+            lenient("{ open [3]", false, true).unwrap(),
+            serde_json::json!([3])
+        );
+        // Closed but not JSON: invalid, no search further.
+        assert!(lenient("{bad} {\"a\": 1}", false, true).is_err());
+        assert_eq!(
+            lenient("Here:\n```json\n{\"a\": 2}\n```", true, false).unwrap(),
+            serde_json::json!({"a": 2})
+        );
+        // No fence: the whole text.
+        assert_eq!(lenient("[7]", true, false).unwrap(), serde_json::json!([7]));
     }
 }

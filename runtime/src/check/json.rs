@@ -390,7 +390,7 @@ pub(crate) fn json_path_nesting(query: &str) -> Result<(), String> {
 }
 
 impl JsonPathQuery {
-    fn new(source: String) -> Self {
+    pub(crate) fn new(source: String) -> Self {
         #[cfg(feature = "jsonpath")]
         let parsed = json_path_nesting(&source)
             .and_then(|()| serde_json_path::JsonPath::parse(&source).map_err(|e| e.to_string()))
@@ -416,7 +416,23 @@ impl JsonPathQuery {
         &self.source
     }
 
-    fn select<'v>(&self, value: &'v Value) -> Result<Vec<&'v Value>, String> {
+    /// Why the query cannot be evaluated (it does not parse) or compares nothing (an invalid
+    /// regex literal), if so.
+    pub(crate) fn problem(&self) -> Option<String> {
+        if let Some(p) = &self.invalid_regex {
+            return Some(p.clone());
+        }
+        #[cfg(feature = "jsonpath")]
+        if let Err(e) = &self.parsed {
+            return Some(e.clone());
+        }
+        #[cfg(not(feature = "jsonpath"))]
+        return Some("JSONPath checks need agent-test's `jsonpath` feature".to_owned());
+        #[allow(unreachable_code)]
+        None
+    }
+
+    pub(crate) fn select<'v>(&self, value: &'v Value) -> Result<Vec<&'v Value>, String> {
         #[cfg(feature = "jsonpath")]
         {
             let path = self.parsed.as_ref().map_err(Clone::clone)?;

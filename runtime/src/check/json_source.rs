@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::EvalContext;
+use super::context::ReplyJson;
 use crate::model::CallKind;
 
 /// Which JSON a JSON check reads, in the last turn of its scope.
@@ -14,7 +15,7 @@ use crate::model::CallKind;
 /// assert_eq!(JsonSource::default(), JsonSource::Auto);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields, remote = "Self")]
 #[non_exhaustive]
 pub enum JsonSource {
     /// The response body when the agent gave one (an HTTP agent's JSON response), else the
@@ -29,7 +30,27 @@ pub enum JsonSource {
     Fenced,
     /// The output (result) of the first workflow node whose name contains this text.
     Node(String),
+    /// The first JSON object or array in the reply's prose: from the first `{` or `[` that
+    /// begins a complete JSON value (text before and after it is ignored).
+    Embedded,
+    /// PromptKit's reading: with `fenced` (its `allow_wrapped`), the content of a
+    /// ```` ```json ```` block when the reply has one; with `embedded` (its `extract_json`),
+    /// the balanced value from the first `{` of the reply (else the first `[`); otherwise
+    /// the whole reply.
+    Lenient {
+        /// Read a fenced block when there is one.
+        fenced: bool,
+        /// Read the first object (else array) in the text.
+        embedded: bool,
+    },
 }
+
+crate::util::json::one_key_enum!(
+    JsonSource,
+    [
+        "auto", "body", "reply", "fenced", "node", "embedded", "lenient"
+    ]
+);
 
 impl JsonSource {
     /// Why the JSON is absent because the agent failed on the last turn in scope (a node's
@@ -58,6 +79,18 @@ impl JsonSource {
             },
             JsonSource::Reply => cx.reply_json(turn.index, false).map_err(str::to_owned),
             JsonSource::Fenced => cx.reply_json(turn.index, true).map_err(str::to_owned),
+            JsonSource::Embedded => cx
+                .reply_json_as(turn.index, ReplyJson::Embedded)
+                .map_err(str::to_owned),
+            JsonSource::Lenient { fenced, embedded } => cx
+                .reply_json_as(
+                    turn.index,
+                    ReplyJson::Lenient {
+                        fenced: *fenced,
+                        embedded: *embedded,
+                    },
+                )
+                .map_err(str::to_owned),
             JsonSource::Node(name) => {
                 let mut found = None;
                 for t in cx.turns().iter().rev() {
@@ -93,6 +126,8 @@ impl JsonSource {
             JsonSource::Reply => "the reply".to_owned(),
             JsonSource::Fenced => "the reply's code block".to_owned(),
             JsonSource::Node(n) => format!("the output of node `{n}`"),
+            JsonSource::Embedded => "the JSON in the reply".to_owned(),
+            JsonSource::Lenient { .. } => "the reply".to_owned(),
         }
     }
 }
@@ -120,5 +155,23 @@ pub trait JsonSourceOptions: Sized {
     /// Read the output of the first workflow node whose name contains `name`.
     fn in_node(self, name: impl Into<String>) -> Self {
         self.with_source(JsonSource::Node(name.into()))
+    }
+
+    /// Read the first JSON object or array embedded in the reply's prose ("Here is the order:
+    /// {\"id\": 7}. Anything else?"): from the first `{` or `[` that begins a complete JSON value.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"Sure! Here it is: {"status": "shipped"} Anything else?"#), 1)]);
+    /// let v = evaluate(&t, &[
+    ///     field("status").is("shipped").in_text().into_expectation(),
+    ///     field("status").is("shipped").into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].status, Status::Fail); // the whole reply is not JSON
+    /// ```
+    fn in_text(self) -> Self {
+        self.with_source(JsonSource::Embedded)
     }
 }

@@ -47,6 +47,10 @@ pub struct JudgeCheck {
     include_tool_sequence: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     include_tool_results: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    include_tool_inputs: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    graded_as: Option<String>,
 }
 
 /// What [`expected_response`] asks the judge.
@@ -86,6 +90,8 @@ pub fn judge(criteria: impl Into<String>) -> JudgeCheck {
         include_prompt: true,
         include_tool_sequence: false,
         include_tool_results: false,
+        include_tool_inputs: false,
+        graded_as: None,
     }
 }
 
@@ -199,6 +205,35 @@ impl JudgeCheck {
         self
     }
 
+    /// Show the judge the tool calls in scope with their arguments, not their results
+    /// (MCPLab's `include_tool_inputs`).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = judge("searched for the city the user named").with_tool_inputs();
+    /// # let _ = c;
+    /// ```
+    pub fn with_tool_inputs(mut self) -> Self {
+        self.include_tool_inputs = true;
+        self
+    }
+
+    /// Grade this check on its own, as the check `name`: two judge checks with the same
+    /// criteria on the same material are otherwise one question to the judge (one grade for
+    /// both); with different names they are two (MCPLab grades each labelled agent assertion).
+    /// They still go in the run's one request.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let a = judge("answers the question").graded_as("direct");
+    /// let b = judge("answers the question").graded_as("complete");
+    /// assert_ne!(a, b);
+    /// ```
+    pub fn graded_as(mut self, name: impl Into<String>) -> Self {
+        self.graded_as = Some(name.into());
+        self
+    }
+
     /// Do not show the judge the user's message (MCPLab's `include_prompt: false`).
     ///
     /// ```
@@ -263,6 +298,9 @@ impl JudgeCheck {
             .read(cx)
             .map_err(|e| Box::new(Outcome::fail(e)))?;
         let mut material = Map::new();
+        if let Some(name) = &self.graded_as {
+            material.insert("check".into(), Value::String(name.clone()));
+        }
         material.insert("text".into(), Value::String(text.into_owned()));
         if self.include_prompt
             && self.source != TextSource::Conversation
@@ -273,6 +311,14 @@ impl JudgeCheck {
         if self.include_tool_sequence {
             let names: Vec<&str> = cx.tool_calls().iter().map(|c| c.name.as_str()).collect();
             material.insert("tool_sequence".into(), json!(names));
+        }
+        if self.include_tool_inputs {
+            let inputs: Vec<Value> = cx
+                .tool_calls()
+                .iter()
+                .map(|c| json!({"tool": c.name, "arguments": c.arguments}))
+                .collect();
+            material.insert("tool_inputs".into(), Value::Array(inputs));
         }
         if self.include_tool_results {
             let calls: Vec<Value> = cx

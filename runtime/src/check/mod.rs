@@ -7,16 +7,20 @@
 //! [`Verdict`](crate::model::Verdict)s.
 
 mod agents;
+mod chain;
 mod context;
 mod count;
 mod custom;
+mod jmespath;
 mod json;
 mod json_source;
 mod judge;
+mod length;
 mod protocol;
 mod sequence;
 mod text;
 mod tool;
+mod tool_errors;
 mod tool_eval;
 mod tool_set;
 mod trajectory;
@@ -25,15 +29,19 @@ mod workflow;
 pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
+pub use chain::{ToolChain, tool_chain};
+pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{
     Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
     schema,
 };
 pub use json_source::{JsonSource, JsonSourceOptions};
 pub use judge::{JudgeCheck, expected_response, judge};
+pub use length::{Length, LengthCheck, LengthUnit};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
 };
+pub use tool_errors::{NoToolErrors, no_tool_errors};
 pub use trajectory::{
     ArgsMode, ArgsOverride, ExpectedCall, TrajectoryCheck, TrajectoryMode, tool_call, trajectory,
 };
@@ -46,13 +54,13 @@ pub use workflow::{
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use crate::path::FieldPath;
-pub(crate) use context::TranscriptIndex;
 pub use context::{EvalContext, Target};
+pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
-pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, no_tool, node, tool};
+pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, any_tool, no_tool, node, tool};
 pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
 
 use serde::{Deserialize, Serialize};
@@ -200,12 +208,18 @@ checks! {
     NoTools(NoTools) = "no_tools",
     /// An ordered sequence of tools (see [`tool_sequence`]).
     ToolSequence(ToolSequence) = "tool_sequence",
+    /// A chain of dependent tool calls, each with its constraints (see [`tool_chain`]).
+    ToolChain(ToolChain) = "tool_chain",
+    /// No tool call failed (see [`no_tool_errors`]).
+    NoToolErrors(NoToolErrors) = "no_tool_errors",
     /// A whole trajectory against a reference (see [`trajectory`]).
     Trajectory(TrajectoryCheck) = "trajectory",
     /// A JSON field (see [`field`]).
     Field(FieldCheck) = "field",
     /// A JSONPath query (see [`json_path`]).
     JsonPath(JsonPathCheck) = "json_path",
+    /// A JMESPath expression (see [`jmespath`]).
+    Jmespath(JmesPathCheck) = "jmespath",
     /// A JSON Schema (see [`schema`]).
     Schema(SchemaCheck) = "schema",
     /// HTTP status (see [`http_status`]).
@@ -214,6 +228,8 @@ checks! {
     Latency(LatencyCheck) = "latency",
     /// Token usage (see [`tokens`]).
     Tokens(TokenCheck) = "tokens",
+    /// The length of a text (see [`Text::length`]).
+    Length(LengthCheck) = "length",
     /// Sub-agent invocations (see [`agent_invoked`]).
     Agents(AgentCheck) = "agents",
     /// A sub-agent's response (see [`agent_response`]).

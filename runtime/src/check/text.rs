@@ -311,6 +311,17 @@ impl Text {
     pub fn not_matches(self, regex: impl Into<String>) -> TextCheck {
         TextCheck::build(self.source, TextOp::NotMatches, regex.into(), true, false)
     }
+
+    /// The text's length in characters; see [`LengthCheck`](super::LengthCheck).
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = reply().length().at_most(280);
+    /// # let _ = c;
+    /// ```
+    pub fn length(self) -> super::Length {
+        super::Length::of(self.source)
+    }
 }
 
 /// A check comparing a text with a value or a regex. Build one from [`reply`], [`replies`] or

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 
 use super::Target;
 use super::count::Count;
-use crate::matcher::{IntoMatcher, Matcher};
+use super::json::JsonPathQuery;
+use crate::matcher::{IntoMatcher, Matcher, Mismatch};
+use crate::model::ToolErrorKind;
 use crate::path::FieldPath;
 use crate::util::text::compact;
 
@@ -20,7 +22,7 @@ use crate::util::text::compact;
 /// assert_eq!(CallFilter::default(), CallFilter::All);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 #[non_exhaustive]
 pub enum CallFilter {
     /// Every call, whether it returned an error or not.
@@ -30,6 +32,60 @@ pub enum CallFilter {
     Succeeded,
     /// Only calls that returned an error.
     Failed,
+    /// Only calls that failed with this kind of error (validation or execution).
+    FailedWith(ToolErrorKind),
+    /// Calls that succeeded or whose arguments were refused in validation: only calls whose
+    /// tool ran and failed (or failed for a reason nobody reported) are left out. PromptKit's
+    /// `ignore_validation`.
+    SucceededOrInvalid,
+}
+
+crate::util::json::one_key_enum!(
+    CallFilter,
+    [
+        "all",
+        "succeeded",
+        "failed",
+        "failed_with",
+        "succeeded_or_invalid"
+    ]
+);
+
+impl CallFilter {
+    /// Whether a call with this outcome counts.
+    ///
+    /// ```
+    /// use agent_test_runtime::check::CallFilter;
+    /// use agent_test_runtime::model::{Call, ToolErrorKind};
+    /// let refused = Call::tool("t", serde_json::json!({})).failed_with(ToolErrorKind::Validation, serde_json::json!("bad"));
+    /// assert!(CallFilter::SucceededOrInvalid.admits(&refused));
+    /// assert!(!CallFilter::Succeeded.admits(&refused));
+    /// assert!(CallFilter::FailedWith(ToolErrorKind::Validation).admits(&refused));
+    /// ```
+    pub fn admits(self, call: &crate::model::Call) -> bool {
+        match self {
+            CallFilter::All => true,
+            CallFilter::Succeeded => !call.error,
+            CallFilter::Failed => call.error,
+            CallFilter::FailedWith(kind) => call.error && call.error_kind == Some(kind),
+            CallFilter::SucceededOrInvalid => {
+                !call.error || call.error_kind == Some(ToolErrorKind::Validation)
+            }
+        }
+    }
+
+    /// ` (successful calls only)`, or nothing for every call.
+    pub(crate) fn suffix(self) -> String {
+        match self {
+            CallFilter::All => String::new(),
+            CallFilter::Succeeded => " (successful calls only)".to_owned(),
+            CallFilter::Failed => " (failed calls only)".to_owned(),
+            CallFilter::FailedWith(kind) => format!(" (calls with {} errors only)", kind.name()),
+            CallFilter::SucceededOrInvalid => {
+                " (successful calls and validation errors only)".to_owned()
+            }
+        }
+    }
 }
 
 /// One constraint on a value at a path: an argument (`order_id`, `address.city`,
@@ -58,6 +114,10 @@ pub struct ArgConstraint {
     /// Several arguments judged together (MorganaBench's parameter groups): the value is an
     /// object of those present; `path` names the group in messages.
     pub group: Vec<String>,
+    /// An RFC 9535 JSONPath query selecting the values instead of `path` (which then only
+    /// names it): the constraint holds when some selected value satisfies the matcher; when
+    /// nothing is selected the matcher sees a missing value.
+    pub(crate) query: Option<JsonPathQuery>,
 }
 
 /// [`ArgConstraint`] as JSON.
@@ -67,6 +127,9 @@ struct ArgRepr {
     /// `name` is one key, not a path.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     literal: bool,
+    /// `name` is an RFC 9535 JSONPath query.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    json_path: bool,
     #[serde(flatten)]
     matcher: Matcher,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -75,6 +138,11 @@ struct ArgRepr {
 
 impl From<ArgRepr> for ArgConstraint {
     fn from(r: ArgRepr) -> Self {
+        if r.json_path {
+            let mut c = ArgConstraint::json_path(r.name, r.matcher);
+            c.group = r.group;
+            return c;
+        }
         ArgConstraint {
             path: if r.literal {
                 FieldPath::key(r.name)
@@ -83,6 +151,7 @@ impl From<ArgRepr> for ArgConstraint {
             },
             matcher: r.matcher,
             group: r.group,
+            query: None,
         }
     }
 }
@@ -90,7 +159,8 @@ impl From<ArgRepr> for ArgConstraint {
 impl From<ArgConstraint> for ArgRepr {
     fn from(c: ArgConstraint) -> Self {
         ArgRepr {
-            literal: c.path.is_literal_key(),
+            literal: c.query.is_none() && c.path.is_literal_key(),
+            json_path: c.query.is_some(),
             name: c.path.as_str().to_owned(),
             matcher: c.matcher,
             group: c.group,
@@ -111,7 +181,100 @@ impl ArgConstraint {
             path: FieldPath::new(path),
             matcher: expected.into_matcher(),
             group: Vec::new(),
+            query: None,
         }
+    }
+
+    /// A constraint on the values an RFC 9535 JSONPath query selects: some selected value must
+    /// satisfy `expected`; when the query selects nothing, `expected` sees a missing value (so
+    /// `missing()` requires that nothing is selected).
+    ///
+    /// ```
+    /// use agent_test_runtime::check::ArgConstraint;
+    /// use agent_test_runtime::prelude::*;
+    /// let c = ArgConstraint::json_path("$.items[*].sku", "B-2");
+    /// let env_check = tool("order").arguments_with(c);
+    /// # let _ = env_check;
+    /// ```
+    pub fn json_path(query: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        let query = query.into();
+        ArgConstraint {
+            path: FieldPath::key(query.clone()),
+            matcher: expected.into_matcher(),
+            group: Vec::new(),
+            query: Some(JsonPathQuery::new(query)),
+        }
+    }
+
+    /// Why the constraint cannot be evaluated or compares nothing: its matcher's problem, or
+    /// an invalid JSONPath query.
+    pub(crate) fn problem(&self) -> Option<String> {
+        self.matcher
+            .problem()
+            .or_else(|| self.query.as_ref().and_then(JsonPathQuery::problem))
+    }
+
+    /// Every value the constraint reads in `v`: the one at the path (or the group's object), or
+    /// each value the query selects.
+    pub(crate) fn values<'a>(&self, v: &'a Value) -> Vec<Cow<'a, Value>> {
+        match &self.query {
+            Some(q) => q
+                .select(v)
+                .unwrap_or_default()
+                .into_iter()
+                .map(Cow::Borrowed)
+                .collect(),
+            None => self.value(v).into_iter().collect(),
+        }
+    }
+
+    /// Whether the values in `root` (absent: nothing to read) satisfy the constraint — the
+    /// allocation-light twin of [`ArgConstraint::check`].
+    pub(crate) fn is_match(&self, root: Option<&Value>, env: &crate::expression::Env<'_>) -> bool {
+        match &self.query {
+            None => self
+                .matcher
+                .is_match(root.and_then(|r| self.value(r)).as_deref(), env),
+            Some(_) => self.check(root, env).is_ok(),
+        }
+    }
+
+    /// Whether the values in `root` satisfy the constraint, or why not.
+    pub(crate) fn check(
+        &self,
+        root: Option<&Value>,
+        env: &crate::expression::Env<'_>,
+    ) -> Result<(), Mismatch> {
+        let Some(q) = &self.query else {
+            return self
+                .matcher
+                .check(root.and_then(|r| self.value(r)).as_deref(), env);
+        };
+        let selected = match root {
+            Some(r) => q.select(r).map_err(Mismatch::Error)?,
+            None => Vec::new(),
+        };
+        if selected.is_empty() {
+            return self.matcher.check(None, env).map_err(|m| match m {
+                Mismatch::Fail(e) => Mismatch::Fail(format!("selects nothing: {e}")),
+                other => other,
+            });
+        }
+        let mut first = None;
+        for v in &selected {
+            match self.matcher.check(Some(v), env) {
+                Ok(()) => return Ok(()),
+                Err(Mismatch::Error(e)) => return Err(Mismatch::Error(e)),
+                Err(Mismatch::Fail(e)) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        let shown = compact(&Value::Array(selected.into_iter().cloned().collect()));
+        Err(Mismatch::Fail(format!(
+            "selects {shown}, none matching ({})",
+            first.unwrap_or_default()
+        )))
     }
 
     /// The value constrained in `v`: at the path, or for a group the object of its members
@@ -187,6 +350,12 @@ pub struct ToolCheck {
     /// For nodes: checks on the tool calls made inside the node.
     #[serde(default, rename = "tools", skip_serializing_if = "Vec::is_empty")]
     pub(crate) nested: Vec<ToolCheck>,
+    /// Calls of any name (`name` is then ignored): [`any_tool`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) any_name: bool,
+    /// A matching call must have returned no error ([`ToolCheck::no_error`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) no_error: bool,
 }
 
 fn is_tool(t: &Target) -> bool {
@@ -210,6 +379,8 @@ fn new_check(target: Target, name: String) -> ToolCheck {
         position: None,
         filter: CallFilter::All,
         nested: Vec::new(),
+        any_name: false,
+        no_error: false,
     }
 }
 
@@ -248,6 +419,30 @@ pub fn no_tool(name: impl Into<String>) -> ToolCheck {
 /// ```
 pub fn node(name: impl Into<String>) -> ToolCheck {
     new_check(Target::Node, name.into())
+}
+
+/// A check on tool calls of any name: its constraints, counts and options apply to every tool
+/// call in scope, whatever the tool (PromptKit's assertions without a `tool`).
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// let reply = Reply::text("")
+///     .call(Call::tool("search", json!({"q": "x"})))
+///     .call(Call::tool("book", json!({"id": 1})));
+/// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+/// let v = evaluate(&t, &[
+///     any_tool().at_most(2).into_expectation(),
+///     any_tool().at_most(1).into_expectation(),
+/// ]);
+/// assert_eq!(v[0].status, Status::Pass);
+/// assert_eq!(v[1].reason, "tool calls were made 2 times (expected at most 1 time)");
+/// assert_eq!(any_tool().no_error().every_call().describe(), "any tool called without an error (every call)");
+/// ```
+pub fn any_tool() -> ToolCheck {
+    let mut c = new_check(Target::Tool, String::new());
+    c.any_name = true;
+    c
 }
 
 /// A check on a call of either kind: a workflow node in a workflow trace, or a tool call in a
@@ -308,6 +503,7 @@ impl ToolCheck {
                         path: FieldPath::key(k),
                         matcher: v.into_matcher(),
                         group: Vec::new(),
+                        query: None,
                     });
                 }
             }
@@ -315,6 +511,101 @@ impl ToolCheck {
             // whole map so the check fails with a clear message instead of passing silently.
             other => self.args.push(ArgConstraint::new("", other)),
         }
+        self
+    }
+
+    /// The call's whole argument object must satisfy `expected`: a value means JSON equality of
+    /// the whole object (no other argument allowed), a matcher says more — `contains(..)` on
+    /// the arguments as compact JSON, `regex(..)`, `matches_schema(..)`, `not(exact(json!({})))`.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// let reply = Reply::text("").call(Call::tool("search_tags", json!({"query": "TM5-BP2", "limit": 5})));
+    /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+    /// let v = evaluate(&t, &[
+    ///     tool("search_tags").arguments(contains("tm5-bp2").ignore_case()).into_expectation(),
+    ///     tool("search_tags").arguments(json!({"query": "TM5-BP2"})).into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].details.violations[0].message,
+    ///            r#"call at conversation position 0: arguments: expected {"query":"TM5-BP2"}, got {"limit":5,"query":"TM5-BP2"}"#);
+    /// ```
+    pub fn arguments(mut self, expected: impl IntoMatcher) -> Self {
+        self.args.push(ArgConstraint::new("", expected));
+        self
+    }
+
+    /// An argument constraint built by hand ([`ArgConstraint::json_path`], ...).
+    ///
+    /// See [`ArgConstraint::json_path`].
+    pub fn arguments_with(mut self, constraint: ArgConstraint) -> Self {
+        self.args.push(constraint);
+        self
+    }
+
+    /// The values an RFC 9535 JSONPath query selects in the call's arguments: some selected
+    /// value must satisfy `expected` (`any()`: the query selects something; `missing()`: it
+    /// selects nothing). Needs the `jsonpath` feature (on by default).
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// let reply = Reply::text("").call(Call::tool("order", json!({"items": [{"sku": "A-1"}, {"sku": "B-2"}]})));
+    /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+    /// let v = evaluate(&t, &[
+    ///     tool("order").arg_json_path("$.items[*].sku", "B-2").into_expectation(),
+    ///     tool("order").arg_json_path("$.items[*].sku", "C-3").into_expectation(),
+    ///     tool("order").arg_json_path("$.coupon", missing()).into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].details.violations[0].message,
+    ///            r#"call at conversation position 0: $.items[*].sku: selects ["A-1","B-2"], none matching (expected "C-3", got "A-1")"#);
+    /// assert_eq!(v[2].status, Status::Pass);
+    /// ```
+    pub fn arg_json_path(mut self, query: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        self.args.push(ArgConstraint::json_path(query, expected));
+        self
+    }
+
+    /// The values an RFC 9535 JSONPath query selects in the call's result (a failed call's
+    /// error): some selected value must satisfy `expected`, as [`ToolCheck::arg_json_path`].
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// let c = tool("search").result_json_path("$.hits[0].id", "H-1");
+    /// assert_eq!(c.describe(), r#"tool `search` called returning $.hits[0].id = "H-1""#);
+    /// ```
+    pub fn result_json_path(
+        mut self,
+        query: impl Into<String>,
+        expected: impl IntoMatcher,
+    ) -> Self {
+        self.result.push(ArgConstraint::json_path(query, expected));
+        self
+    }
+
+    /// A matching call must have returned no error. Unlike [`ToolCheck::succeeded`], which
+    /// leaves failed calls out of the count, this is a constraint like an argument's: with
+    /// [`ToolCheck::every_call`], a failed call is a mismatch that fails the check.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// let reply = Reply::text("")
+    ///     .call(Call::tool("pay", json!({})).result(json!("ok")))
+    ///     .call(Call::tool("pay", json!({})).failed(json!("card declined")));
+    /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+    /// let v = evaluate(&t, &[
+    ///     tool("pay").succeeded().every_call().into_expectation(),
+    ///     tool("pay").no_error().every_call().into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].details.violations[0].message,
+    ///            r#"call at conversation position 1: returned an error: "card declined""#);
+    /// ```
+    pub fn no_error(mut self) -> Self {
+        self.no_error = true;
         self
     }
 
@@ -465,6 +756,38 @@ impl ToolCheck {
         self
     }
 
+    /// Count only calls that failed with this kind of error: `tool("book").failed_with(ToolErrorKind::Validation)`
+    /// passes when the model's arguments for `book` were refused at least once.
+    ///
+    /// ```
+    /// use agent_test_runtime::prelude::*;
+    /// use agent_test_runtime::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
+    /// let reply = Reply::text("").call(Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date")));
+    /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+    /// let v = evaluate(&t, &[
+    ///     tool("book").failed_with(ToolErrorKind::Validation).into_expectation(),
+    ///     tool("book").failed_with(ToolErrorKind::Execution).into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Pass);
+    /// assert_eq!(v[1].reason, "tool `book` was called, but no call failed with an execution error");
+    /// ```
+    pub fn failed_with(mut self, kind: ToolErrorKind) -> Self {
+        self.filter = CallFilter::FailedWith(kind);
+        self
+    }
+
+    /// Count calls that succeeded or whose arguments were refused in validation (PromptKit's
+    /// `ignore_validation`): only calls whose tool ran and failed are left out.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// assert_eq!(tool("pay").succeeded_or_invalid().describe(), "tool `pay` called (successful calls and validation errors only)");
+    /// ```
+    pub fn succeeded_or_invalid(mut self) -> Self {
+        self.filter = CallFilter::SucceededOrInvalid;
+        self
+    }
+
     /// For a node: a check on the tool calls made inside it (positions count from 0 inside
     /// the node). See [`node`].
     pub fn tool(mut self, check: ToolCheck) -> Self {
@@ -486,7 +809,11 @@ impl ToolCheck {
     ///
     /// See [`tool`].
     pub fn describe(&self) -> String {
-        let mut s = format!("{} `{}`", self.target.noun(), self.name);
+        let mut s = if self.any_name {
+            format!("any {}", self.target.noun())
+        } else {
+            format!("{} `{}`", self.target.noun(), self.name)
+        };
         match self.count {
             Count::AtLeast(1) => s.push_str(" called"),
             Count::Exactly(0) => s.push_str(" not called"),
@@ -506,17 +833,16 @@ impl ToolCheck {
         if !self.result.is_empty() {
             let _ = write!(s, " returning {}", constraints(&self.result, ""));
         }
+        if self.no_error {
+            s.push_str(" without an error");
+        }
         if self.strict {
             s.push_str(" (strict)");
         }
         if self.every_call {
             s.push_str(" (every call)");
         }
-        match self.filter {
-            CallFilter::All => {}
-            CallFilter::Succeeded => s.push_str(" (successful calls only)"),
-            CallFilter::Failed => s.push_str(" (failed calls only)"),
-        }
+        s.push_str(&self.filter.suffix());
         if !self.nested.is_empty() {
             let inner: Vec<String> = self.nested.iter().map(ToolCheck::describe).collect();
             let _ = write!(s, ", containing: {}", inner.join("; "));
@@ -536,7 +862,10 @@ fn constraints(list: &[ArgConstraint], whole: &str) -> String {
             };
             match (a.path.as_str(), whole) {
                 ("", "") => expected,
-                ("", w) => format!("{w} = {expected}"),
+                ("", w) if matches!(a.matcher, Matcher::Exact { .. }) => {
+                    format!("{w} = {expected}")
+                }
+                ("", w) => format!("{w}: {expected}"),
                 (p, _) if matches!(a.matcher, Matcher::Exact { .. }) => format!("{p} = {expected}"),
                 (p, _) => format!("{p}: {expected}"),
             }

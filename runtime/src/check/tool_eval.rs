@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::count::{Count, times};
-use super::tool::{CallFilter, ToolCheck};
+use super::tool::{ArgConstraint, CallFilter, ToolCheck};
 use super::{EvalContext, Outcome, Status, Violation};
 use crate::expression::Env;
 use crate::matcher::Mismatch;
@@ -12,7 +12,7 @@ use crate::model::{Call, CallKind};
 use crate::util::diff::json_diff;
 
 /// Why a call does not match: a violation kind and a message, or an evaluation error.
-enum Problem {
+pub(crate) enum Problem {
     Mismatch(&'static str, String),
     Error(String),
 }
@@ -50,8 +50,8 @@ impl ToolCheck {
     /// What makes the check (or a nested one) impossible to evaluate: an invalid regex, or a
     /// part that compares nothing (an empty name, `at_least(0)`, a matcher that accepts every
     /// value).
-    fn static_problem(&self) -> Option<String> {
-        if self.name.is_empty() {
+    pub(crate) fn static_problem(&self) -> Option<String> {
+        if self.name.is_empty() && !self.any_name {
             return Some(format!(
                 "compared nothing: the {} name is empty",
                 self.target.noun()
@@ -63,17 +63,17 @@ impl ToolCheck {
         self.args
             .iter()
             .chain(&self.result)
-            .find_map(|a| a.matcher.problem())
+            .find_map(ArgConstraint::problem)
             .or_else(|| self.nested.iter().find_map(ToolCheck::static_problem))
     }
 
+    /// Whether `call` has this check's name (any name for [`any_tool`](super::any_tool)).
+    pub(crate) fn names(&self, call: &Call) -> bool {
+        self.any_name || call.name == self.name
+    }
+
     fn is_candidate(&self, call: &Call) -> bool {
-        call.name == self.name
-            && match self.filter {
-                CallFilter::All => true,
-                CallFilter::Succeeded => !call.error,
-                CallFilter::Failed => call.error,
-            }
+        self.names(call) && self.filter.admits(call)
     }
 
     /// The fast path: whether the check passes on `calls`, without building messages.
@@ -101,12 +101,12 @@ impl ToolCheck {
 
     /// Whether `call` satisfies every constraint — the allocation-free twin of
     /// [`ToolCheck::problems`] (`matches_call(c) == problems(c).is_empty()`).
-    fn matches_call(&self, call: &Call, env: &Env<'_>) -> bool {
+    pub(crate) fn matches_call(&self, call: &Call, env: &Env<'_>) -> bool {
         let args = call.arguments.as_object();
         let values_ok = self
             .args
             .iter()
-            .all(|c| c.matcher.is_match(c.value(&call.arguments).as_deref(), env));
+            .all(|c| c.is_match(Some(&call.arguments), env));
         let shape_ok = match args {
             Some(map) => {
                 !self.forbidden.iter().any(|f| map.contains_key(f))
@@ -114,14 +114,13 @@ impl ToolCheck {
             }
             None => call.arguments.is_null() || (!self.strict && self.forbidden.is_empty()),
         };
-        let result_ok = self.result.iter().all(|c| {
-            c.matcher.is_match(
-                call.result.as_ref().and_then(|r| c.value(r)).as_deref(),
-                env,
-            )
-        });
+        let result_ok = self
+            .result
+            .iter()
+            .all(|c| c.is_match(call.result.as_ref(), env));
         values_ok
             && shape_ok
+            && !(self.no_error && call.error)
             && result_ok
             && (self.nested.is_empty() || {
                 let inner = inner_tool_calls(call);
@@ -130,23 +129,31 @@ impl ToolCheck {
     }
 
     fn allows_key(&self, key: &str) -> bool {
-        self.args
-            .iter()
-            .any(|c| c.path.head() == Some(key) || c.path.as_str() == key)
+        self.args.iter().any(|c| {
+            c.query.is_none()
+                && (c.path.head() == Some(key)
+                    || c.path.as_str() == key
+                    // A constraint on the whole argument object says what it allows.
+                    || (c.path.as_str().is_empty() && c.group.is_empty()))
+        })
     }
 
     /// Why `call` does not match (empty when it does).
-    fn problems(&self, call: &Call, env: &Env<'_>) -> Vec<Problem> {
+    pub(crate) fn problems(&self, call: &Call, env: &Env<'_>) -> Vec<Problem> {
         let mut out = Vec::new();
         for c in &self.args {
-            let actual = c.value(&call.arguments);
+            let actual = if c.query.is_some() {
+                Some(std::borrow::Cow::Borrowed(&call.arguments))
+            } else {
+                c.value(&call.arguments)
+            };
             let actual = actual.as_deref();
             let label = if c.path.as_str().is_empty() {
                 "arguments"
             } else {
                 c.path.as_str()
             };
-            match c.matcher.check(actual, env) {
+            match c.check(Some(&call.arguments), env) {
                 Ok(()) => {}
                 Err(Mismatch::Error(e)) => out.push(Problem::Error(format!("{label}: {e}"))),
                 Err(Mismatch::Fail(e)) => {
@@ -195,15 +202,25 @@ impl ToolCheck {
             }
             None => {}
         }
+        if self.no_error && call.error {
+            let error = call
+                .result
+                .as_ref()
+                .map_or_else(|| "no message".to_owned(), crate::util::text::compact);
+            out.push(Problem::Mismatch(
+                "tool_error",
+                format!("returned an error: {error}"),
+            ));
+        }
         for c in &self.result {
-            let actual = call.result.as_ref().and_then(|r| c.value(r));
-            let actual = actual.as_deref();
             let label = if c.path.as_str().is_empty() {
                 "result".to_owned()
+            } else if c.query.is_some() {
+                c.path.as_str().to_owned()
             } else {
                 format!("result.{}", c.path.as_str())
             };
-            match c.matcher.check(actual, env) {
+            match c.check(call.result.as_ref(), env) {
                 Ok(()) => {}
                 Err(Mismatch::Error(e)) => out.push(Problem::Error(format!("{label}: {e}"))),
                 Err(Mismatch::Fail(e)) => out.push(Problem::Mismatch(
@@ -291,21 +308,59 @@ impl ToolCheck {
         let with_args = !self.args.is_empty()
             || !self.forbidden.is_empty()
             || self.strict
-            || !self.result.is_empty();
+            || !self.result.is_empty()
+            || self.no_error;
+        // "tool `x` was called 2 times", or for any tool "tool calls were made 2 times".
+        let called = |n: usize| {
+            if self.any_name {
+                format!("{noun} calls were made {}", times(n))
+            } else {
+                format!("{noun} `{name}` was called {}", times(n))
+            }
+        };
+        let same_name = |c: &&Call| self.names(c);
         let reason = if candidates.is_empty() {
+            let subject = if self.any_name {
+                format!("a {noun}")
+            } else {
+                format!("{noun} `{name}`")
+            };
+            let was_called = if self.any_name {
+                format!("{noun} calls were made")
+            } else {
+                format!("{noun} `{name}` was called")
+            };
             match self.filter {
-                CallFilter::Succeeded if all.iter().any(|c| &c.name == name) => {
-                    format!("{noun} `{name}` was called, but every call failed")
+                CallFilter::Succeeded | CallFilter::SucceededOrInvalid
+                    if all.iter().any(same_name) =>
+                {
+                    let how = if self.filter == CallFilter::Succeeded {
+                        ""
+                    } else {
+                        " in execution"
+                    };
+                    format!("{was_called}, but every call failed{how}")
                 }
-                CallFilter::Failed if all.iter().any(|c| &c.name == name) => {
-                    format!("{noun} `{name}` was called, but no call failed")
+                CallFilter::Failed if all.iter().any(same_name) => {
+                    format!("{was_called}, but no call failed")
                 }
-                _ => format!("{noun} `{name}` was not called"),
+                CallFilter::FailedWith(kind) if all.iter().any(same_name) => {
+                    let article = match kind {
+                        crate::model::ToolErrorKind::Execution => "an",
+                        _ => "a",
+                    };
+                    format!(
+                        "{was_called}, but no call failed with {article} {} error",
+                        kind.name()
+                    )
+                }
+                _ if self.any_name => format!("no {noun} was called"),
+                _ => format!("{subject} was not called"),
             }
         } else if !count_ok && self.count == Count::Exactly(0) {
             format!(
-                "{noun} `{name}` was called {}{} (expected no call)",
-                times(counted),
+                "{}{} (expected no call)",
+                called(counted),
                 if with_args {
                     " with matching arguments"
                 } else {
@@ -313,20 +368,22 @@ impl ToolCheck {
                 }
             )
         } else if self.every_call && !all_match {
+            let of = if self.any_name {
+                format!("{noun} calls")
+            } else {
+                format!("calls of {noun} `{name}`")
+            };
             format!(
-                "{} of {} calls of {noun} `{name}` did not match",
+                "{} of {} {of} did not match",
                 candidates.len() - matching.len(),
                 candidates.len()
             )
         } else if matching.is_empty() && !count_ok {
-            format!(
-                "{noun} `{name}` was called {}, but no call matched",
-                times(candidates.len())
-            )
+            format!("{}, but no call matched", called(candidates.len()))
         } else if !count_ok {
             format!(
-                "{noun} `{name}` was called {}{} (expected {})",
-                times(counted),
+                "{}{} (expected {})",
+                called(counted),
                 if with_args && !self.every_call {
                     " with matching arguments"
                 } else {
@@ -337,19 +394,27 @@ impl ToolCheck {
         } else {
             let p = self.position.unwrap_or(0);
             let pos = (calls.position_name)(p);
+            let expected = if self.any_name {
+                format!("a matching {noun} call")
+            } else {
+                format!("{noun} `{name}`")
+            };
             match all.get(p) {
                 None => format!(
-                    "expected {noun} `{name}` at {pos}, but there are only {} {noun} calls",
+                    "expected {expected} at {pos}, but there are only {} {noun} calls",
                     all.len()
                 ),
-                Some(c) if &c.name != name => {
+                Some(c) if !self.names(c) => {
                     let at: Vec<String> =
                         candidates.iter().map(|(i, _, _)| i.to_string()).collect();
                     format!(
-                        "expected {noun} `{name}` at {pos}, but {pos} is `{}` (`{name}` is at {})",
+                        "expected {expected} at {pos}, but {pos} is `{}` (`{name}` is at {})",
                         c.name,
                         at.join(", ")
                     )
+                }
+                Some(c) if self.any_name => {
+                    format!("the call of `{}` at {pos} did not match", c.name)
                 }
                 Some(_) => format!("the call of `{name}` at {pos} did not match"),
             }
@@ -363,16 +428,21 @@ impl ToolCheck {
                     .map(|(i, c)| call_json(calls, i, c))
                     .collect(),
             ));
-            if let Some(other) = all.iter().position(|c| &c.name == name) {
-                let kind = if self.filter == CallFilter::Failed {
-                    "call_succeeded"
-                } else {
-                    "call_failed"
-                };
-                let what = if self.filter == CallFilter::Failed {
-                    "returned no error"
-                } else {
-                    "returned an error"
+            if let Some(other) = all.iter().position(|c| self.names(c)) {
+                let (kind, what) = match self.filter {
+                    CallFilter::Failed => ("call_succeeded", "returned no error".to_owned()),
+                    CallFilter::FailedWith(k) => match (all[other].error, all[other].error_kind) {
+                        (false, _) => ("call_succeeded", "returned no error".to_owned()),
+                        (true, Some(got)) => (
+                            "other_error_kind",
+                            format!("failed with a {} error", got.name()),
+                        ),
+                        (true, None) => (
+                            "other_error_kind",
+                            format!("failed, but its error has no kind (expected {})", k.name()),
+                        ),
+                    },
+                    _ => ("call_failed", "returned an error".to_owned()),
                 };
                 outcome = outcome.violation(
                     Violation::new(
@@ -437,7 +507,12 @@ impl ToolCheck {
 
     fn expected_json(&self) -> Value {
         let mut e = Map::new();
-        e.insert(self.target.noun().into(), Value::String(self.name.clone()));
+        let name = if self.any_name {
+            Value::String("*".into())
+        } else {
+            Value::String(self.name.clone())
+        };
+        e.insert(self.target.noun().into(), name);
         let args = self.expected_args();
         if !args.is_empty() {
             e.insert("arguments".into(), Value::Object(args));

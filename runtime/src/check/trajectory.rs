@@ -25,6 +25,9 @@ pub struct ExpectedCall {
     pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) args: Vec<ArgConstraint>,
+    /// Made in the same model response as the reference call before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) parallel: bool,
 }
 
 /// A reference call of the tool `name` (add expected arguments with [`ExpectedCall::arg`]).
@@ -38,6 +41,7 @@ pub fn tool_call(name: impl Into<String>) -> ExpectedCall {
     ExpectedCall {
         name: name.into(),
         args: Vec::new(),
+        parallel: false,
     }
 }
 
@@ -47,6 +51,25 @@ impl ExpectedCall {
     /// See [`tool_call`].
     pub fn arg(mut self, path: impl Into<String>, expected: impl IntoMatcher) -> Self {
         self.args.push(ArgConstraint::new(path, expected));
+        self
+    }
+
+    /// Made in the same model response as the reference call before it: the two (and any
+    /// further `.parallel()` ones) are one model step, whose calls a [strict](TrajectoryCheck::strict)
+    /// trajectory matches in any order. Other modes compare calls, not steps.
+    ///
+    /// ```
+    /// # use agent_test_runtime::prelude::*;
+    /// let c = trajectory([
+    ///     tool_call("weather").arg("city", "Paris"),
+    ///     tool_call("weather").arg("city", "Rome").parallel(),
+    ///     tool_call("summarize"),
+    /// ]).strict();
+    /// assert_eq!(c.describe(),
+    ///            r#"trajectory (strict): [weather(city = "Paris") + weather(city = "Rome")] → summarize()"#);
+    /// ```
+    pub fn parallel(mut self) -> Self {
+        self.parallel = true;
         self
     }
 
@@ -64,6 +87,7 @@ impl ExpectedCall {
                     path: FieldPath::key(k),
                     matcher: v.into_matcher(),
                     group: Vec::new(),
+                    query: None,
                 });
             }
         }
@@ -437,8 +461,21 @@ impl TrajectoryCheck {
             TrajectoryMode::Subset => "subset",
             TrajectoryMode::Superset => "superset",
         };
-        let calls: Vec<String> = self.expected.iter().map(ToString::to_string).collect();
-        format!("trajectory ({mode}): {}", calls.join(" → "))
+        let steps: Vec<String> = steps_of(self.expected.iter().map(|e| e.parallel))
+            .into_iter()
+            .map(|r| {
+                let calls: Vec<String> = self.expected[r.clone()]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                if calls.len() > 1 {
+                    format!("[{}]", calls.join(" + "))
+                } else {
+                    calls.join("")
+                }
+            })
+            .collect();
+        format!("trajectory ({mode}): {}", steps.join(" → "))
     }
 
     fn fits(&self, e: &ExpectedCall, a: &Call, env: &Env<'_>) -> bool {
@@ -563,25 +600,82 @@ impl TrajectoryCheck {
             return Outcome::error(p);
         }
         let env = cx.env();
-        let filtered: Vec<&Call>;
-        let actual: &[&Call] = if self.succeeded {
-            filtered = cx
-                .tool_calls()
-                .iter()
-                .copied()
-                .filter(|c| !c.error)
-                .collect();
-            &filtered
-        } else {
-            cx.tool_calls()
-        };
+        // The calls compared, with their places among the tool calls in scope.
+        let places: Vec<usize> = cx
+            .tool_calls()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !(self.succeeded && c.error))
+            .map(|(j, _)| j)
+            .collect();
+        let actual: Vec<&Call> = places.iter().map(|&j| cx.tool_calls()[j]).collect();
+        let actual = actual.as_slice();
         let (e_len, a_len) = (self.expected.len(), actual.len());
         let fits = |i: usize, j: usize| self.fits(&self.expected[i], actual[j], &env);
+        let mut step_violations = Vec::new();
         // For each expected call, the actual call it corresponds to.
         let pairing: Vec<Option<usize>> = match self.mode {
-            TrajectoryMode::Strict => (0..e_len)
-                .map(|i| (i < a_len && fits(i, i)).then_some(i))
-                .collect(),
+            TrajectoryMode::Strict => {
+                let e_steps = steps_of(self.expected.iter().map(|e| e.parallel));
+                if e_steps.iter().any(|r| r.len() > 1)
+                    && let Some(j) = actual.iter().position(|c| c.step.is_none())
+                {
+                    return Outcome::error(format!(
+                        "not measured: the reference has calls made in one model response, but \
+                         the transcript does not say which calls were (the call of `{}` at {} \
+                         has no model step)",
+                        actual[j].name,
+                        cx.position_name(places[j])
+                    ));
+                }
+                let a_steps = actual_steps(actual, &places, cx);
+                let mut pairing = vec![None; e_len];
+                for (k, e_step) in e_steps.iter().enumerate() {
+                    let Some(a_step) = a_steps.get(k) else {
+                        break;
+                    };
+                    let partners = assign(e_step.len(), a_step.len(), |i, j| {
+                        fits(e_step.start + i, a_step.start + j)
+                    });
+                    for (i, p) in partners.into_iter().enumerate() {
+                        pairing[e_step.start + i] = p.map(|j| a_step.start + j);
+                    }
+                    if e_step.len() != a_step.len() {
+                        step_violations.push(Violation::new(
+                            "step_mismatch",
+                            format!(
+                                "step {}: the reference expects {} in one model response ({}), \
+                                 the agent made {} ({})",
+                                k + 1,
+                                calls_noun(e_step.len()),
+                                self.expected[e_step.clone()]
+                                    .iter()
+                                    .map(|e| e.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                                calls_noun(a_step.len()),
+                                actual[a_step.clone()]
+                                    .iter()
+                                    .map(|a| a.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        ));
+                    }
+                }
+                if e_steps.len() != a_steps.len() {
+                    step_violations.push(Violation::new(
+                        "step_mismatch",
+                        format!(
+                            "the reference has {} model step{}, the agent made {}",
+                            e_steps.len(),
+                            if e_steps.len() == 1 { "" } else { "s" },
+                            a_steps.len()
+                        ),
+                    ));
+                }
+                pairing
+            }
             TrajectoryMode::Subsequence => {
                 let mut cursor = 0;
                 (0..e_len)
@@ -600,7 +694,12 @@ impl TrajectoryCheck {
         let used: Vec<bool> = (0..a_len).map(|j| pairing.contains(&Some(j))).collect();
         let unmatched_actual: Vec<usize> = (0..a_len).filter(|j| !used[*j]).collect();
         let ok = match self.mode {
-            TrajectoryMode::Strict | TrajectoryMode::Unordered => {
+            TrajectoryMode::Strict => {
+                unmatched_expected.is_empty()
+                    && unmatched_actual.is_empty()
+                    && step_violations.is_empty()
+            }
+            TrajectoryMode::Unordered => {
                 unmatched_expected.is_empty() && unmatched_actual.is_empty()
             }
             TrajectoryMode::Subset => unmatched_actual.is_empty(),
@@ -609,7 +708,7 @@ impl TrajectoryCheck {
         if ok {
             return Outcome::passed();
         }
-        let mut violations = Vec::new();
+        let mut violations = step_violations;
         if matches!(
             self.mode,
             TrajectoryMode::Strict
@@ -660,10 +759,10 @@ impl TrajectoryCheck {
                         format!(
                             "`{}` at {} is not in the reference",
                             a.name,
-                            cx.position_name(j)
+                            cx.position_name(places[j])
                         ),
                     )
-                    .in_turn(cx.turn_of_call(j))
+                    .in_turn(cx.turn_of_call(places[j]))
                     .evidence(a.arguments.clone()),
                 );
             }
@@ -691,6 +790,43 @@ impl TrajectoryCheck {
         ))
         .actual(Value::Array(got))
         .violations(violations)
+    }
+}
+
+/// The model steps of a sequence of calls, as ranges: a call starts a new step unless it is
+/// `parallel` to the one before it.
+fn steps_of(parallel: impl Iterator<Item = bool>) -> Vec<std::ops::Range<usize>> {
+    let mut steps: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, with_previous) in parallel.enumerate() {
+        match steps.last_mut() {
+            Some(last) if with_previous => last.end = i + 1,
+            _ => steps.push(i..i + 1),
+        }
+    }
+    steps
+}
+
+/// The model steps of the actual calls: consecutive calls of one turn with the same known step
+/// are one step; a call without one is a step of its own.
+fn actual_steps(
+    actual: &[&Call],
+    places: &[usize],
+    cx: &EvalContext<'_>,
+) -> Vec<std::ops::Range<usize>> {
+    steps_of((0..actual.len()).map(|j| {
+        j > 0
+            && actual[j].step.is_some()
+            && actual[j].step == actual[j - 1].step
+            && cx.turn_of_call(places[j]) == cx.turn_of_call(places[j - 1])
+    }))
+}
+
+/// `1 call`, `2 calls`.
+fn calls_noun(n: usize) -> String {
+    if n == 1 {
+        "1 call".to_owned()
+    } else {
+        format!("{n} calls")
     }
 }
 

@@ -2,15 +2,16 @@
 //!
 //! The steps run in order over Lamdis's variable bag: `${path}` (and `$steps.<id>.output...`)
 //! in messages and request inputs read `var.<name>`, `steps.<id>.output`, `last.assistant` and
-//! `transcript`; a leading `bag.` names the bag itself; a missing value is the empty string.
+//! `transcript`; a leading `$.` or `$` is dropped and a leading `bag.` names the bag itself; a
+//! missing value is the empty string; an empty placeholder `${}` stays as written.
 //!
 //! | Lamdis step | agent-test |
 //! |---|---|
 //! | `message` (`role: user` / `system`, `content`) | a user turn / a system message, interpolated |
 //! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable; the response becomes `var.<saveAs>` and `steps.<id>.output` |
-//! | `assistant_check`, `mode: includes` | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`) |
-//! | `assistant_check`, `mode: judge` (`rubric`, `threshold`, `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript) |
-//! | `assistant_check`, `mode: variable_check` (`variablePath`, `expectEquals`) | [`Step::CheckVariable`]: JSON equality at that point of the run |
+//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
+//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
+//! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); an unknown operator fails the check |
 //! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
 //! | `name` | the check's label |
 //! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |
@@ -44,8 +45,10 @@ use super::read::{
     Problem, array, closed, index, join, kind, named_scenario, object, open_object, opt_bool,
     opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
-use crate::check::{CheckExt, Expectation, IntoExpectation, conversation, judge, reply};
-use crate::scenario::{Scenario, Step};
+use crate::check::{
+    CheckExt, Expectation, IntoExpectation, Outcome, check as custom, conversation, judge, reply,
+};
+use crate::scenario::{Scenario, Step, VariableOp};
 use crate::util::input::LoadError;
 
 /// A bound on a simulated conversation's length, so a file cannot order unbounded model calls.
@@ -224,7 +227,7 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                 match check(co, &here)? {
                     Checked::Turn(e) => expect.extend(e),
                     Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
-                    Checked::Variable(..) => {
+                    Checked::Variable(..) | Checked::UnknownOperator(..) => {
                         return Err((
                             join(&here, "mode"),
                             "attached checks grade each simulated turn: expected `judge` or `includes`"
@@ -273,8 +276,10 @@ enum Checked {
     Turn(Vec<Expectation>),
     /// Checks on the whole conversation (`scope: transcript`).
     Conversation(Vec<Expectation>),
-    /// A variable check: path, expected value, label, warning.
-    Variable(String, Value, Option<String>, bool),
+    /// A variable check: path, operator, compared value, label, warning.
+    Variable(String, VariableOp, Value, Option<String>, bool),
+    /// A check with an unknown operator: Lamdis fails it.
+    UnknownOperator(String, Option<String>, bool),
 }
 
 fn assistant_check(
@@ -285,13 +290,27 @@ fn assistant_check(
     let (checks, so_far) = match check(o, at)? {
         Checked::Turn(e) => (e, false),
         Checked::Conversation(e) => (e, true),
-        Checked::Variable(path, equals, label, warning) => {
+        Checked::Variable(path, op, equals, label, warning) => {
             scenario.steps.push(Step::CheckVariable {
                 path,
+                op,
                 equals,
                 label,
                 warning,
             });
+            return Ok(());
+        }
+        Checked::UnknownOperator(operator, label, warning) => {
+            let why = format!(
+                "unknown operator `{operator}`: the check fails, as in Lamdis (expected one of {})",
+                OPERATORS.join(", ")
+            );
+            let shown = label.unwrap_or_else(|| format!("variable_check ({why})"));
+            let mut e = custom(shown, move |_| Outcome::fail(why.clone())).into_expectation();
+            if warning {
+                e = e.warning();
+            }
+            scenario.steps.push(Step::Expect { expect: vec![e] });
             return Ok(());
         }
     };
@@ -321,12 +340,48 @@ fn assistant_check(
     Ok(())
 }
 
+/// Lamdis's variable-check operators, with the spellings read for each.
+const OPERATORS: &[&str] = &[
+    "eq",
+    "neq",
+    "gt",
+    "gte",
+    "lt",
+    "lte",
+    "contains",
+    "not_contains",
+    "regex",
+    "exists",
+    "not_exists",
+];
+
+/// The operator a spelling names, if any.
+fn operator(name: &str) -> Option<VariableOp> {
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "eq" | "equals" | "equal" | "==" | "===" => VariableOp::Equals,
+        "neq" | "ne" | "not_equals" | "not_equal" | "!=" | "!==" => VariableOp::NotEquals,
+        "gt" | ">" | "greater_than" => VariableOp::GreaterThan,
+        "gte" | ">=" | "greater_than_or_equal" | "greater_or_equal" => VariableOp::GreaterOrEqual,
+        "lt" | "<" | "less_than" => VariableOp::LessThan,
+        "lte" | "<=" | "less_than_or_equal" | "less_or_equal" => VariableOp::LessOrEqual,
+        "contains" | "includes" => VariableOp::Contains,
+        "not_contains" | "not_includes" | "does_not_contain" => VariableOp::NotContains,
+        "regex" | "matches" => VariableOp::Matches,
+        "exists" => VariableOp::Exists,
+        "not_exists" | "notexists" => VariableOp::NotExists,
+        _ => return None,
+    })
+}
+
+/// Lamdis's default judge threshold (its judge service: 0.75, not agent-test's 0.8).
+const JUDGE_THRESHOLD: f64 = 0.75;
+
 fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     let mode = tag(o, "mode", at, &["judge", "includes", "variable_check"])?;
     let fields: &[&str] = match mode {
         "judge" => &["rubric", "threshold", "scope"],
         "includes" => &["includes", "scope"],
-        _ => &["variablePath", "expectEquals"],
+        _ => &["variablePath", "expectEquals", "operator", "rightValue"],
     };
     let mut allowed = vec!["type", "mode", "name", "severity", "id"];
     allowed.extend(fields);
@@ -334,13 +389,31 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     let warning = opt_tag(o, "severity", at, &["error", "warning"])? == Some("warning");
     let label = opt_string(o, "name", at)?;
     if mode == "variable_check" {
-        let equals = required(o, "expectEquals", at)?.clone();
-        return Ok(Checked::Variable(
-            string(o, "variablePath", at)?,
-            equals,
-            label,
-            warning,
-        ));
+        let path = string(o, "variablePath", at)?;
+        let op = match opt_string(o, "operator", at)? {
+            None => VariableOp::Equals,
+            Some(name) => match operator(&name) {
+                Some(op) => op,
+                None => return Ok(Checked::UnknownOperator(name, label, warning)),
+            },
+        };
+        // The value compared with: `rightValue` (interpolated), else `expectEquals`.
+        let right = match (o.get("rightValue"), o.get("expectEquals")) {
+            (Some(r), _) => r.clone(),
+            (None, Some(e)) => e.clone(),
+            (None, None) if !op.has_right() => Value::Null,
+            (None, None) => {
+                return Err((
+                    at.to_owned(),
+                    format!(
+                        "missing field `rightValue` (or `expectEquals`): the value the variable {} \
+                         is compared with",
+                        op.phrase()
+                    ),
+                ));
+            }
+        };
+        return Ok(Checked::Variable(path, op, right, label, warning));
     }
     // Lamdis checks read the transcript unless told `last`.
     let transcript = opt_tag(o, "scope", at, &["last", "transcript"])? != Some("last");
@@ -353,30 +426,54 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
         }
         e
     };
+    // A step Lamdis skips is reported as skipped, with why.
+    let skipped = |what: &str, why: &'static str| {
+        finish(
+            custom(format!("{what} (skipped: {why})"), move |_| {
+                Outcome::skipped(why)
+            })
+            .into_expectation(),
+        )
+    };
     let e = if mode == "judge" {
-        let mut c = judge(string(o, "rubric", at)?);
-        if let Some(t) = opt_threshold(o, "threshold", at)? {
-            c = c.threshold(t);
+        let rubric = string(o, "rubric", at)?;
+        if rubric.trim().is_empty() {
+            vec![skipped(
+                "judge",
+                "the rubric is empty, so Lamdis skips the step",
+            )]
+        } else {
+            let threshold = opt_threshold(o, "threshold", at)?.unwrap_or(JUDGE_THRESHOLD);
+            let mut c = judge(rubric).threshold(threshold);
+            if transcript {
+                c = c.on_transcript();
+            }
+            vec![finish(c.into_expectation())]
         }
-        if transcript {
-            c = c.on_transcript();
-        }
-        vec![finish(c.into_expectation())]
     } else {
-        let keywords: Vec<String> = strings(o, "includes", at)?
+        // A list of keywords, or one string of comma-separated keywords.
+        let raw: Vec<String> = match o.get("includes") {
+            Some(Value::String(s)) => s.split(',').map(str::to_owned).collect(),
+            _ => strings(o, "includes", at)?,
+        };
+        let keywords: Vec<String> = raw
             .into_iter()
             .map(|k| k.trim().to_owned())
             .filter(|k| !k.is_empty())
             .collect();
         if keywords.is_empty() {
-            return Err((join(at, "includes"), "expected at least one keyword".into()));
+            vec![skipped(
+                "includes",
+                "no keywords to look for, so Lamdis skips the step",
+            )]
+        } else {
+            let text = if transcript { conversation() } else { reply() };
+            // Every keyword is required: one check each, so the report names the missing ones.
+            keywords
+                .into_iter()
+                .map(|k| finish(text.clone().contains(k).into_expectation()))
+                .collect()
         }
-        let text = if transcript { conversation() } else { reply() };
-        // Every keyword is required: one check each, so the report names the missing ones.
-        keywords
-            .into_iter()
-            .map(|k| finish(text.clone().contains(k).into_expectation()))
-            .collect()
     };
     Ok(if transcript {
         Checked::Conversation(e)
@@ -407,8 +504,8 @@ mod tests {
             "t.json: at steps[0].variableName: expected letters, digits and underscores only, got `order id`"
         );
         assert_eq!(
-            err(r#"{"steps": [{"type": "assistant_check", "mode": "includes", "includes": []}]}"#),
-            "t.json: at steps[0].includes: expected at least one keyword"
+            err(r#"{"steps": [{"type": "assistant_check", "mode": "includes", "includes": 3}]}"#),
+            "t.json: at steps[0].includes: expected an array, got a number (3)"
         );
         assert_eq!(
             err(

@@ -3,14 +3,15 @@
 //! | MCPLab | agent-test |
 //! |---|---|
 //! | `id` / `name`, `description` | the scenario's name (the file's stem when both are absent; `id` is also kept in the `extra` context variable) and description |
-//! | `prompt` | the one user turn |
+//! | `prompt` | the one user turn; without one (and with an `eval`), the scenario is evaluated on a recording |
 //! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`](crate::check::required_tools) / [`forbidden_tools`](crate::check::forbidden_tools): on the set of called names, one violation per tool |
 //! | `tool_sequence` | [`tool_sequence`](crate::check::tool_sequence): an ordered subsequence; a repeated name needs a call of its own |
+//! | `tool_input_assertions`: `contains` / `regex` / `jsonpath` (`tool`, `value` / `pattern` / `path`, `equals`) | some call of the tool whose [`arguments`](crate::check::ToolCheck::arguments), as compact JSON, contain `value` (case-insensitive) or match `pattern` (case-sensitive), or whose [`arg_json_path`](crate::check::ToolCheck::arg_json_path) selects something (equal to `equals`) |
 //! | `contains`, `not_contains`, `starts_with`, `ends_with`, `equals` | the [`reply`](crate::check::reply) text checks: literal, case-insensitive, untrimmed |
 //! | `regex` | [`reply`](crate::check::reply)`().matches(..).case_insensitive()`: always case-insensitive, a leading `(?i)` is dropped |
 //! | `jsonpath` (+ `equals`), `jsonpath_exists`, `jsonpath_not_exists` | [`json_path`](crate::check::json_path) on the final answer's text; not JSON fails all three |
-//! | `agent_assertions` (`label`, `prompt`) | [`judge`](crate::check::judge) checks labelled `label`, graded in one request; by default the judge sees the final answer only |
-//! | `agent_context.include_prompt` / `include_tool_sequence` | the judge also sees the scenario prompt / the called tool names |
+//! | `agent_assertions` (`label`, `prompt`) | [`judge`](crate::check::judge) checks labelled `label` and [graded as](crate::check::JudgeCheck::graded_as) `label` (two labels with one prompt are two grades), in one request; by default the judge sees the final answer only |
+//! | `agent_context.include_prompt` / `include_tool_sequence` / `include_tool_inputs` | the judge also sees the scenario prompt / the called tool names / the tool calls' arguments |
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
@@ -45,8 +46,9 @@ use super::read::{
 };
 use crate::check::{
     CheckExt, Expectation, IntoExpectation, JsonSourceOptions, forbidden_tools, json_path, judge,
-    reply, required_tools, tool_sequence,
+    reply, required_tools, tool, tool_sequence,
 };
+use crate::matcher::{any, contains, regex};
 use crate::scenario::Scenario;
 use crate::util::input::LoadError;
 
@@ -80,13 +82,21 @@ pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, 
 
 /// Whether a document looks like MCPLab scenarios.
 pub(crate) fn detect(v: &Value) -> bool {
-    let one = |v: &Value| v.get("prompt").is_some_and(Value::is_string);
+    // A scenario with a prompt, or one evaluated on a recording alone: an `eval` block.
+    let one = |v: &Value| {
+        v.get("prompt").is_some_and(Value::is_string) || v.get("eval").is_some_and(Value::is_object)
+    };
     super::read::first_case(v, Some("scenarios")).is_some_and(one)
 }
 
 fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Problem> {
     let o = object(v, at, SCENARIO_FIELDS)?;
-    let mut scenario = named_scenario(o, at, default_name)?.user(string(o, "prompt", at)?);
+    let mut scenario = named_scenario(o, at, default_name)?;
+    // Without a prompt the scenario is evaluated on a recording (`agent-test eval`): its
+    // checks see the recorded conversation.
+    if let Some(prompt) = opt_string(o, "prompt", at)? {
+        scenario = scenario.user(prompt);
+    }
     let Some(eval) = opt_object(
         o,
         "eval",
@@ -94,12 +104,19 @@ fn scenario(v: &Value, at: &str, default_name: String) -> Result<Scenario, Probl
         &[
             "tool_constraints",
             "tool_sequence",
+            "tool_input_assertions",
             "response_assertions",
             "agent_assertions",
             "agent_context",
         ],
     )?
     else {
+        if !o.contains_key("prompt") {
+            return Err((
+                at.to_owned(),
+                "missing field `prompt` (or an `eval` to evaluate a recording with)".into(),
+            ));
+        }
         return Ok(scenario);
     };
     let at = join(at, "eval");
@@ -129,24 +146,33 @@ fn checks(eval: &Map<String, Value>, at: &str) -> Result<Vec<Expectation>, Probl
     if !sequence.is_empty() {
         out.push(tool_sequence(sequence).into_expectation());
     }
+    let here = join(at, "tool_input_assertions");
+    for (i, a) in array(eval, "tool_input_assertions", at)?.iter().enumerate() {
+        out.push(tool_input_assertion(a, &index(&here, i))?);
+    }
     let here = join(at, "response_assertions");
     for (i, a) in array(eval, "response_assertions", at)?.iter().enumerate() {
         out.push(response_assertion(a, &index(&here, i))?);
     }
-    let (with_prompt, with_tools) = match opt_object(
+    let (with_prompt, with_tools, with_inputs) = match opt_object(
         eval,
         "agent_context",
         at,
-        &["include_prompt", "include_tool_sequence"],
+        &[
+            "include_prompt",
+            "include_tool_sequence",
+            "include_tool_inputs",
+        ],
     )? {
         Some(ctx) => {
             let here = join(at, "agent_context");
             (
                 opt_bool(ctx, "include_prompt", &here)?.unwrap_or(false),
                 opt_bool(ctx, "include_tool_sequence", &here)?.unwrap_or(false),
+                opt_bool(ctx, "include_tool_inputs", &here)?.unwrap_or(false),
             )
         }
-        None => (false, false),
+        None => (false, false, false),
     };
     let here = join(at, "agent_assertions");
     for (i, a) in array(eval, "agent_assertions", at)?.iter().enumerate() {
@@ -159,13 +185,99 @@ fn checks(eval: &Map<String, Value>, at: &str) -> Result<Vec<Expectation>, Probl
         if with_tools {
             c = c.with_tool_sequence();
         }
+        if with_inputs {
+            c = c.with_tool_inputs();
+        }
+        let label = opt_string(o, "label", &here)?;
+        // MCPLab grades each labelled assertion: two with the same prompt are two grades.
+        if let Some(label) = &label {
+            c = c.graded_as(label.clone());
+        }
         let mut e = c.into_expectation();
-        if let Some(label) = opt_string(o, "label", &here)? {
+        if let Some(label) = label {
             e = e.label(label);
         }
         out.push(e);
     }
     Ok(out)
+}
+
+const TOOL_INPUT_TYPES: &[&str] = &["contains", "regex", "jsonpath"];
+
+/// A `tool_input_assertions` item: some call of `tool` whose input (its arguments) matches —
+/// `contains` (the arguments as compact JSON, case-insensitive), `regex` (on that JSON,
+/// case-sensitive: MCPLab gives it no flag) or `jsonpath` (some selected value, strictly equal
+/// to `equals` when given).
+fn tool_input_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
+    let o = open_object(v, at)?;
+    let which = tag(o, "type", at, TOOL_INPUT_TYPES)?;
+    let fields: &[&str] = match which {
+        "contains" => &["type", "tool", "value"],
+        "regex" => &["type", "tool", "pattern"],
+        _ => &["type", "tool", "path", "equals"],
+    };
+    let o = closed(o, at, fields)?;
+    let name = string(o, "tool", at)?;
+    let (c, shown) = match which {
+        "contains" => {
+            let value = literal_text(o, at)?;
+            let shown = format!("contains {value}");
+            (
+                tool(name.clone()).arguments(contains(value).ignore_case()),
+                shown,
+            )
+        }
+        "regex" => {
+            let pattern = string(o, "pattern", at)?;
+            let shown = format!("matches regex {pattern}");
+            (tool(name.clone()).arguments(regex(pattern)), shown)
+        }
+        _ => {
+            let path = string(o, "path", at)?;
+            match o.get("equals") {
+                None => {
+                    let shown = format!("JSONPath {path} exists");
+                    (tool(name.clone()).arg_json_path(path, any()), shown)
+                }
+                Some(value @ (Value::String(_) | Value::Number(_) | Value::Bool(_))) => {
+                    let shown = format!("JSONPath {path} == {}", shown_value(value));
+                    (tool(name.clone()).arg_json_path(path, value.clone()), shown)
+                }
+                Some(other) => {
+                    return Err((
+                        join(at, "equals"),
+                        format!("expected a string, number or boolean, got {}", kind(other)),
+                    ));
+                }
+            }
+        }
+    };
+    // MCPLab's own label: "Tool input · search contains Paris".
+    Ok(c.into_expectation()
+        .label(format!("Tool input · {name} {shown}")))
+}
+
+/// A scalar as JavaScript's `String(..)` writes it.
+fn shown_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => number_text(n),
+        other => other.to_string(),
+    }
+}
+
+/// A literal check's `value`, as text (YAML may have read `value: 42` as a number).
+fn literal_text(o: &Map<String, Value>, at: &str) -> Result<String, Problem> {
+    match required(o, "value", at)? {
+        Value::String(s) => Ok(s.clone()),
+        // As JavaScript's `String(..)` writes it: `1.0` is "1".
+        Value::Number(n) => Ok(number_text(n)),
+        Value::Bool(b) => Ok(b.to_string()),
+        other => Err((
+            join(at, "value"),
+            format!("expected a string, got {}", kind(other)),
+        )),
+    }
 }
 
 const RESPONSE_TYPES: &[&str] = &[
@@ -214,18 +326,7 @@ fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
         }
         _ => {
             // Literal checks compare text; YAML may have read `value: 42` as a number.
-            let value = match required(o, "value", at)? {
-                Value::String(s) => s.clone(),
-                // As JavaScript's `String(..)` writes it: `1.0` is "1".
-                Value::Number(n) => number_text(n),
-                Value::Bool(b) => b.to_string(),
-                other => {
-                    return Err((
-                        join(at, "value"),
-                        format!("expected a string, got {}", kind(other)),
-                    ));
-                }
-            };
+            let value = literal_text(o, at)?;
             let text = reply();
             match kind_ {
                 "contains" => text.contains(value),
@@ -252,11 +353,11 @@ mod tests {
         );
         assert_eq!(
             err("prompt: hi\neval:\n  tool_constraint: {}\n"),
-            "s.yaml: at eval.tool_constraint: unknown field `tool_constraint` (did you mean `tool_constraints`?), expected one of `tool_constraints`, `tool_sequence`, `response_assertions`, `agent_assertions`, `agent_context`"
+            "s.yaml: at eval.tool_constraint: unknown field `tool_constraint` (did you mean `tool_constraints`?), expected one of `tool_constraints`, `tool_sequence`, `tool_input_assertions`, `response_assertions`, `agent_assertions`, `agent_context`"
         );
         assert_eq!(
             err("scenarios:\n  - prompt: a\n  - name: b\n"),
-            "s.yaml: at scenarios[1]: missing field `prompt`"
+            "s.yaml: at scenarios[1]: missing field `prompt` (or an `eval` to evaluate a recording with)"
         );
         assert_eq!(
             err(

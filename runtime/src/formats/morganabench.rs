@@ -8,7 +8,7 @@
 //! | `expectations.expected_response` | [`expected_response`](crate::check::expected_response) (judged) |
 //! | `assert_that: tool_called` + `parameters` | [`tool`](crate::check::tool) with one `.arg` per parameter; some call must satisfy all |
 //! | `assert_that: no_tool_called` | [`no_tools`](crate::check::no_tools) |
-//! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers |
+//! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers (an `equality` value is a string, number or boolean, as the schema says) |
 //! | `match_as: free_text / date_time` | the judged [`free_text`](crate::matcher::free_text) / [`date_time`](crate::matcher::date_time) (relative to `outputs.environment.user_time`) |
 //! | a parameter group (`params` + matcher) | [`arg_group`](crate::check::ToolCheck::arg_group): the arguments judged together |
 //! | `outputs` | the recorded run (see [`trace`](crate::trace)) |
@@ -190,7 +190,23 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     Ok(match kind {
         "equality" => {
             let o = object(v, at, &["match_as", "value"])?;
-            exact(required(o, "value", at)?.clone()).into_matcher()
+            // `EqualsMatcher.value: str | int | float | bool`: a list, an object or null is
+            // not an equality value in MorganaBench's schema.
+            match required(o, "value", at)? {
+                value @ (Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
+                    exact(value.clone()).into_matcher()
+                }
+                other => {
+                    return Err((
+                        join(at, "value"),
+                        format!(
+                            "expected a string, number or boolean (an `equality` value is \
+                             `str | int | float | bool`), got {}",
+                            super::read::kind(other)
+                        ),
+                    ));
+                }
+            }
         }
         "email" => email(value_of(object(v, at, &["match_as", "value"])?)?),
         "missing" => {

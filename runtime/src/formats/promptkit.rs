@@ -7,14 +7,26 @@
 //! | `spec.turns[]` (`role: user`, `content`) / `spec.steps[]` (`type: input`) | user turns |
 //! | a turn's `assertions` / `conversation_assertions` | checks on that turn / on every assistant message of the conversation |
 //! | `message` (beside `params` or inside it) | the check's label |
-//! | `content_includes` | one case-insensitive [`contains`](crate::check::Text::contains) per pattern (all must be found; an empty list fails) |
-//! | `content_matches` | [`matches`](crate::check::Text::matches): the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
-//! | `tools_called` / `tools_not_called` | [`required_tools`](crate::check::required_tools) (in a turn, calls that returned an error do not count) / [`forbidden_tools`](crate::check::forbidden_tools) (any call counts) |
-//! | `tool_calls_with_args` (`expected_args` / `required_args`, `args_match`) | [`tool`](crate::check::tool)`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
+//! | `content_includes` (`contains`) | one case-insensitive [`contains`](crate::check::Text::contains) per pattern (all must be found) |
+//! | `content_includes_any` (`contains_any`) / `content_not_includes` (`content_excludes`, `match_mode: substring \| word_boundary`) | some / no assistant message (so far, in a turn) contains a pattern, case-insensitively: one case-insensitive regex of the escaped patterns |
+//! | `content_matches` (`regex`, `expect_match`) | [`matches`](crate::check::Text::matches) / `not_matches`: the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
+//! | `min_length` / `max_length` (`min`, `max`, `…_characters`, `…_chars`, `max_tokens`) | [`length`](crate::check::Text::length)`().at_least(n)` / `.at_most(n)`, [`in_bytes`](crate::check::LengthCheck::in_bytes) (Go's `len()`); `max_tokens` is four bytes a token |
+//! | `json_valid` (`is_valid_json`, `valid_json`), `json_schema`, `json_path` (`allow_wrapped`, `extract_json`) | the reply text as JSON ([`JsonSource::Lenient`](crate::check::JsonSource::Lenient)): [`jmespath`](crate::check::jmespath)`("@").evaluates()`, [`schema`](crate::check::schema), and `json_path` as **JMESPath** (`expression`, `expected`, `contains`, `min`/`max`, `min_results`/`max_results`) |
+//! | `tools_called` (`tool_called`; `tools`/`tool_names`, `min_calls`, `max_calls`, `ignore_validation`, `require_args`) | [`required_tools`](crate::check::required_tools), or one [`tool`](crate::check::tool) check per tool with its counts; in a turn, calls that returned an error do not count ([`succeeded`](crate::check::ToolCheck::succeeded), or [`succeeded_or_invalid`](crate::check::ToolCheck::succeeded_or_invalid) with `ignore_validation`) |
+//! | `tools_not_called`, `tools_called_session`, `tools_not_called_session` | [`forbidden_tools`](crate::check::forbidden_tools) (any call counts), and the session forms over the conversation (so far, in a turn) |
+//! | `tool_args` / `tool_args_session` (`tool_name`, `expected_args`) | some call with every argument rendered equal (`null` = null) |
+//! | `tool_args_excluded_session` (`tools_not_called_with_args`; `excluded_args` / `forbidden_args`) | one [`no_tool`](crate::check::no_tool) per argument with its rendered values |
+//! | `tool_calls_with_args` (`tool_name` or none, `expected_args` / `required_args`, `args_match`, `result_includes`, `result_matches`, `no_error`) | [`tool`](crate::check::tool) (or [`any_tool`](crate::check::any_tool))`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
+//! | `tool_call_count` (`tool`, `min`, `max`), `tool_call_sequence`, `tool_call_chain` (`steps`), `tool_result_includes` / `tool_result_matches` (`occurrence`), `no_tool_errors` (`tools`) | tool counts, [`tool_sequence`](crate::check::tool_sequence), [`tool_chain`](crate::check::tool_chain), `.result(..).at_least(occurrence)`, [`no_tool_errors`](crate::check::no_tool_errors) |
+//! | `latency_budget` (`max_ms`) | [`latency`](crate::check::latency)`().at_most(..)` |
 //! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](crate::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](crate::check::agent_not_invoked), with [`exact_names`](crate::check::AgentCheck::exact_names) (a name is a tool name) |
 //! | `agent_response_contains` | [`agent_response`](crate::check::agent_response)`.contains` (case-sensitive), with [`exact_name`](crate::check::AgentResponseCheck::exact_name) |
 //! | `state_is`, `transitioned_to`, `workflow_complete` | [`state_is`](crate::check::state_is), [`transitioned_to`](crate::check::transitioned_to), [`workflow_complete`](crate::check::workflow_complete) |
-//! | `guardrail_triggered` (`guardrail`, `expected` or `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms; the negative ones [`or_not_run`](crate::check::GuardrailCheck::or_not_run) (a validator that did not run did not trigger) |
+//! | `guardrail_triggered` (`guardrail` / `validator_type` / `validator`, `expected` / `should_trigger` / `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms; the negative ones [`or_not_run`](crate::check::GuardrailCheck::or_not_run) (a validator that did not run did not trigger) |
+//!
+//! A required parameter that is missing or empty makes, as in PromptKit, a failing assertion
+//! "misconfigured: …" (the file loads, the rest of the suite runs); an unknown parameter, a
+//! parameter of the wrong type or an impossible constraint is still an error naming its place.
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
@@ -53,16 +65,9 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{
-    Problem, array, index, join, kind, number_text, object, open_object, opt_bool, opt_object,
-    opt_string, opt_u64, required, string, strings, tag,
+    Problem, array, index, join, kind, object, opt_object, opt_string, required, string, tag,
 };
-use crate::check::{
-    CheckExt, Expectation, IntoExpectation, Outcome, agent_invoked, agent_not_invoked,
-    agent_response, any_guardrail_triggered, check, forbidden_tools, guardrail_not_triggered,
-    guardrail_triggered, no_guardrail_triggered, replies, reply, required_tools, state_is, tool,
-    transitioned_to, workflow_complete,
-};
-use crate::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
+use crate::check::Expectation;
 use crate::scenario::Scenario;
 use crate::util::input::LoadError;
 
@@ -214,6 +219,11 @@ fn assertions(o: &Map<String, Value>, at: &str, turn: bool) -> Result<Vec<Expect
     assertions_at(o, at, "assertions", turn)
 }
 
+mod assertions;
+use assertions::Place;
+#[cfg(all(test, feature = "yaml"))]
+use assertions::TYPES;
+
 /// The assertions listed at `o[key]`: a turn's (`turn`) or the conversation's.
 fn assertions_at(
     o: &Map<String, Value>,
@@ -224,236 +234,14 @@ fn assertions_at(
     let here = join(at, key);
     let mut out = Vec::new();
     for (i, a) in array(o, key, at)?.iter().enumerate() {
-        out.extend(assertion(a, &index(&here, i), turn)?);
+        let place = if turn {
+            Place::Turn
+        } else {
+            Place::Conversation
+        };
+        out.extend(assertions::assertion(a, &index(&here, i), place)?);
     }
     Ok(out)
-}
-
-const TYPES: &[&str] = &[
-    "content_includes",
-    "content_matches",
-    "tools_called",
-    "tools_not_called",
-    "tool_calls_with_args",
-    "agent_invoked",
-    "agent_not_invoked",
-    "agent_response_contains",
-    "state_is",
-    "transitioned_to",
-    "workflow_complete",
-    "guardrail_triggered",
-];
-
-/// One PromptKit assertion as native checks (`content_includes` gives one per pattern).
-fn assertion(v: &Value, at: &str, turn: bool) -> Result<Vec<Expectation>, Problem> {
-    let o = object(v, at, &["type", "params", "message"])?;
-    let which = tag(o, "type", at, TYPES)?;
-    let params_fields: &[&str] = match which {
-        "content_includes" => &["patterns"],
-        "content_matches" => &["pattern"],
-        "tools_called" | "tools_not_called" => &["tools"],
-        "tool_calls_with_args" => &["tool_name", "expected_args", "required_args", "args_match"],
-        "agent_invoked" => &["agents", "agent_names", "min_calls"],
-        "agent_not_invoked" => &["agents", "agent_names"],
-        "agent_response_contains" => &["agent", "contains"],
-        "state_is" | "transitioned_to" => &["state"],
-        "workflow_complete" => &[],
-        _ => &["guardrail", "expected", "assertions"],
-    };
-    let mut allowed = vec!["message"];
-    allowed.extend(params_fields);
-    let p_at = join(at, "params");
-    let empty = Map::new();
-    let p = opt_object(o, "params", at, &allowed)?.unwrap_or(&empty);
-    let message = match opt_string(o, "message", at)? {
-        Some(m) => Some(m),
-        None => opt_string(p, "message", &p_at)?,
-    };
-    let label = |e: Expectation, extra: Option<&str>| match (&message, extra) {
-        (Some(m), Some(x)) => e.label(format!("{m} ({x})")),
-        (Some(m), None) => e.label(m.clone()),
-        (None, _) => e,
-    };
-    let one = |e: Expectation| Ok(vec![label(e, None)]);
-    match which {
-        "content_includes" => {
-            let patterns = strings(p, "patterns", &p_at)?;
-            if patterns.is_empty() {
-                // PromptKit fails an empty list rather than passing it vacuously.
-                let e = check("content_includes with no patterns", |_| {
-                    Outcome::fail("content_includes has no patterns to look for")
-                })
-                .into_expectation();
-                return one(e);
-            }
-            let text = if turn { reply() } else { replies() };
-            Ok(patterns
-                .iter()
-                .map(|pat| {
-                    let e = text.clone().contains(pat.clone()).into_expectation();
-                    if patterns.len() > 1 {
-                        label(e, Some(pat))
-                    } else {
-                        label(e, None)
-                    }
-                })
-                .collect())
-        }
-        "content_matches" => {
-            let text = if turn { reply() } else { replies() };
-            one(text
-                .matches(string(p, "pattern", &p_at)?)
-                .into_expectation())
-        }
-        "tools_called" => {
-            let tools = non_empty(strings(p, "tools", &p_at)?, &p_at, "tools")?;
-            // In a turn, a call whose result is an error does not count.
-            let c = required_tools(tools);
-            one(if turn { c.succeeded() } else { c }.into_expectation())
-        }
-        "tools_not_called" => {
-            let tools = non_empty(strings(p, "tools", &p_at)?, &p_at, "tools")?;
-            one(forbidden_tools(tools).into_expectation())
-        }
-        "tool_calls_with_args" => {
-            let mut c = tool(string(p, "tool_name", &p_at)?).every_call();
-            for args_key in ["expected_args", "required_args"] {
-                let Some(args) = p.get(args_key) else {
-                    continue;
-                };
-                let args_at = join(&p_at, args_key);
-                let args = open_object(args, &args_at)?;
-                for (name, v) in args {
-                    let here = join(&args_at, name);
-                    // Values are compared as text: a matcher written here would be text too.
-                    if let Some((path, key)) = super::read::matcher_like(v, &here) {
-                        return Err((
-                            path,
-                            format!(
-                                "{} is not PromptKit syntax: `{args_key}` values are compared \
-                                 as text; a pattern goes in `args_match` (`args_match: \
-                                 {{{name}: \"^...$\"}}`)",
-                                super::read::matcher_word(&key),
-                            ),
-                        ));
-                    }
-                    c = c.arg(name.clone(), expected_arg(v));
-                }
-            }
-            if let Some(m) = p.get("args_match") {
-                let m_at = join(&p_at, "args_match");
-                let m = open_object(m, &m_at)?;
-                for (name, pattern) in m {
-                    let pattern = pattern.as_str().ok_or_else(|| {
-                        (
-                            join(&m_at, name),
-                            format!("expected a regex, got {}", kind(pattern)),
-                        )
-                    })?;
-                    c = c.arg(name.clone(), regex(pattern));
-                }
-            }
-            one(c.into_expectation())
-        }
-        "agent_invoked" | "agent_not_invoked" => {
-            let mut agents = strings(p, "agents", &p_at)?;
-            agents.extend(strings(p, "agent_names", &p_at)?);
-            let agents = non_empty(agents, &p_at, "agents")?;
-            // PromptKit names the member tools themselves: exact names only.
-            if which == "agent_not_invoked" {
-                return one(agent_not_invoked(agents).exact_names().into_expectation());
-            }
-            let mut c = agent_invoked(agents).exact_names();
-            if let Some(n) = opt_u64(p, "min_calls", &p_at)? {
-                if n == 0 {
-                    return Err((
-                        join(&p_at, "min_calls"),
-                        "expected at least 1: `min_calls: 0` can never fail (to require that an \
-                         agent is not invoked, use `agent_not_invoked`)"
-                            .into(),
-                    ));
-                }
-                c = c.min_calls(usize::try_from(n).unwrap_or(usize::MAX));
-            }
-            one(c.into_expectation())
-        }
-        "agent_response_contains" => one(agent_response(string(p, "agent", &p_at)?)
-            .contains(string(p, "contains", &p_at)?)
-            .exact_name()
-            .into_expectation()),
-        "state_is" => one(state_is(string(p, "state", &p_at)?).into_expectation()),
-        "transitioned_to" => {
-            // The accumulated transition history: in a turn, every turn so far.
-            let c = transitioned_to(string(p, "state", &p_at)?);
-            one(if turn {
-                c.so_far()
-            } else {
-                c.into_expectation()
-            })
-        }
-        "workflow_complete" => one(workflow_complete().into_expectation()),
-        _ => {
-            // The parameter is documented as `expected`; the seed's examples write `assertions`.
-            let expected = match (
-                opt_bool(p, "expected", &p_at)?,
-                opt_bool(p, "assertions", &p_at)?,
-            ) {
-                (Some(a), Some(b)) if a != b => {
-                    return Err((
-                        join(&p_at, "assertions"),
-                        "`expected` and `assertions` say opposite things: give one".into(),
-                    ));
-                }
-                (Some(b), _) | (None, Some(b)) => b,
-                (None, None) => true,
-            };
-            // In PromptKit a validator that did not run did not trigger.
-            let c = match (opt_string(p, "guardrail", &p_at)?, expected) {
-                (Some(g), true) => guardrail_triggered(g),
-                (Some(g), false) => guardrail_not_triggered(g).or_not_run(),
-                (None, true) => any_guardrail_triggered(),
-                (None, false) => no_guardrail_triggered().or_not_run(),
-            };
-            one(c.into_expectation())
-        }
-    }
-}
-
-fn non_empty(v: Vec<String>, at: &str, key: &str) -> Result<Vec<String>, Problem> {
-    if v.is_empty() {
-        Err((
-            join(at, key),
-            format!("expected at least one name in `{key}`"),
-        ))
-    } else {
-        Ok(v)
-    }
-}
-
-/// An `expected_args` value: `null` = present; otherwise the actual value must render as the
-/// expected one does. Go decodes JSON numbers as `float64`, so an actual `10.0` renders `10`
-/// like `10`: a whole-number expectation also accepts a number equal to it.
-fn expected_arg(v: &Value) -> Matcher {
-    if v.is_null() {
-        return any();
-    }
-    let text = rendered(v);
-    let same_text = regex(format!("^{}$", regex::escape(&text)));
-    match text.parse::<i64>() {
-        // Only the canonical text of a number ("007" is not how Go renders 7).
-        Ok(n) if n.to_string() == text => any_of([same_text, exact(n).into_matcher()]),
-        _ => same_text,
-    }
-}
-
-/// How PromptKit renders a value to compare it (Go's `%v`): strings as they are, whole
-/// floats without a fraction, everything else as JSON.
-fn rendered(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => number_text(n),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(all(test, feature = "yaml"))]
@@ -476,7 +264,7 @@ mod tests {
             err(&format!(
                 "{base}        - type: tools_called\n          params: {{tool: [a]}}\n"
             )),
-            "p.yaml: at spec.turns[0].assertions[0].params.tool: unknown field `tool` (did you mean `tools`?), expected one of `message`, `tools`"
+            "p.yaml: at spec.turns[0].assertions[0].params.tool: unknown field `tool` (did you mean `tools`?), expected one of `message`, `tools`, `tool_names`, `min_calls`, `max_calls`, `ignore_validation`, `require_args`"
         );
         assert_eq!(
             err(
@@ -497,6 +285,7 @@ mod tests {
 
     #[test]
     fn values_render_like_go() {
+        use super::assertions::rendered;
         assert_eq!(rendered(&serde_json::json!(10)), "10");
         assert_eq!(rendered(&serde_json::json!(10.0)), "10");
         assert_eq!(rendered(&serde_json::json!(2.5)), "2.5");

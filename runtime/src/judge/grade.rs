@@ -8,7 +8,7 @@ use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
 use crate::check::{
-    ArgConstraint, Check, EvalContext, Expectation, Scope, Status, Target, ToolCheck,
+    ArgConstraint, Check, EvalContext, Expectation, ReplyJson, Scope, Status, Target, ToolCheck,
     TranscriptIndex,
 };
 use crate::matcher::Matcher;
@@ -65,9 +65,9 @@ pub(crate) fn needs_judge(check: &Check) -> bool {
 
 /// Where a check's semantic matchers read their values.
 enum Semantic<'a> {
-    /// An argument (or result) of the calls named `name`.
+    /// An argument (or result) of the calls named `name` (of any name when `None`).
     Call {
-        name: &'a str,
+        name: Option<&'a str>,
         in_result: bool,
         constraint: &'a ArgConstraint,
         matcher: &'a Matcher,
@@ -83,7 +83,7 @@ enum Semantic<'a> {
 /// calls of trajectories, and JSON fields.
 fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
     fn calls<'a>(
-        name: &'a str,
+        name: Option<&'a str>,
         in_result: bool,
         list: &'a [ArgConstraint],
         out: &mut Vec<Semantic<'a>>,
@@ -100,8 +100,9 @@ fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
         }
     }
     fn tool<'a>(t: &'a ToolCheck, out: &mut Vec<Semantic<'a>>) {
-        calls(&t.name, false, &t.args, out);
-        calls(&t.name, true, &t.result, out);
+        let name = (!t.any_name).then_some(t.name.as_str());
+        calls(name, false, &t.args, out);
+        calls(name, true, &t.result, out);
         for n in &t.nested {
             tool(n, out);
         }
@@ -109,9 +110,14 @@ fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
     let mut out = Vec::new();
     match check {
         Check::Tool(t) => tool(t, &mut out),
+        Check::ToolChain(c) => {
+            for step in &c.steps {
+                tool(step, &mut out);
+            }
+        }
         Check::Trajectory(t) => {
             for e in &t.expected {
-                calls(&e.name, false, &e.args, &mut out);
+                calls(Some(&e.name), false, &e.args, &mut out);
             }
         }
         Check::Field(f) => {
@@ -147,16 +153,19 @@ fn semantic_items(
                 constraint,
                 matcher,
             } => {
-                for c in all_calls.iter().filter(|c| c.name == name) {
+                for c in all_calls
+                    .iter()
+                    .filter(|c| name.is_none_or(|n| c.name == n))
+                {
                     let source = if in_result {
                         c.result.as_ref()
                     } else {
                         Some(&c.arguments)
                     };
-                    if let Some(value) = source.and_then(|v| constraint.value(v))
-                        && let Some(item) = matcher.semantic_item(&value, now)
-                    {
-                        push(item);
+                    for value in source.map(|v| constraint.values(v)).unwrap_or_default() {
+                        if let Some(item) = matcher.semantic_item(&value, now) {
+                            push(item);
+                        }
                     }
                 }
             }
@@ -166,6 +175,7 @@ fn semantic_items(
                     docs.extend(turn.reply.body.as_ref());
                     docs.extend(cx.reply_json(i, false).ok());
                     docs.extend(cx.reply_json(i, true).ok());
+                    docs.extend(cx.reply_json_as(i, ReplyJson::Embedded).ok());
                     for call in &turn.reply.calls {
                         call.walk(&mut |c| docs.extend(c.result.as_ref()));
                     }

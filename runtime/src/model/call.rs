@@ -21,6 +21,41 @@ pub enum CallKind {
     Node,
 }
 
+/// Why a call failed, when the agent or trace says: its arguments were refused before the tool
+/// ran (`validation`: a schema mismatch, a missing argument — the model can fix the call), or the
+/// tool ran and failed (`execution`: a timeout, a server error). PromptKit records this for every
+/// tool error; a failed call whose kind nobody reported has no kind.
+///
+/// ```
+/// use agent_test_runtime::model::{Call, ToolErrorKind};
+/// use serde_json::json;
+/// let c = Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date"));
+/// assert!(c.error);
+/// assert_eq!(c.error_kind, Some(ToolErrorKind::Validation));
+/// assert_eq!(serde_json::to_value(ToolErrorKind::Execution).unwrap(), "execution");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ToolErrorKind {
+    /// The arguments were refused before the tool ran.
+    Validation,
+    /// The tool ran and failed.
+    Execution,
+}
+
+impl ToolErrorKind {
+    /// `validation` or `execution`, for messages.
+    ///
+    /// See the type's example.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolErrorKind::Validation => "validation",
+            ToolErrorKind::Execution => "execution",
+        }
+    }
+}
+
 /// One call: a tool call, or a workflow node with the calls made inside it.
 ///
 /// `position` is assigned by the runtime when the turn is recorded: the 0-based order of the
@@ -62,6 +97,15 @@ pub struct Call {
     /// Whether the call failed (its `result` then holds the error).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub error: bool,
+    /// For a failed call, what kind of failure it was, when the agent or trace said
+    /// ([`ToolErrorKind`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ToolErrorKind>,
+    /// The model step (0-based within its turn) whose response made this call: calls with the
+    /// same step were made in one model response (parallel calls). `None` when the agent or
+    /// trace does not say; such a call is a step of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
     /// Calls made inside this one (tool calls of an agent node).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Call>,
@@ -88,6 +132,8 @@ impl Call {
             arguments,
             result: None,
             error: false,
+            error_kind: None,
+            step: None,
             children: Vec::new(),
             position: 0,
         }
@@ -139,6 +185,7 @@ impl Call {
     pub fn result(mut self, result: Value) -> Self {
         self.result = Some(result);
         self.error = false;
+        self.error_kind = None;
         self
     }
 
@@ -152,6 +199,27 @@ impl Call {
     pub fn failed(mut self, error: Value) -> Self {
         self.result = Some(error);
         self.error = true;
+        self
+    }
+
+    /// Records a failed call and the kind of its failure.
+    ///
+    /// See [`ToolErrorKind`].
+    pub fn failed_with(mut self, kind: ToolErrorKind, error: Value) -> Self {
+        self.result = Some(error);
+        self.error = true;
+        self.error_kind = Some(kind);
+        self
+    }
+
+    /// Sets the model step that made the call (calls of one model response share a step).
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Call;
+    /// assert_eq!(Call::tool("t", serde_json::json!({})).in_step(1).step, Some(1));
+    /// ```
+    pub fn in_step(mut self, step: usize) -> Self {
+        self.step = Some(step);
         self
     }
 

@@ -21,11 +21,11 @@ mod usage_shapes;
 pub(crate) mod verdict;
 mod workflow;
 
-pub use call::{Call, CallKind};
+pub use call::{Call, CallKind, ToolErrorKind};
 pub use context::Context;
 pub use message::{Message, Role};
 pub use reply::Reply;
-pub use transcript::Transcript;
+pub use transcript::{Transcript, Variable};
 pub use turn::Turn;
 pub use usage::Usage;
 pub use usage_shapes::usage_in;

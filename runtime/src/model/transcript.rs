@@ -37,6 +37,40 @@ pub struct Transcript {
     /// Without it, the wall clock in UTC is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_time: Option<Zoned>,
+    /// The variable bag of a data scenario's run (Lamdis's tests): every value its steps set,
+    /// in order — extracted values and saved responses (`var.<name>`), step outputs
+    /// (`steps.<id>.output`). A recording keeps them, so its variable checks can be evaluated
+    /// later without calling anything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+}
+
+/// One value a data scenario's step set in the variable bag.
+///
+/// ```
+/// use agent_test_runtime::model::Variable;
+/// let v = Variable::new("var.orderId", serde_json::json!("ORD-7"));
+/// assert_eq!(v.path, "var.orderId");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variable {
+    /// Where in the bag: `var.<name>` or `steps.<id>.output`.
+    pub path: String,
+    /// The value set.
+    pub value: serde_json::Value,
+}
+
+impl Variable {
+    /// A value set at `path`.
+    ///
+    /// See the type's example.
+    pub fn new(path: impl Into<String>, value: serde_json::Value) -> Self {
+        Variable {
+            path: path.into(),
+            value,
+        }
+    }
 }
 
 impl Transcript {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::Transcript;
+use crate::model::{Transcript, Variable};
 use crate::path::FieldPath;
 
 /// Variables and step outputs gathered while a scenario runs.
@@ -15,15 +15,34 @@ pub(crate) struct Bag {
 }
 
 impl Bag {
-    /// Sets `var.<name>`.
-    pub(crate) fn set_var(&mut self, name: &str, value: Value) {
-        self.vars.insert(name.to_owned(), value);
+    /// Sets `var.<name>`; returns the entry a recording keeps.
+    pub(crate) fn set_var(&mut self, name: &str, value: Value) -> Variable {
+        self.vars.insert(name.to_owned(), value.clone());
+        Variable::new(format!("var.{name}"), value)
     }
 
-    /// Sets `steps.<id>.output`.
-    pub(crate) fn set_output(&mut self, id: &str, output: Value) {
+    /// Sets `steps.<id>.output`; returns the entry a recording keeps.
+    pub(crate) fn set_output(&mut self, id: &str, output: Value) -> Variable {
         self.steps
-            .insert(id.to_owned(), json!({ "output": output }));
+            .insert(id.to_owned(), json!({ "output": output.clone() }));
+        Variable::new(format!("steps.{id}.output"), output)
+    }
+
+    /// The bag a recording's entries make, in order.
+    pub(crate) fn replay(entries: &[Variable]) -> Bag {
+        let mut bag = Bag::default();
+        for e in entries {
+            if let Some(name) = e.path.strip_prefix("var.") {
+                bag.set_var(name, e.value.clone());
+            } else if let Some(id) = e
+                .path
+                .strip_prefix("steps.")
+                .and_then(|r| r.strip_suffix(".output"))
+            {
+                bag.set_output(id, e.value.clone());
+            }
+        }
+        bag
     }
 
     /// The bag as one JSON value, with the conversation so far.
@@ -80,6 +99,7 @@ fn interpolate_value(value: &Value, view: &Value) -> Value {
         Value::String(s) => {
             if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
                 && !path.contains('}')
+                && !path.is_empty()
             {
                 // A missing value is the empty string, as in text.
                 return lookup(view, path)
@@ -108,6 +128,8 @@ fn interpolate(text: &str, view: &Value) -> String {
         let after = &rest[i + 1..];
         if let Some(inner) = after.strip_prefix('{')
             && let Some(end) = inner.find('}')
+            // An empty placeholder `${}` is not one: it stays as written.
+            && end > 0
         {
             out.push_str(&shown(lookup(view, &inner[..end])));
             rest = &inner[end + 1..];
@@ -137,10 +159,19 @@ fn shown(v: Option<&Value>) -> String {
     }
 }
 
-/// The value at a dot path (`var.acct.tags[1]`); a leading `bag.` names the bag itself.
+/// The value at a dot path (`var.acct.tags[1]`); a leading `$.` or `$` (JSONPath-like) is
+/// dropped, and a leading `bag.` names the bag itself.
 fn lookup<'a>(view: &'a Value, path: &str) -> Option<&'a Value> {
     let path = path.trim();
-    FieldPath::new(path.strip_prefix("bag.").unwrap_or(path)).get(view)
+    let path = path
+        .strip_prefix("$.")
+        .or_else(|| path.strip_prefix('$'))
+        .unwrap_or(path);
+    let path = path.strip_prefix("bag.").unwrap_or(path);
+    if path.is_empty() {
+        return None;
+    }
+    FieldPath::new(path).get(view)
 }
 
 #[cfg(test)]
@@ -179,5 +210,34 @@ mod tests {
             Some(json!("completed"))
         );
         assert_eq!(bag.interpolate("costs $5", &t), "costs $5");
+        // An empty placeholder stays as written; `$.` and `$` lead a path like JSONPath.
+        assert_eq!(bag.interpolate("Value: ${} ${ }", &t), "Value: ${} ");
+        assert_eq!(bag.interpolate_value(&json!("${}"), &t), json!("${}"));
+        assert_eq!(
+            bag.interpolate("${$.var.amount} ${$var.amount} ${$.bag.var.amount}", &t),
+            "500 500 500"
+        );
+        assert_eq!(
+            bag.lookup("$.steps.verify.output.status", &t),
+            Some(json!("completed"))
+        );
+    }
+
+    #[test]
+    fn a_recording_replays_the_bag() {
+        let mut bag = Bag::default();
+        let entries = vec![
+            bag.set_var("orderId", json!("ORD-7")),
+            bag.set_output("verify", json!({"status": "completed"})),
+        ];
+        assert_eq!(entries[0].path, "var.orderId");
+        assert_eq!(entries[1].path, "steps.verify.output");
+        let t = Transcript::default();
+        let replayed = Bag::replay(&entries);
+        assert_eq!(replayed.lookup("var.orderId", &t), Some(json!("ORD-7")));
+        assert_eq!(
+            replayed.lookup("bag.steps.verify.output.status", &t),
+            Some(json!("completed"))
+        );
     }
 }

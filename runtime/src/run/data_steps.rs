@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::ScenarioRun;
 use crate::check::{Outcome, Severity};
 use crate::matcher::json_eq;
+use crate::scenario::VariableOp;
 use crate::util::text::compact;
 
 impl ScenarioRun {
@@ -116,35 +117,131 @@ impl ScenarioRun {
         Err("request steps need agent-test's `http` feature".into())
     }
 
-    /// Records whether the bag's value at `path` equals `expected`.
+    /// Records whether the bag's value at `path` compares with `expected` as `op` says.
     pub(crate) fn check_variable(
         &mut self,
         path: &str,
         actual: Option<Value>,
+        op: VariableOp,
         expected: &Value,
         label: Option<String>,
         warning: bool,
     ) {
-        let label = label.unwrap_or_else(|| super::step_verdict::variable_label(path, expected));
-        let outcome = match &actual {
-            Some(a) if json_eq(a, expected) => Outcome::passed(),
-            Some(a) => Outcome::fail(format!(
-                "{path}: expected {}, got {}",
-                compact(expected),
-                compact(a)
-            )),
-            None => Outcome::fail(format!("{path}: no such variable")),
-        }
-        .expected(expected.clone());
-        let outcome = match actual {
-            Some(a) => outcome.actual(a),
-            None => outcome,
-        };
+        let label =
+            label.unwrap_or_else(|| super::step_verdict::variable_label(path, op, expected));
         let severity = if warning {
             Severity::Warning
         } else {
             Severity::Error
         };
-        self.step_verdict_with(label, "variable", outcome, severity);
+        self.step_verdict_with(
+            label,
+            "variable",
+            variable_outcome(path, actual, op, expected),
+            severity,
+        );
+    }
+}
+
+/// Whether the bag's value at `path` (`actual`, absent when the bag has none) compares with
+/// `expected` as `op` says: the outcome of a variable check, live or on a recording.
+pub(crate) fn variable_outcome(
+    path: &str,
+    actual: Option<Value>,
+    op: VariableOp,
+    expected: &Value,
+) -> Outcome {
+    let present = actual.as_ref().filter(|v| !v.is_null());
+    let ok: Result<bool, String> = match (op, &actual) {
+        (VariableOp::Exists, _) => Ok(present.is_some()),
+        (VariableOp::NotExists, _) => Ok(present.is_none()),
+        (_, None) => {
+            return Outcome::fail(format!("{path}: no such variable")).expected(expected.clone());
+        }
+        (VariableOp::Equals, Some(a)) => Ok(json_eq(a, expected)),
+        (VariableOp::NotEquals, Some(a)) => Ok(!json_eq(a, expected)),
+        (
+            VariableOp::GreaterThan
+            | VariableOp::GreaterOrEqual
+            | VariableOp::LessThan
+            | VariableOp::LessOrEqual,
+            Some(a),
+        ) => match (number(a), number(expected)) {
+            (Some(l), Some(r)) => Ok(match op {
+                VariableOp::GreaterThan => l > r,
+                VariableOp::GreaterOrEqual => l >= r,
+                VariableOp::LessThan => l < r,
+                _ => l <= r,
+            }),
+            (None, _) => Err(format!("{path}: {} is not a number", compact(a))),
+            (_, None) => Err(format!(
+                "{path}: {} is not a number to compare with",
+                compact(expected)
+            )),
+        },
+        (VariableOp::Contains | VariableOp::NotContains, Some(a)) => {
+            let found = match a {
+                Value::Array(items) => items.iter().any(|i| json_eq(i, expected)),
+                other => text(other).contains(&text(expected)),
+            };
+            Ok(found == (op == VariableOp::Contains))
+        }
+        (VariableOp::Matches, Some(a)) => {
+            let pattern = text(expected);
+            match regex::Regex::new(&pattern) {
+                Ok(re) => Ok(re.is_match(&text(a))),
+                Err(e) => {
+                    return Outcome::error(format!(
+                        "{path}: invalid regex /{pattern}/: {}",
+                        e.to_string().lines().last().unwrap_or_default().trim()
+                    ));
+                }
+            }
+        }
+    };
+    let outcome = match ok {
+        Ok(true) => Outcome::passed(),
+        Ok(false) => {
+            let got = actual
+                .as_ref()
+                .map_or_else(|| "nothing".to_owned(), compact);
+            let wanted = if op.has_right() {
+                format!("{} {}", op.phrase(), compact(expected))
+            } else {
+                op.phrase().to_owned()
+            };
+            if op == VariableOp::Equals {
+                Outcome::fail(format!("{path}: expected {}, got {got}", compact(expected)))
+            } else {
+                Outcome::fail(format!("{path}: expected a value that {wanted}, got {got}"))
+            }
+        }
+        Err(why) => Outcome::fail(why),
+    };
+    let outcome = if op.has_right() {
+        outcome.expected(expected.clone())
+    } else {
+        outcome
+    };
+    match actual {
+        Some(a) if outcome.status != crate::check::Status::Pass => outcome.actual(a),
+        _ => outcome,
+    }
+}
+
+/// A number, or text that is one (`"42"`, `" 3.5 "`).
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok().filter(|f: &f64| f.is_finite()),
+        _ => None,
+    }
+}
+
+/// A value as text: a string as it is, anything else as compact JSON.
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => compact(other),
     }
 }

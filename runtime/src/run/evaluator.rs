@@ -7,8 +7,11 @@ use crate::model::ScenarioInfo;
 use crate::model::Verdict;
 use crate::model::{Context, Transcript};
 use crate::report::Report;
+use crate::run::bag::Bag;
+use crate::run::data_steps::variable_outcome;
 use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
-use crate::scenario::{Scenario, Step};
+use crate::scenario::{Scenario, Step, VariableOp};
+use serde_json::Value;
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
@@ -32,9 +35,13 @@ use crate::scenario::{Scenario, Step};
 pub struct ScenarioEvaluator {
     info: ScenarioInfo,
     expectations: Vec<Expectation>,
-    /// What only a live run can judge (variable checks, simulated users), reported as errors
-    /// so that nothing the scenario asks for is silently dropped.
+    /// What only a live run can judge (simulated users, the checks after them), reported as
+    /// errors so that nothing the scenario asks for is silently dropped.
     live_only: Vec<Verdict>,
+    /// Variable checks, evaluated on the variables a recording kept.
+    variables: Vec<VariableCheckAt>,
+    /// Whether the scenario interpolates (its variable checks' values).
+    interpolate: bool,
     /// The scenario's context variables, for recordings that do not carry them.
     context: Context,
 }
@@ -46,6 +53,8 @@ impl ScenarioEvaluator {
             info: scenario.info(),
             expectations: scenario.expectations(),
             live_only: live_only(scenario),
+            variables: variable_checks(scenario),
+            interpolate: scenario.interpolate,
             context: scenario.context.clone(),
         }
     }
@@ -125,6 +134,11 @@ impl ScenarioEvaluator {
             judgements,
         ));
         verdicts.extend(self.live_only.iter().cloned());
+        verdicts.extend(
+            self.variables
+                .iter()
+                .map(|v| v.verdict(&transcript, self.interpolate)),
+        );
         let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
         report.judge = usage;
         report
@@ -149,32 +163,155 @@ fn live_only(scenario: &Scenario) -> Vec<Verdict> {
         match step {
             Step::User { expect, .. } | Step::Expect { expect } if simulated => {
                 out.extend(expect.iter().map(|e| {
-                    error(e.display_label(), e.check.kind(), e.severity, after_simulation)
+                    error(
+                        e.display_label(),
+                        e.check.kind(),
+                        e.severity,
+                        after_simulation,
+                    )
                 }));
             }
             Step::CheckVariable {
                 path,
+                op,
                 equals,
                 label,
                 warning,
-            } => out.push(error(
+            } if simulated => out.push(error(
                 label
                     .clone()
-                    .unwrap_or_else(|| variable_label(path, equals)),
+                    .unwrap_or_else(|| variable_label(path, *op, equals)),
                 "variable",
-                if *warning { Severity::Warning } else { Severity::Error },
-                "a variable check reads the variables of a live run; a recorded transcript has none",
+                if *warning {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
+                after_simulation,
             )),
-            Step::Simulate { objective, expect, .. } => {
+            Step::Simulate {
+                objective, expect, ..
+            } => {
                 simulated = true;
-                let reason = "a simulated user's checks are evaluated on the turns it plays, in a live run";
-                out.push(error(objective_label(objective), "simulate", Severity::Error, reason));
-                out.extend(expect.iter().map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)));
+                let reason =
+                    "a simulated user's checks are evaluated on the turns it plays, in a live run";
+                out.push(error(
+                    objective_label(objective),
+                    "simulate",
+                    Severity::Error,
+                    reason,
+                ));
+                out.extend(
+                    expect
+                        .iter()
+                        .map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)),
+                );
             }
             _ => {}
         }
     }
     out
+}
+
+/// A variable check and its place in the run: how many bag entries and turns come before it.
+#[derive(Clone, Debug)]
+struct VariableCheckAt {
+    path: String,
+    op: VariableOp,
+    equals: Value,
+    label: Option<String>,
+    warning: bool,
+    entries: usize,
+    turns: usize,
+}
+
+/// The variable checks a recording can answer (those before any simulated user), each with
+/// the number of bag entries the steps before it set and the turns before it.
+fn variable_checks(scenario: &Scenario) -> Vec<VariableCheckAt> {
+    let mut out = Vec::new();
+    let (mut entries, mut turns) = (0, 0);
+    for step in &scenario.steps {
+        match step {
+            Step::User { .. } => turns += 1,
+            Step::Extract { id, .. } => entries += 1 + usize::from(id.is_some()),
+            Step::Request { save_as, id, .. } => {
+                entries += usize::from(save_as.is_some()) + usize::from(id.is_some());
+            }
+            Step::Simulate { .. } => break,
+            Step::CheckVariable {
+                path,
+                op,
+                equals,
+                label,
+                warning,
+            } => out.push(VariableCheckAt {
+                path: path.clone(),
+                op: *op,
+                equals: equals.clone(),
+                label: label.clone(),
+                warning: *warning,
+                entries,
+                turns,
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+impl VariableCheckAt {
+    /// The check's verdict on a recording: the bag rebuilt from the entries set before it, the
+    /// conversation as it stood then.
+    fn verdict(&self, transcript: &Transcript, interpolate: bool) -> Verdict {
+        let severity = if self.warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let label = |equals: &Value| {
+            self.label
+                .clone()
+                .unwrap_or_else(|| variable_label(&self.path, self.op, equals))
+        };
+        let kept = transcript.variables.len();
+        if kept < self.entries {
+            let why = if kept == 0 {
+                "not measured: the recording keeps no variables (a run recorded by `agent-test \
+                 run`, or a test's JSON report, keeps them)"
+                    .to_owned()
+            } else {
+                format!(
+                    "not measured: the recording keeps {kept} variable value(s), but the steps \
+                     before this check set {}",
+                    self.entries
+                )
+            };
+            return step_verdict(
+                label(&self.equals),
+                "variable",
+                severity,
+                Outcome::error(why),
+            );
+        }
+        let bag = Bag::replay(&transcript.variables[..self.entries]);
+        let so_far = Transcript {
+            turns: transcript.turns[..self.turns.min(transcript.turns.len())].to_vec(),
+            history: transcript.history.clone(),
+            ..Transcript::default()
+        };
+        let expected = if interpolate {
+            bag.interpolate_value(&self.equals, &so_far)
+        } else {
+            self.equals.clone()
+        };
+        let outcome = variable_outcome(
+            &self.path,
+            bag.lookup(&self.path, &so_far),
+            self.op,
+            &expected,
+        );
+        step_verdict(label(&expected), "variable", severity, outcome)
+    }
 }
 
 impl Scenario {

@@ -87,10 +87,13 @@ impl Scenario {
                         what = what.from_transcript();
                     }
                     let value: Value = run.extract(what).await;
+                    // The recording keeps the bag, in the order of `Scenario::bag_entries`.
+                    let var = bag.set_var(name, value.clone());
+                    run.transcript.variables.push(var);
                     if let Some(id) = id {
-                        bag.set_output(id, value.clone());
+                        let out = bag.set_output(id, value);
+                        run.transcript.variables.push(out);
                     }
-                    bag.set_var(name, value);
                 }
                 Step::Simulate {
                     objective,
@@ -124,10 +127,12 @@ impl Scenario {
                     };
                     let output = run.request_step(request, body).await;
                     if let Some(name) = save_as {
-                        bag.set_var(name, output.clone());
+                        let var = bag.set_var(name, output.clone());
+                        run.transcript.variables.push(var);
                     }
                     if let Some(id) = id {
-                        bag.set_output(id, output);
+                        let out = bag.set_output(id, output);
+                        run.transcript.variables.push(out);
                     }
                 }
                 Step::Expect { expect } => {
@@ -141,12 +146,18 @@ impl Scenario {
                 }
                 Step::CheckVariable {
                     path,
+                    op,
                     equals,
                     label,
                     warning,
                 } => {
                     let actual = bag.lookup(path, run.transcript());
-                    run.check_variable(path, actual, equals, label.clone(), *warning);
+                    let expected = if self.interpolate {
+                        bag.interpolate_value(equals, run.transcript())
+                    } else {
+                        equals.clone()
+                    };
+                    run.check_variable(path, actual, *op, &expected, label.clone(), *warning);
                 }
             }
         }

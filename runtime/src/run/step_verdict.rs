@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::check::{Outcome, Scope, Severity};
 use crate::model::Verdict;
+use crate::scenario::VariableOp;
 use crate::util::text::compact;
 
 /// A step's verdict: about the whole conversation, with no id.
@@ -28,8 +29,12 @@ pub(crate) fn step_verdict(
 }
 
 /// What a variable check is called unless labelled.
-pub(crate) fn variable_label(path: &str, equals: &Value) -> String {
-    format!("{path} equals {}", compact(equals))
+pub(crate) fn variable_label(path: &str, op: VariableOp, equals: &Value) -> String {
+    if op.has_right() {
+        format!("{path} {} {}", op.phrase(), compact(equals))
+    } else {
+        format!("{path} {}", op.phrase())
+    }
 }
 
 /// What a simulated user's verdict is called.

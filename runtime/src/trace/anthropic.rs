@@ -44,6 +44,7 @@ pub(super) fn detect(v: &Value) -> bool {
 pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
     let mut conv = Conversation::default();
     if v.get("type").and_then(Value::as_str) == Some("message") {
+        conv.model_response();
         blocks(
             &mut conv,
             v.get("content").unwrap_or(&Value::Null),
@@ -90,7 +91,12 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 }
                 blocks(&mut conv, content, &format!("{path}.content"), false)?;
             }
-            "assistant" => blocks(&mut conv, content, &format!("{path}.content"), true)?,
+            "assistant" => {
+                // One assistant message is one model response: its `tool_use` blocks are one
+                // step.
+                conv.model_response();
+                blocks(&mut conv, content, &format!("{path}.content"), true)?
+            }
             "system" => conv.system(content_text(content)),
             other => {
                 return Err(TraceError::at(

@@ -10,6 +10,10 @@ use crate::model::{Call, Message, Reply, Transcript, Turn, Usage};
 pub(crate) struct Conversation {
     history: Vec<Message>,
     turns: Vec<(String, Reply)>,
+    /// The model step calls are made in now (within the current turn), and how many steps the
+    /// turn has had: every model response that calls tools is one step.
+    step: Option<usize>,
+    steps: usize,
 }
 
 impl Conversation {
@@ -23,6 +27,20 @@ impl Conversation {
     /// A user message: starts a new turn.
     pub(crate) fn user(&mut self, text: String) {
         self.turns.push((text, Reply::default()));
+        self.step = None;
+        self.steps = 0;
+    }
+
+    /// A model response begins: the calls recorded until the next one were made together in
+    /// it (one step, whose calls may run in parallel).
+    pub(crate) fn model_response(&mut self) {
+        self.step = Some(self.steps);
+        self.steps += 1;
+    }
+
+    /// The calls recorded from now on belong to no known step.
+    pub(crate) fn end_response(&mut self) {
+        self.step = None;
     }
 
     fn current(&mut self) -> &mut Reply {
@@ -48,7 +66,8 @@ impl Conversation {
     }
 
     /// A tool call in the current turn.
-    pub(crate) fn call(&mut self, call: Call) {
+    pub(crate) fn call(&mut self, mut call: Call) {
+        call.step = self.step;
         self.current().calls.push(call);
     }
 

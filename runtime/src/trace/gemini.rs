@@ -39,6 +39,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         let content = first
             .get("content")
             .ok_or_else(|| TraceError::at(F, "$.candidates[0]", "expected `content`"))?;
+        conv.model_response();
         parts(&mut conv, content, "$.candidates[0].content", true)?;
         if let Some(u) = usage_in(v) {
             conv.usage(u);
@@ -63,7 +64,11 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
     for (i, c) in list.iter().enumerate() {
         let path = format!("{base}[{i}]");
         match c.get("role").and_then(Value::as_str).unwrap_or("user") {
-            "model" => parts(&mut conv, c, &path, true)?,
+            "model" => {
+                // One model content is one response: its `functionCall` parts are one step.
+                conv.model_response();
+                parts(&mut conv, c, &path, true)?
+            }
             "user" | "function" | "tool" => {
                 let has_text = c["parts"]
                     .as_array()

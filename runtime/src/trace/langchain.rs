@@ -55,6 +55,8 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
             "system" => conv.system(content_text(content)),
             "human" => conv.user(content_text(content)),
             "ai" | "AIMessageChunk" => {
+                // One AI message is one model response: its tool calls are one step.
+                conv.model_response();
                 conv.assistant_text(&content_text(content));
                 if let Some(calls) = d.get("tool_calls").and_then(Value::as_array) {
                     for (j, c) in calls.iter().enumerate() {

@@ -122,6 +122,8 @@ pub(super) fn result_value(content: &Value) -> Value {
 }
 
 fn assistant(conv: &mut Conversation, m: &Value, path: &str) -> Result<(), TraceError> {
+    // One assistant message is one model response: its tool calls are one step.
+    conv.model_response();
     if let Some(content) = m.get("content") {
         conv.assistant_text(&content_text(content));
     }

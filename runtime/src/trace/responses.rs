@@ -48,10 +48,24 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         )
     })?;
     let mut conv = Conversation::default();
+    // Consecutive `function_call` items (reasoning between them aside) come from one response:
+    // one step. Anything else between them ends it.
+    let mut in_step = false;
     for (i, item) in list.iter().enumerate() {
         let path = format!("{base}[{i}]");
         let kind = item.get("type").and_then(Value::as_str);
         let role = item.get("role").and_then(Value::as_str);
+        match (kind, role) {
+            (Some("function_call"), _) if !in_step => {
+                conv.model_response();
+                in_step = true;
+            }
+            (Some("function_call" | "reasoning"), _) => {}
+            _ => {
+                conv.end_response();
+                in_step = false;
+            }
+        }
         match (kind, role) {
             (Some("function_call"), _) => {
                 let name = item.get("name").and_then(Value::as_str).ok_or_else(|| {

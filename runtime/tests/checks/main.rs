@@ -9,6 +9,7 @@ mod json;
 mod judged;
 mod matchers;
 mod protocol;
+mod seed_gaps;
 mod sequence;
 mod text;
 mod tool;

@@ -4,9 +4,10 @@
 //! that was not taken is an error "not measured: …".
 //!
 //! Some checks assert an absence and rightly pass on one when something ran: `no_tool`,
-//! `no_tools`, `forbidden_tools([..])`, `agent_not_invoked([..])`, a strict, unordered or subset
-//! `trajectory([])`, `field(..).missing()`, `field(..).is_not(..)`, and the matchers
-//! `missing()` and `optional(..)`. With no turn at all (nothing ran) they are errors too.
+//! `no_tools`, `forbidden_tools([..])`, `agent_not_invoked([..])`, `no_tool_errors()`, a
+//! strict, unordered or subset `trajectory([])`, `field(..).missing()`, `field(..).is_not(..)`,
+//! and the matchers `missing()` and `optional(..)`. With no turn at all (nothing ran) they are
+//! errors too.
 
 use agent_test_runtime::check::{Check, Status};
 use agent_test_runtime::model::{Reply, Transcript, Turn};
@@ -48,6 +49,10 @@ fn one_of_each() -> Vec<Check> {
         no_guardrail_triggered().into(),
         judge("is polite").into(),
         check("always true", |_cx| true).into(),
+        reply().length().at_most(500).into(),
+        tool_chain([tool("search"), tool("book")]).into(),
+        no_tool_errors().into(),
+        jmespath("status").exists().into(),
     ]
 }
 
@@ -58,7 +63,7 @@ fn with_no_turn_every_check_type_is_an_error() {
     let mut kinds: Vec<&str> = checks.iter().map(Check::kind).collect();
     kinds.sort_unstable();
     kinds.dedup();
-    assert_eq!(kinds.len(), 18, "one check of every type: {kinds:?}");
+    assert_eq!(kinds.len(), 22, "one check of every type: {kinds:?}");
     for c in checks {
         let kind = c.kind();
         assert_eq!(sr(conv(&nothing, c)), error("no turn ran"), "{kind}");
@@ -838,5 +843,115 @@ fn an_absence_is_not_confirmed_over_a_failed_turn() {
     assert_eq!(
         sr(conv(&t, tool_sequence(["lookup_order"]))),
         (Status::Pass, String::new())
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks the seed files exposed: length, JSON in prose, tool errors, whole arguments,
+// JSONPath on calls, any tool, chains, JMESPath.
+
+#[test]
+fn lengths_need_a_bound_and_a_reply() {
+    let t = one_turn(Reply::text("Hello"));
+    assert_eq!(
+        sr(conv(&t, reply().length().at_least(0))),
+        error("compared nothing: at least 0 characters is always true")
+    );
+    assert_eq!(
+        sr(conv(&t, reply().length().between(9, 2))),
+        error(
+            "impossible constraint: a length between 9 and 2 can never be: the minimum is \
+             greater than the maximum"
+        )
+    );
+    // An empty reply is a length to compare; a failed final turn has none.
+    assert_eq!(
+        sr(conv(
+            &one_turn(Reply::text("")),
+            reply().length().at_least(1)
+        )),
+        fail("reply has 0 characters (expected at least 1 character)")
+    );
+    let failed = Transcript::new(vec![Turn::failed(0, "a", "timed out after 30s", 30_000)]);
+    assert_eq!(
+        sr(conv(&failed, reply().length().at_most(10))),
+        error("not evaluated: the agent failed on turn 1: timed out after 30s")
+    );
+}
+
+#[test]
+fn json_in_prose_without_json_fails() {
+    let t = one_turn(Reply::text("Your order {number} shipped."));
+    assert_eq!(
+        sr(conv(&t, field("status").missing().in_text())),
+        fail("status: the reply has no JSON object or array")
+    );
+    assert_eq!(
+        sr(conv(&t, jmespath("status").exists().in_text())),
+        fail("`status`: invalid JSON: the reply has no JSON object or array")
+    );
+    assert_eq!(
+        sr(conv(&t, jmespath("status").exists())),
+        fail(
+            "`status`: invalid JSON: the reply is not valid JSON: expected value at line 1 column 1"
+        )
+    );
+}
+
+#[test]
+fn tool_errors_and_chains_on_no_call_or_no_name() {
+    let t = one_turn(Reply::text("Done."));
+    // An absence, and something ran: it passes; over a failed turn it cannot be confirmed.
+    assert_eq!(sr(conv(&t, no_tool_errors())).0, Status::Pass);
+    let failed = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("ok"), 5),
+        Turn::failed(1, "b", "timed out after 30s", 30_000),
+    ]);
+    assert_eq!(
+        sr(conv(&failed, no_tool_errors())),
+        error("cannot confirm an absence: the agent failed on turn 2: timed out after 30s")
+    );
+    assert_eq!(
+        sr(conv(&t, no_tool_errors().of_tools(["pay", ""]))),
+        error("compared nothing: a tool name in the list is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_chain([tool("search"), tool("book")]))),
+        fail("tool chain incomplete: 0 of 2 steps satisfied, no call of `search`")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_chain(Vec::new()))),
+        error("compared nothing: the tool chain is empty")
+    );
+    assert_eq!(
+        sr(conv(&t, tool_chain([tool("")]))),
+        error("tool chain step 1: compared nothing: the tool name is empty")
+    );
+    assert_eq!(sr(conv(&t, any_tool())), fail("no tool was called"));
+    assert_eq!(
+        sr(conv(&t, tool("search").arguments(any()))),
+        fail("tool `search` was not called")
+    );
+}
+
+#[test]
+fn constraints_on_calls_that_compare_nothing_are_errors() {
+    let t = one_turn(Reply::text("").call(call("t", json!({"a": 1}))));
+    assert_eq!(
+        sr(conv(&t, tool("t").arguments(contains("")))),
+        error(
+            r#"compared nothing: contains("") is found in every value (to require only presence, use any())"#
+        )
+    );
+    let v = conv(&t, tool("t").arg_json_path("$[?match(@, '[')]", missing()));
+    assert_eq!(v.status, Status::Error);
+    assert!(
+        v.reason.starts_with("compared nothing: the regex `[`"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        sr(conv(&t, jmespath("a").is(optional(any())))),
+        error("compared nothing: optional(any value) accepts every value, a missing one included")
     );
 }

@@ -54,6 +54,33 @@ fn mibo_args(args: Value) -> String {
                            "expected_name": "a", "expected_arguments": args}))
 }
 
+/// Every PromptKit assertion type, as the loader lists them.
+pub(crate) const PROMPTKIT_TYPES: &str = "`content_includes`, `content_includes_any`, \
+    `content_not_includes`, `content_matches`, `min_length`, `max_length`, `json_valid`, \
+    `json_schema`, `json_path`, `tools_called`, `tools_not_called`, `tool_args`, \
+    `tool_calls_with_args`, `tools_called_session`, `tools_not_called_session`, \
+    `tool_args_session`, `tool_args_excluded_session`, `tools_not_called_with_args`, \
+    `tool_call_count`, `tool_call_sequence`, `tool_call_chain`, `tool_result_includes`, \
+    `tool_result_matches`, `no_tool_errors`, `latency_budget`, `agent_invoked`, \
+    `agent_not_invoked`, `agent_response_contains`, `state_is`, `transitioned_to`, \
+    `workflow_complete`, `guardrail_triggered`, `contains`, `contains_any`, \
+    `content_excludes`, `regex`, `is_valid_json`, `valid_json`, `tool_called`";
+
+/// The message for a PromptKit `type: [tools_called]`.
+const PROMPTKIT_TYPE_ARRAY: &str = concat!(
+    "x.yaml: at spec.turns[0].assertions[0].type: expected one of ",
+    "`content_includes`, `content_includes_any`, `content_not_includes`, `content_matches`, ",
+    "`min_length`, `max_length`, `json_valid`, `json_schema`, `json_path`, `tools_called`, ",
+    "`tools_not_called`, `tool_args`, `tool_calls_with_args`, `tools_called_session`, ",
+    "`tools_not_called_session`, `tool_args_session`, `tool_args_excluded_session`, ",
+    "`tools_not_called_with_args`, `tool_call_count`, `tool_call_sequence`, ",
+    "`tool_call_chain`, `tool_result_includes`, `tool_result_matches`, `no_tool_errors`, ",
+    "`latency_budget`, `agent_invoked`, `agent_not_invoked`, `agent_response_contains`, ",
+    "`state_is`, `transitioned_to`, `workflow_complete`, `guardrail_triggered`, `contains`, ",
+    "`contains_any`, `content_excludes`, `regex`, `is_valid_json`, `valid_json`, ",
+    "`tool_called`, got an array ([\"tools_called\"])"
+);
+
 /// A PromptKit scenario of one user turn with these assertions (YAML flow items).
 fn promptkit_turn(assertions: &str) -> String {
     format!(
@@ -124,11 +151,7 @@ fn shared_reader_errors() {
             Some(PromptKit),
             "x.yaml",
             promptkit_turn("        - type: [tools_called]\n"),
-            "x.yaml: at spec.turns[0].assertions[0].type: expected one of `content_includes`, \
-             `content_matches`, `tools_called`, `tools_not_called`, `tool_calls_with_args`, \
-             `agent_invoked`, `agent_not_invoked`, `agent_response_contains`, `state_is`, \
-             `transitioned_to`, `workflow_complete`, `guardrail_triggered`, got an array \
-             ([\"tools_called\"])",
+            PROMPTKIT_TYPE_ARRAY,
         ),
         (
             Some(Lamdis),
@@ -359,34 +382,66 @@ fn promptkit_errors() {
                 .into(),
             "x.yaml: at spec.turns[0].assertions: a system turn gets no reply to check",
         ),
+        // A missing or empty required parameter is a failing verdict ("misconfigured: …"),
+        // not a refused file (`promptkit::misconfigured_assertions_fail`); what is malformed
+        // still is.
         (
             p,
             "x.yaml",
-            promptkit_turn("        - {type: tools_called, params: {tools: []}}\n"),
-            "x.yaml: at spec.turns[0].assertions[0].params.tools: expected at least one name in \
-             `tools`",
+            promptkit_turn(
+                "        - {type: tool_call_chain, params: {steps: [{tool: a, result_include: [x]}]}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.steps[0].result_include: unknown \
+             field `result_include` (did you mean `result_includes`?), expected one of `tool`, \
+             `result_includes`, `result_matches`, `args_match`, `no_error`",
         ),
         (
             p,
             "x.yaml",
-            promptkit_turn("        - {type: tools_not_called}\n"),
-            "x.yaml: at spec.turns[0].assertions[0].params.tools: expected at least one name in \
-             `tools`",
+            promptkit_turn(
+                "        - {type: content_not_includes, params: {patterns: [x], match_mode: words}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.match_mode: expected `substring` or \
+             `word_boundary`, got `words`",
         ),
         (
             p,
             "x.yaml",
-            "kind: Scenario\nspec:\n  turns: [{role: user, content: hi}]\n  conversation_assertions:\n    - {type: agent_invoked, params: {min_calls: 1}}\n"
-                .into(),
-            "x.yaml: at spec.conversation_assertions[0].params.agents: expected at least one \
-             name in `agents`",
+            promptkit_turn("        - {type: latency_budget, params: {max_ms: fast}}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.max_ms: expected a number of \
+             milliseconds, got a string (\"fast\")",
         ),
         (
             p,
             "x.yaml",
-            promptkit_turn("        - {type: agent_not_invoked, params: {agent_names: []}}\n"),
-            "x.yaml: at spec.turns[0].assertions[0].params.agents: expected at least one name \
-             in `agents`",
+            promptkit_turn("        - {type: tools_called, params: {tools: [a], min_calls: 0}}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.min_calls: expected at least 1: \
+             `min_calls: 0` with no `max_calls` can never fail",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn(
+                "        - {type: tools_not_called_with_args, params: {tool_name: t, forbidden_args: {a: []}}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.forbidden_args.a: expected at least \
+             one value",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn("        - {type: json_path, params: {expression: a, contains: 3}}\n"),
+            "x.yaml: at spec.turns[0].assertions[0].params.contains: expected an array of \
+             items, got a number (3)",
+        ),
+        (
+            p,
+            "x.yaml",
+            promptkit_turn(
+                "        - {type: guardrail_triggered, params: {validator_type: pii, expected: true, should_trigger: false}}\n",
+            ),
+            "x.yaml: at spec.turns[0].assertions[0].params.should_trigger: `expected` and \
+             `should_trigger` say opposite things: give one",
         ),
     ]);
 }
@@ -414,6 +469,37 @@ fn morganabench_errors() {
             "x.json",
             mb_parameters(json!([{"param": "to"}])),
             "x.json: at expectations.assertions[0].parameters[0]: missing field `matcher`",
+        ),
+        // `EqualsMatcher.value` is `str | int | float | bool`.
+        (
+            mb,
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "equality", "value": ["a", "b"]}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
+             string, number or boolean (an `equality` value is `str | int | float | bool`), got \
+             an array ([\"a\",\"b\"])",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "equality", "value": {"city": "Paris"}}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.value: expected a \
+             string, number or boolean (an `equality` value is `str | int | float | bool`), got \
+             an object ({\"city\":\"Paris\"})",
+        ),
+        (
+            mb,
+            "x.json",
+            mb_parameters(
+                json!([{"param": "to", "matcher": {"match_as": "optional", "default": {"match_as": "equality", "value": null}}}]),
+            ),
+            "x.json: at expectations.assertions[0].parameters[0].matcher.default.value: expected \
+             a string, number or boolean (an `equality` value is `str | int | float | bool`), \
+             got null",
         ),
         (
             mb,

@@ -190,6 +190,7 @@ fn variable_checks_become_steps() {
         case.scenario.steps,
         [Step::CheckVariable {
             path: "bag.var.accountStatus".into(),
+            op: agent_test_runtime::scenario::VariableOp::Equals,
             equals: json!("active"),
             label: None,
             warning: false,
@@ -362,6 +363,7 @@ fn the_complete_test_example() {
             },
             Step::CheckVariable {
                 path: "bag.steps.verify.output.status".into(),
+                op: agent_test_runtime::scenario::VariableOp::Equals,
                 equals: json!("completed"),
                 label: None,
                 warning: false,
@@ -528,6 +530,7 @@ fn severity_warning_never_fails_the_test() {
         case.scenario.steps,
         [Step::CheckVariable {
             path: "var.status".into(),
+            op: agent_test_runtime::scenario::VariableOp::Equals,
             equals: json!(3),
             label: Some("Status".into()),
             warning: true,
@@ -575,7 +578,7 @@ fn malformed_tests_name_the_file_and_the_path() {
         ])),
         "suite/transfer.json: at steps[1].expectEqual: unknown field `expectEqual` (did you mean \
          `expectEquals`?), expected one of `type`, `mode`, `name`, `severity`, `id`, \
-         `variablePath`, `expectEquals`"
+         `variablePath`, `expectEquals`, `operator`, `rightValue`"
     );
     assert_eq!(
         err(
@@ -594,9 +597,10 @@ fn malformed_tests_name_the_file_and_the_path() {
     );
     assert_eq!(
         err(&steps(&[
-            r#"{"type": "assistant_check", "mode": "includes", "includes": "risk"}"#
+            r#"{"type": "assistant_check", "mode": "includes", "includes": {"risk": true}}"#
         ])),
-        "suite/transfer.json: at steps[0].includes: expected an array, got a string (\"risk\")"
+        "suite/transfer.json: at steps[0].includes: expected an array, got an object \
+         ({\"risk\":true})"
     );
     assert_eq!(
         err(&steps(&[
@@ -638,4 +642,247 @@ fn a_transcript_check_sees_only_the_messages_before_it() {
         ("And bonds?", Reply::text("Bonds are steadier.")),
     ]));
     assert_verdicts(&report, &[("bonds", Fail)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine's rules beyond the seed: `includes` as text, variable-check operators, the
+// judge's defaults, and variable checks on a recording (which keeps the variable bag).
+
+/// A recording of one turn answering [`ASK`] that kept these variables.
+fn with_variables(text: &str, variables: &[(&str, serde_json::Value)]) -> Transcript {
+    let mut t = answer(text);
+    t.variables = variables
+        .iter()
+        .map(|(p, v)| agent_test_runtime::model::Variable::new(*p, v.clone()))
+        .collect();
+    t
+}
+
+/// A request step saving its response as `var.acct` (the recording keeps it).
+const SAVE_ACCT: &str = r#"{"type": "request", "requestId": "accounts.get", "saveAs": "acct"}"#;
+
+/// A variable check of `var.acct.<field>` with this operator and right value.
+fn variable(field: &str, operator: &str, right: &str) -> String {
+    format!(
+        r#"{{"type": "assistant_check", "mode": "variable_check", "variablePath": "bag.var.acct.{field}", "operator": "{operator}", "rightValue": {right}}}"#
+    )
+}
+
+#[test]
+fn lamdis_engine_rules() {
+    let acct = || {
+        vec![(
+            "var.acct",
+            json!({"status": "active", "balance": 5000, "tags": ["vip", "eu"], "note": "Pending review", "closed": null}),
+        )]
+    };
+    let rows = vec![
+        Row {
+            what: "includes as one string: split on commas, trimmed, every keyword required",
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk, diversify ,"}"#,
+            ]),
+            run: answer("There is RISK; diversify."),
+            expect: vec![("risk", Pass), ("diversify", Pass)],
+        },
+        Row {
+            what: "includes as one string: a missing keyword fails",
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "scope": "last", "includes": "risk,consult"}"#,
+            ]),
+            run: answer("There is risk."),
+            expect: vec![("risk", Pass), ("consult", Fail)],
+        },
+        Row {
+            what: "includes with no keyword left: the step is skipped, with why",
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "includes", "includes": " , "}"#,
+                r#"{"type": "assistant_check", "mode": "includes", "includes": []}"#,
+            ]),
+            run: answer("anything"),
+            expect: vec![
+                ("includes (skipped: no keywords", Skipped),
+                ("includes (skipped", Skipped),
+            ],
+        },
+        Row {
+            what: "judge with an empty rubric: the step is skipped",
+            case: steps(&[
+                ASK,
+                r#"{"type": "assistant_check", "mode": "judge", "rubric": "  "}"#,
+            ]),
+            run: answer("anything"),
+            expect: vec![("judge (skipped: the rubric is empty", Skipped)],
+        },
+        Row {
+            what: "variable_check eq / neq (interpolated right values)",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("status", "eq", r#""active""#),
+                &variable("status", "neq", r#""${var.acct.status}""#),
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![
+                ("equals \"active\"", Pass),
+                ("does not equal \"active\"", Fail),
+            ],
+        },
+        Row {
+            what: "variable_check numeric comparisons (numeric text compares as a number)",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("balance", "gt", "4999"),
+                &variable("balance", "gte", r#""5000""#),
+                &variable("balance", "lt", "5000"),
+                &variable("balance", "lte", "100"),
+                &variable("status", "gt", "1"),
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![
+                ("is greater than 4999", Pass),
+                ("is at least \"5000\"", Pass),
+                ("is less than 5000", Fail),
+                ("is at most 100", Fail),
+                ("status is greater than 1", Fail),
+            ],
+        },
+        Row {
+            what: "variable_check contains / not_contains: text or list",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("note", "contains", r#""review""#),
+                &variable("note", "contains", r#""REVIEW""#),
+                &variable("tags", "contains", r#""vip""#),
+                &variable("tags", "not_contains", r#""us""#),
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![
+                ("contains \"review\"", Pass),
+                ("contains \"REVIEW\"", Fail),
+                ("tags contains \"vip\"", Pass),
+                ("does not contain \"us\"", Pass),
+            ],
+        },
+        Row {
+            what: "variable_check regex, exists, not_exists",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("note", "regex", r#""^Pending\\s""#),
+                &variable("status", "exists", "null"),
+                &variable("closed", "exists", "null"),
+                &variable("closed", "not_exists", "null"),
+                &variable("missing", "not_exists", "null"),
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![
+                ("matches", Pass),
+                ("status exists", Pass),
+                ("closed exists", Fail),
+                ("closed does not exist", Pass),
+                ("missing does not exist", Pass),
+            ],
+        },
+        Row {
+            what: "variable_check: a leading `$.` in the path is stripped",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                r#"{"type": "assistant_check", "mode": "variable_check", "variablePath": "$.var.acct.status", "expectEquals": "active"}"#,
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![("$.var.acct.status", Pass)],
+        },
+        Row {
+            what: "variable_check: an unknown operator fails the check, as in Lamdis",
+            case: steps(&[
+                SAVE_ACCT,
+                ASK,
+                &variable("status", "approximately", r#""active""#),
+            ]),
+            run: with_variables("ok", &acct()),
+            expect: vec![("unknown operator `approximately`", Fail)],
+        },
+        Row {
+            what: "variable_check on a recording without variables: not measured",
+            case: steps(&[SAVE_ACCT, ASK, &variable("status", "eq", r#""active""#)]),
+            run: answer("ok"),
+            expect: vec![("equals", Error)],
+        },
+    ];
+    run_table(SeedFormat::Lamdis, "test.json", rows);
+}
+
+/// Lamdis's judge passes at 0.75 unless told otherwise (agent-test's own default is 0.8).
+#[test]
+fn the_judge_threshold_defaults_to_lamdis_s() {
+    let case = lamdis(&steps(&[
+        ASK,
+        r#"{"type": "assistant_check", "mode": "judge", "rubric": "warns about risk"}"#,
+        r#"{"type": "assistant_check", "mode": "judge", "rubric": "warns about risk", "threshold": 0.9}"#,
+    ]));
+    let Step::User { expect, .. } = &case.scenario.steps[0] else {
+        panic!("{:?}", case.scenario.steps)
+    };
+    assert_eq!(
+        expect[0].check,
+        judge("warns about risk")
+            .threshold(0.75)
+            .on_transcript()
+            .so_far()
+            .check
+    );
+    assert_eq!(
+        expect[1].check,
+        judge("warns about risk")
+            .threshold(0.9)
+            .on_transcript()
+            .so_far()
+            .check
+    );
+}
+
+/// A variable check's reason says what the value was.
+#[test]
+fn variable_check_reasons() {
+    let case = lamdis(&steps(&[
+        SAVE_ACCT,
+        ASK,
+        &variable("balance", "lt", "100"),
+        &variable("note", "regex", r#""(unclosed""#),
+        &variable("status", "approximately", "1"),
+    ]));
+    let report = case.scenario.evaluate(&with_variables(
+        "ok",
+        &[(
+            "var.acct",
+            json!({"balance": 5000, "note": "x", "status": "a"}),
+        )],
+    ));
+    assert_reason(
+        &report,
+        "is less than 100",
+        Fail,
+        &["bag.var.acct.balance: expected a value that is less than 100, got 5000"],
+    );
+    assert_reason(
+        &report,
+        "matches",
+        Error,
+        &["bag.var.acct.note: invalid regex /(unclosed/"],
+    );
+    assert_reason(
+        &report,
+        "approximately",
+        Fail,
+        &[
+            "unknown operator `approximately`: the check fails, as in Lamdis (expected one of eq, neq, gt, gte, lt, lte, contains, not_contains, regex, exists, not_exists)",
+        ],
+    );
 }

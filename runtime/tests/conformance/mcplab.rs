@@ -679,3 +679,226 @@ fn yaml_1_1_booleans_are_text() {
         &[("y → n", Pass), ("\"no\"", Pass), ("\"On\"", Fail)],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tool input assertions (`packages/core/src/eval.ts`): some call of the tool whose input
+// matches. `contains` reads the arguments as compact JSON, case-insensitively; `regex` reads
+// the same JSON, case-sensitively (MCPLab gives it no flag); `jsonpath` selects in the
+// arguments, `equals` comparing strictly.
+
+/// A scenario with these tool input assertions (YAML list items, indented by 4).
+fn tool_inputs(items: &str) -> String {
+    format!("prompt: p\neval:\n  tool_input_assertions:\n{items}")
+}
+
+fn call_run(calls: Vec<Call>) -> Transcript {
+    let mut reply = Reply::text("done");
+    for c in calls {
+        reply = reply.call(c);
+    }
+    one("prompt", reply)
+}
+
+#[test]
+fn tool_input_assertions_in_all_kinds() {
+    let search = |q: serde_json::Value| Call::tool("search_tags", json!({"query": q, "limit": 5}));
+    let rows = vec![
+        Row {
+            what: "contains: the serialised input, case-insensitive",
+            case: tool_inputs(
+                "    - type: contains\n      tool: search_tags\n      value: tm5-bp2\n",
+            ),
+            run: call_run(vec![search(json!("TM5-BP2"))]),
+            expect: vec![("Tool input · search_tags contains tm5-bp2", Pass)],
+        },
+        Row {
+            what: "contains: keys are part of the serialised input",
+            case: tool_inputs(
+                "    - type: contains\n      tool: search_tags\n      value: LIMIT\n",
+            ),
+            run: call_run(vec![search(json!("x"))]),
+            expect: vec![("contains LIMIT", Pass)],
+        },
+        Row {
+            what: "contains: another tool's input does not count",
+            case: tool_inputs("    - type: contains\n      tool: search_tags\n      value: TM5\n"),
+            run: call_run(vec![Call::tool("fetch", json!({"q": "TM5"}))]),
+            expect: vec![("contains TM5", Fail)],
+        },
+        Row {
+            what: "regex: on the serialised input, case-sensitive",
+            case: tool_inputs(
+                "    - type: regex\n      tool: search_tags\n      pattern: '\"query\":\"TM5-[A-Z]+\\d'\n    - type: regex\n      tool: search_tags\n      pattern: tm5\n",
+            ),
+            run: call_run(vec![search(json!("TM5-BP2"))]),
+            expect: vec![("matches regex", Pass), ("matches regex tm5", Fail)],
+        },
+        Row {
+            what: "regex: some call of the tool must match",
+            case: tool_inputs("    - type: regex\n      tool: search_tags\n      pattern: 'BP2'\n"),
+            run: call_run(vec![search(json!("AAA")), search(json!("TM5-BP2"))]),
+            expect: vec![("matches regex BP2", Pass)],
+        },
+        Row {
+            what: "jsonpath: exists, and equals strictly",
+            case: tool_inputs(
+                "    - type: jsonpath\n      tool: search_tags\n      path: $.query\n    - type: jsonpath\n      tool: search_tags\n      path: $.query\n      equals: TM5-BP2\n    - type: jsonpath\n      tool: search_tags\n      path: $.limit\n      equals: '5'\n    - type: jsonpath\n      tool: search_tags\n      path: $.missing\n",
+            ),
+            run: call_run(vec![search(json!("TM5-BP2"))]),
+            expect: vec![
+                ("JSONPath $.query exists", Pass),
+                ("JSONPath $.query == TM5-BP2", Pass),
+                ("JSONPath $.limit == 5", Fail),
+                ("JSONPath $.missing exists", Fail),
+            ],
+        },
+        Row {
+            what: "a tool never called fails every kind",
+            case: tool_inputs(
+                "    - {type: contains, tool: t, value: x}\n    - {type: regex, tool: t, pattern: x}\n    - {type: jsonpath, tool: t, path: $.x}\n",
+            ),
+            run: call_run(vec![]),
+            expect: vec![
+                ("contains x", Fail),
+                ("regex x", Fail),
+                ("$.x exists", Fail),
+            ],
+        },
+    ];
+    run_table(SeedFormat::McpLab, "scenario.yaml", rows);
+}
+
+#[test]
+fn tool_input_assertion_reasons_and_errors() {
+    let case = mcplab(&tool_inputs(
+        "    - type: jsonpath\n      tool: search_tags\n      path: $.query\n      equals: TM5-BP2\n    - type: regex\n      tool: fetch\n      pattern: '(unclosed'\n",
+    ));
+    let report = case.scenario.evaluate(&call_run(vec![
+        Call::tool("search_tags", json!({"query": "TM5-XX"})),
+        Call::tool("fetch", json!({})),
+    ]));
+    assert_reason(
+        &report,
+        "$.query == TM5-BP2",
+        Fail,
+        &[
+            "tool `search_tags` was called 1 time, but no call matched",
+            r#"$.query: selects ["TM5-XX"], none matching (expected "TM5-BP2", got "TM5-XX")"#,
+        ],
+    );
+    // An invalid regex never passes (MCPLab fails it as "invalid regex").
+    assert_eq!(verdict(&report, "(unclosed").status, Error);
+
+    let err = |text: &str| load_error(SeedFormat::McpLab, text, "s.yaml");
+    assert_eq!(
+        err(&tool_inputs(
+            "    - {type: jsonpath, tool: t, path: $.a, equals: [1]}\n"
+        )),
+        "s.yaml: at eval.tool_input_assertions[0].equals: expected a string, number or boolean, \
+         got an array ([1])"
+    );
+    assert_eq!(
+        err(&tool_inputs(
+            "    - {type: contains, tool: t, pattern: x}\n"
+        )),
+        "s.yaml: at eval.tool_input_assertions[0].pattern: unknown field `pattern`, expected one \
+         of `type`, `tool`, `value`"
+    );
+    assert_eq!(
+        err(&tool_inputs("    - {type: equals, tool: t, value: x}\n")),
+        "s.yaml: at eval.tool_input_assertions[0].type: unknown type `equals`, expected one of \
+         `contains`, `regex`, `jsonpath`"
+    );
+}
+
+/// A scenario without a prompt is evaluated on a recording: its checks see the recorded
+/// conversation (`agent-test eval --scenarios s.yaml --runs recording.json`).
+#[test]
+fn a_scenario_without_a_prompt_is_evaluated_on_a_recording() {
+    let text = "name: recorded\neval:\n  tool_constraints:\n    required_tools: [lookup]\n  response_assertions:\n    - {type: contains, value: delivered}\n";
+    let case = mcplab(text);
+    assert!(case.scenario.steps.is_empty());
+    assert_passes(
+        &case
+            .scenario
+            .evaluate(&run("It was delivered.", &["lookup"])),
+    );
+    assert_fails(&case.scenario.evaluate(&run("Unknown.", &[])));
+    // With neither a prompt nor checks there is nothing to do.
+    assert_eq!(
+        load_error(
+            SeedFormat::McpLab,
+            "scenarios:\n  - prompt: a\n  - name: b\n",
+            "s.yaml"
+        ),
+        "s.yaml: at scenarios[1]: missing field `prompt` (or an `eval` to evaluate a recording with)"
+    );
+}
+
+/// A judge that passes the checks named in `pass` and counts requests and checks.
+struct PerLabel {
+    pass: Vec<&'static str>,
+    seen: std::sync::Mutex<(usize, Vec<String>)>,
+}
+
+impl agent_test_runtime::judge::JudgeModel for PerLabel {
+    fn id(&self) -> String {
+        "per-label".into()
+    }
+    fn complete<'a>(
+        &'a self,
+        prompt: &'a agent_test_runtime::judge::JudgePrompt,
+    ) -> agent_test_runtime::agent::BoxFuture<
+        'a,
+        Result<agent_test_runtime::judge::Completion, agent_test_runtime::judge::ModelError>,
+    > {
+        Box::pin(async move {
+            let asked: serde_json::Value = serde_json::from_str(&prompt.user).unwrap_or_default();
+            let mut seen = self.seen.lock().unwrap();
+            seen.0 += 1;
+            let mut results = Vec::new();
+            for c in asked["checks"].as_array().into_iter().flatten() {
+                let name = c["material"]["check"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let pass = self.pass.contains(&name.as_str());
+                seen.1.push(name);
+                results.push(json!({"id": c["id"], "score": if pass { 1.0 } else { 0.0 }, "pass": pass, "reasoning": "scripted"}));
+            }
+            Ok(agent_test_runtime::judge::Completion {
+                text: json!({ "results": results }).to_string(),
+                usage: None,
+            })
+        })
+    }
+}
+
+/// Agent assertions are graded per label: two with the same prompt are two checks with two
+/// grades, still sent in one request.
+#[test]
+fn agent_assertions_are_graded_per_label() {
+    let text = "prompt: What happened?\neval:\n  agent_context:\n    include_tool_inputs: true\n  agent_assertions:\n    - label: first\n      prompt: Confirm the answer is complete.\n    - label: second\n      prompt: Confirm the answer is complete.\n";
+    let case = mcplab(text);
+    let options = judge_options(&case, 0);
+    assert_eq!(options["include_tool_inputs"], json!(true), "{options}");
+    let model = std::sync::Arc::new(PerLabel {
+        pass: vec!["first"],
+        seen: std::sync::Mutex::new((0, Vec::new())),
+    });
+    let judge = agent_test_runtime::judge::Judge::new(model.clone())
+        .mode(agent_test_runtime::judge::JudgeMode::Off);
+    let report = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(
+            case.scenario
+                .evaluator()
+                .evaluate_judged(run("All done.", &["search"]), Some(&judge)),
+        );
+    assert_verdicts(&report, &[("first", Pass), ("second", Fail)]);
+    let seen = model.seen.lock().unwrap();
+    assert_eq!(seen.0, 1, "one request");
+    assert_eq!(seen.1, ["first", "second"]);
+}

@@ -1387,10 +1387,10 @@ fn promptkit_semantics() {
             expect: vec![("a1", Pass), ("b2", Fail)],
         },
         Row {
-            what: "content_includes: an empty list fails",
+            what: "content_includes: an empty list fails (misconfigured)",
             case: turn_with("- {type: content_includes, params: {patterns: []}}\n"),
             run: run(Reply::text("anything")),
-            expect: vec![("no patterns", Fail)],
+            expect: vec![("misconfigured: no `patterns` to look for", Fail)],
         },
         Row {
             what: "content_matches: case-sensitive unless (?i)",
@@ -1640,10 +1640,7 @@ const STRUCTURE_TEMPLATE: &str = r#"assertions:
 #[test]
 fn malformed_scenarios_name_the_file_and_the_path() {
     let err = |text: &str| load_error(SeedFormat::PromptKit, text, "suite/weather.yaml");
-    let types = "`content_includes`, `content_matches`, `tools_called`, `tools_not_called`, \
-                 `tool_calls_with_args`, `agent_invoked`, `agent_not_invoked`, \
-                 `agent_response_contains`, `state_is`, `transitioned_to`, `workflow_complete`, \
-                 `guardrail_triggered`";
+    let types = crate::errors::PROMPTKIT_TYPES;
     assert_eq!(
         err(&in_a_turn(STRUCTURE_TEMPLATE)),
         format!(
@@ -1658,7 +1655,7 @@ fn malformed_scenarios_name_the_file_and_the_path() {
         )),
         "suite/weather.yaml: at spec.turns[0].assertions[0].params.expected_arguments: unknown \
          field `expected_arguments`, expected one of `message`, `tool_name`, `expected_args`, \
-         `required_args`, `args_match`"
+         `required_args`, `args_match`, `result_includes`, `result_matches`, `no_error`"
     );
     assert_eq!(
         err(&format!(
@@ -1719,4 +1716,475 @@ fn transitioned_to_sees_the_accumulated_history() {
         ),
     ]));
     assert_verdicts(&report, &[("specialist", Pass)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole assertion registry of PromptKit's runtime (`runtime/evals/handlers`), with the
+// parameters its handlers read: a row per rule, each with a run that passes and one that
+// fails.
+
+fn validation_error(name: &str) -> Call {
+    tool(name, json!({"date": "soon"})).failed_with(
+        agent_test_runtime::model::ToolErrorKind::Validation,
+        json!("date: not a date"),
+    )
+}
+
+fn execution_error(name: &str) -> Call {
+    tool(name, json!({})).failed_with(
+        agent_test_runtime::model::ToolErrorKind::Execution,
+        json!("upstream timeout"),
+    )
+}
+
+#[test]
+fn promptkit_registry() {
+    let rows = vec![
+        // Content.
+        Row {
+            what: "content_includes_any: some assistant message has some pattern",
+            case: conversation_with(
+                "- {type: content_includes_any, params: {patterns: [refund, credit]}}\n",
+            ),
+            run: run(Reply::text("A CREDIT note is on its way.")),
+            expect: vec![("text", Pass)],
+        },
+        Row {
+            what: "content_includes_any: none of them anywhere fails",
+            case: turn_with("- {type: contains_any, params: {patterns: [refund, credit]}}\n"),
+            run: run(Reply::text("Sorry, no.")),
+            expect: vec![("text", Fail)],
+        },
+        Row {
+            what: "content_not_includes: substring, case-insensitive, every assistant message so far",
+            case: turns_doc(
+                "- role: user\n  content: a\n- role: user\n  content: b\n  assertions:\n    - {type: content_not_includes, params: {patterns: [guarantee]}}\n",
+            ),
+            run: turns(vec![
+                ("a", Reply::text("We GUARANTEE it.")),
+                ("b", Reply::text("Anything else?")),
+            ]),
+            expect: vec![("text", Fail)],
+        },
+        Row {
+            what: "content_excludes with match_mode word_boundary: a longer word is fine",
+            case: turn_with(
+                "- {type: content_excludes, params: {patterns: [sure], match_mode: word_boundary}}\n- {type: content_not_includes, params: {patterns: [sure]}}\n",
+            ),
+            run: run(Reply::text("Let me make sure of it.")),
+            expect: vec![("text", Fail), ("text", Fail)],
+        },
+        Row {
+            what: "content_excludes with match_mode word_boundary: a longer word passes",
+            case: turn_with(
+                "- {type: content_excludes, params: {patterns: [sure], match_mode: word_boundary}}\n",
+            ),
+            run: run(Reply::text("Let me ensure it.")),
+            expect: vec![("text", Pass)],
+        },
+        Row {
+            what: "content_matches with expect_match: false passes when nothing matches",
+            case: turn_with(
+                "- {type: content_matches, params: {pattern: '(?i)guarantee', expect_match: false}}\n- {type: regex, params: {pattern: '(?i)guarantee', expect_match: false}}\n",
+            ),
+            run: run(Reply::text("We guarantee it.")),
+            expect: vec![("text", Fail), ("text", Fail)],
+        },
+        Row {
+            what: "min_length / max_length count bytes, as Go's len()",
+            case: turn_with(
+                "- {type: min_length, params: {min: 5}}\n- {type: max_length, params: {max_characters: 4}}\n",
+            ),
+            run: run(Reply::text("café")),
+            expect: vec![("length", Pass), ("length", Fail)],
+        },
+        Row {
+            what: "max_length with max_tokens: four characters a token",
+            case: turn_with("- {type: max_length, params: {max: 1000, max_tokens: 2}}\n"),
+            run: run(Reply::text("twelve chars")),
+            expect: vec![("length", Fail)],
+        },
+        // JSON.
+        Row {
+            what: "json_valid: the reply text",
+            case: turn_with(
+                "- {type: json_valid}\n- {type: valid_json}\n- {type: is_valid_json, params: {extract_json: true}}\n",
+            ),
+            run: run(Reply::text(r#"Here: {"a": 1}"#)),
+            expect: vec![("jmespath", Fail), ("jmespath", Fail), ("jmespath", Pass)],
+        },
+        Row {
+            what: "json_valid: allow_wrapped reads a ```json block, else the whole reply",
+            case: turn_with("- {type: json_valid, params: {allow_wrapped: true}}\n"),
+            run: run(Reply::text("```json\n{\"a\": 1}\n```")),
+            expect: vec![("jmespath", Pass)],
+        },
+        Row {
+            what: "json_schema with extract_json",
+            case: turn_with(
+                "- {type: json_schema, params: {extract_json: true, schema: {type: object, required: [id]}}}\n",
+            ),
+            run: run(Reply::text(r#"Done: {"name": "x"}"#)),
+            expect: vec![("schema", Fail)],
+        },
+        Row {
+            what: "json_path is JMESPath: a filter projection equals the expected list",
+            case: turn_with(
+                "- {type: json_path, params: {expression: \"locations[?state == 'WA'].name\", expected: [Seattle, Bellevue]}}\n",
+            ),
+            run: run(Reply::text(
+                r#"{"locations": [{"name": "Seattle", "state": "WA"}, {"name": "Bellevue", "state": "WA"}, {"name": "Portland", "state": "OR"}]}"#,
+            )),
+            expect: vec![("jmespath", Pass)],
+        },
+        Row {
+            what: "json_path: contains, min/max, min_results/max_results",
+            case: turn_with(
+                "- {type: json_path, params: {expression: items, contains: [b], min_results: 2, max_results: 3}}\n- {type: json_path, params: {jmespath_expression: total, min: 10, max: 20}}\n",
+            ),
+            run: run(Reply::text(
+                r#"{"items": ["a", "b", "c", "d"], "total": 25}"#,
+            )),
+            expect: vec![("jmespath", Fail), ("jmespath", Fail)],
+        },
+        Row {
+            what: "json_path: contains, min/max, min_results/max_results passing",
+            case: turn_with(
+                "- {type: json_path, params: {expression: items, contains: [b], min_results: 2, max_results: 3}}\n- {type: json_path, params: {jmespath_expression: total, min: 10, max: 20}}\n",
+            ),
+            run: run(Reply::text(r#"{"items": ["a", "b"], "total": 15.5}"#)),
+            expect: vec![("jmespath", Pass), ("jmespath", Pass)],
+        },
+        Row {
+            what: "json_path with only an expression: the reply is JSON (a null result passes, as in PromptKit)",
+            case: turn_with("- {type: json_path, params: {expression: missing.field}}\n"),
+            run: run(Reply::text(r#"{"a": 1}"#)),
+            expect: vec![("jmespath", Pass)],
+        },
+        Row {
+            what: "json_path on a reply that is not JSON fails",
+            case: turn_with("- {type: json_path, params: {expression: a, expected: 1}}\n"),
+            run: run(Reply::text("a = 1")),
+            expect: vec![("jmespath", Fail)],
+        },
+        // Tools.
+        Row {
+            what: "tools_called: min_calls and max_calls per tool",
+            case: turn_with(
+                "- {type: tools_called, params: {tool_names: [search, book], min_calls: 1, max_calls: 1}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(tool("search", json!({})))
+                .call(tool("book", json!({})))),
+            expect: vec![("search", Fail), ("book", Pass)],
+        },
+        Row {
+            what: "tools_called: a validation error counts only with ignore_validation",
+            case: turn_with(
+                "- {type: tools_called, params: {tools: [book]}}\n- {type: tool_called, params: {tools: [book], ignore_validation: true}}\n",
+            ),
+            run: run(Reply::text("").call(validation_error("book"))),
+            expect: vec![("tools called", Fail), ("tool", Pass)],
+        },
+        Row {
+            what: "tools_called: ignore_validation does not count a tool that ran and failed",
+            case: turn_with(
+                "- {type: tools_called, params: {tools: [book], ignore_validation: true}}\n",
+            ),
+            run: run(Reply::text("").call(execution_error("book"))),
+            expect: vec![("tool", Fail)],
+        },
+        Row {
+            what: "tools_called: require_args counts only calls with arguments",
+            case: turn_with(
+                "- {type: tools_called, params: {tools: [search], require_args: true}}\n",
+            ),
+            run: run(Reply::text("").call(tool("search", json!({})))),
+            expect: vec![("tool", Fail)],
+        },
+        Row {
+            what: "tools_called_session: min_calls over the session, errored calls included",
+            case: conversation_with(
+                "- {type: tools_called_session, params: {tool_names: [pay], min_calls: 2}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(errored("pay"))
+                .call(tool("pay", json!({})))),
+            expect: vec![("pay", Pass)],
+        },
+        Row {
+            what: "tools_not_called_session: any call anywhere",
+            case: conversation_with(
+                "- {type: tools_not_called_session, params: {tool_names: [delete]}}\n",
+            ),
+            run: run(Reply::text("").call(tool("delete", json!({})))),
+            expect: vec![("delete", Fail)],
+        },
+        Row {
+            what: "tool_args: some call with every argument rendered equal; null means null",
+            case: turn_with(
+                "- {type: tool_args, params: {tool_name: t, expected_args: {n: 10, note: null}}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("t", json!({"n": 9, "note": null})))
+                .call(tool("t", json!({"n": "10", "note": null})))),
+            expect: vec![("`t`", Pass)],
+        },
+        Row {
+            what: "tool_args: null is not presence",
+            case: turn_with(
+                "- {type: tool_args, params: {tool_name: t, expected_args: {note: null}}}\n",
+            ),
+            run: run(Reply::text("").call(tool("t", json!({"note": "x"})))),
+            expect: vec![("`t`", Fail)],
+        },
+        Row {
+            what: "tool_args_session: across the conversation",
+            case: conversation_with(
+                "- {type: tool_args_session, params: {tool_name: t, expected_args: {a: x}}}\n",
+            ),
+            run: run(Reply::text("").call(tool("t", json!({"a": "y"})))),
+            expect: vec![("`t`", Fail)],
+        },
+        Row {
+            what: "tool_args_excluded_session: one check per excluded argument",
+            case: conversation_with(
+                "- {type: tool_args_excluded_session, params: {tool_name: pay, excluded_args: {currency: XXX, amount: 0}}}\n",
+            ),
+            run: run(Reply::text("").call(tool("pay", json!({"currency": "EUR", "amount": 0.0})))),
+            expect: vec![("amount", Fail), ("currency", Pass)],
+        },
+        Row {
+            what: "tools_not_called_with_args: forbidden_args lists values",
+            case: conversation_with(
+                "- {type: tools_not_called_with_args, params: {tool_name: pay, forbidden_args: {currency: [XXX, ZZZ]}}}\n",
+            ),
+            run: run(Reply::text("").call(tool("pay", json!({"currency": "ZZZ"})))),
+            expect: vec![("pay", Fail)],
+        },
+        Row {
+            what: "tool_calls_with_args without a tool name: every call must satisfy the constraints",
+            case: turn_with(
+                "- {type: tool_calls_with_args, params: {args_match: {id: '^ORD-'}}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("a", json!({"id": "ORD-1"})))
+                .call(tool("b", json!({"id": "X-2"})))),
+            expect: vec![("any tool", Fail)],
+        },
+        Row {
+            what: "tool_calls_with_args: result_includes, result_matches and no_error",
+            case: turn_with(
+                "- {type: tool_calls_with_args, params: {tool_name: search, result_includes: [lisbon], result_matches: 'H-\\d+'}}\n- {type: tool_calls_with_args, params: {tool_name: book, no_error: true}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(
+                    tool("search", json!({}))
+                        .result(json!({"hotels": [{"id": "H-7", "city": "Lisbon"}]})),
+                )
+                .call(execution_error("book"))),
+            expect: vec![("search", Pass), ("book", Fail)],
+        },
+        Row {
+            what: "tool_call_count: one tool or every call",
+            case: turn_with(
+                "- {type: tool_call_count, params: {tool: search, max: 1}}\n- {type: tool_call_count, params: {min: 3}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(tool("search", json!({})))
+                .call(tool("book", json!({})))),
+            expect: vec![("search", Fail), ("any tool", Pass)],
+        },
+        Row {
+            what: "tool_call_sequence: an ordered subsequence",
+            case: turn_with("- {type: tool_call_sequence, params: {sequence: [search, book]}}\n"),
+            run: run(Reply::text("")
+                .call(tool("book", json!({})))
+                .call(tool("search", json!({})))),
+            expect: vec![("tool sequence", Fail)],
+        },
+        Row {
+            what: "tool_call_chain: each step's call meets its constraints",
+            case: turn_with(
+                "- type: tool_call_chain\n  params:\n    steps:\n      - {tool: search, result_includes: [H-7]}\n      - {tool: book, args_match: {hotel_id: '^H-7$'}, no_error: true}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})).result(json!("found H-7")))
+                .call(tool("book", json!({"hotel_id": "H-7"})).result(json!("ok")))),
+            expect: vec![("tool chain", Pass)],
+        },
+        Row {
+            what: "tool_call_chain: the next call of a step's tool must meet it (a later one does not help)",
+            case: turn_with(
+                "- type: tool_call_chain\n  params:\n    steps:\n      - {tool: search}\n      - {tool: book, args_match: {hotel_id: '^H-7$'}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(tool("book", json!({"hotel_id": "H-9"})))
+                .call(tool("book", json!({"hotel_id": "H-7"})))),
+            expect: vec![("tool chain", Fail)],
+        },
+        Row {
+            what: "tool_result_includes / tool_result_matches: occurrence calls must match",
+            case: turn_with(
+                "- {type: tool_result_includes, params: {tool: search, patterns: [lisbon, hotel], occurrence: 2}}\n- {type: tool_result_matches, params: {pattern: 'H-\\d'}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})).result(json!("Hotel in LISBON, H-7")))
+                .call(tool("search", json!({})).result(json!("Hotel in Porto")))),
+            expect: vec![("search", Fail), ("any tool", Pass)],
+        },
+        Row {
+            what: "no_tool_errors: every call, or only some tools",
+            case: turn_with(
+                "- {type: no_tool_errors}\n- {type: no_tool_errors, params: {tools: [search]}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(execution_error("book"))),
+            expect: vec![("no tool call failed", Fail), ("search", Pass)],
+        },
+        Row {
+            what: "latency_budget: max_ms",
+            case: turn_with(
+                "- {type: latency_budget, params: {max_ms: 5}}\n- {type: latency_budget, params: {max_ms: 50}}\n",
+            ),
+            run: run(Reply::text("ok")),
+            expect: vec![("latency", Fail), ("latency", Pass)],
+        },
+        Row {
+            what: "guardrail_triggered: validator_type and should_trigger, as the handler reads them",
+            case: turn_with(
+                "- {type: guardrail_triggered, params: {validator_type: pii, should_trigger: false}}\n- {type: guardrail_triggered, params: {validator: banned_words}}\n",
+            ),
+            run: run(Reply::text("")
+                .guardrail(Guardrail::passed("pii"))
+                .guardrail(Guardrail::triggered("banned_words"))),
+            expect: vec![("pii", Pass), ("banned_words", Pass)],
+        },
+    ];
+    run_table(SeedFormat::PromptKit, "scenario.yaml", rows);
+}
+
+/// A required parameter missing or empty is, as in PromptKit, a failing assertion with a
+/// reason; the file loads and the other assertions still run.
+#[test]
+fn misconfigured_assertions_fail() {
+    let case = promptkit(&turn_with(
+        "- {type: content_includes, params: {patterns: []}}\n\
+         - {type: content_matches}\n\
+         - {type: tools_called, params: {tools: []}}\n\
+         - {type: tools_not_called}\n\
+         - {type: tool_args, params: {tool_name: t}}\n\
+         - {type: tool_args_session, params: {expected_args: {a: 1}}}\n\
+         - {type: tool_call_count, params: {tool: t}}\n\
+         - {type: tool_call_sequence, params: {sequence: []}}\n\
+         - {type: tool_call_chain, params: {steps: [{result_includes: [x]}]}}\n\
+         - {type: tool_result_includes, params: {patterns: [x], occurrence: 0}}\n\
+         - {type: tools_called_session, params: {tool_names: []}}\n\
+         - {type: content_not_includes, params: {patterns: []}}\n\
+         - {type: json_schema}\n\
+         - {type: json_path, params: {expected: 1}}\n\
+         - {type: latency_budget}\n\
+         - {type: min_length, params: {min: 0}}\n\
+         - {type: max_length}\n\
+         - {type: agent_invoked, params: {min_calls: 1}}\n\
+         - {type: agent_response_contains, params: {agent: a}}\n\
+         - {type: state_is}\n\
+         - {type: tool_calls_with_args}\n\
+         - {type: tool_args_excluded_session, params: {tool_name: t, excluded_args: {}}}\n\
+         - {type: content_includes, params: {patterns: [hello]}}\n",
+    ));
+    let report = case
+        .scenario
+        .evaluate(&run(Reply::text("Hello!").call(tool("t", json!({"a": 1})))));
+    let expected = [
+        "content_includes (misconfigured: no `patterns` to look for)",
+        "content_matches (misconfigured: no `pattern`)",
+        "tools_called (misconfigured: no `tools` named)",
+        "tools_not_called (misconfigured: no `tools` named)",
+        "tool_args (misconfigured: no `expected_args` to compare)",
+        "tool_args_session (misconfigured: no `tool_name`)",
+        "tool_call_count (misconfigured: neither `min` nor `max` is given)",
+        "tool_call_sequence (misconfigured: an empty `sequence`)",
+        "tool_call_chain (misconfigured: step 1 names no `tool`)",
+        "tool_result_includes (misconfigured: `occurrence: 0` can never fail)",
+        "tools_called_session (misconfigured: no `tool_names` named)",
+        "content_not_includes (misconfigured: no `patterns` to look for)",
+        "json_schema (misconfigured: no `schema` provided)",
+        "json_path (misconfigured: no `expression`)",
+        "latency_budget (misconfigured: no `max_ms`)",
+        "min_length (misconfigured: `min` must be a positive number of characters)",
+        "max_length (misconfigured: `max` must be a positive number of characters)",
+        "agent_invoked (misconfigured: no `agents` named)",
+        "agent_response_contains (misconfigured: `agent` and `contains` are both required)",
+        "state_is (misconfigured: no `state`)",
+        "tool_calls_with_args (misconfigured: no `tool_name` and no constraint)",
+        "tool_args_excluded_session (misconfigured: `excluded_args` is empty)",
+    ];
+    assert_eq!(report.verdicts.len(), expected.len() + 1, "{report}");
+    for (v, label) in report.verdicts.iter().zip(expected) {
+        assert_eq!(v.label, label);
+        assert_eq!(v.status, Fail, "{label}");
+        assert!(v.reason.starts_with("misconfigured: "), "{}", v.reason);
+    }
+    // The rest of the suite still runs.
+    let last = report.verdicts.last().unwrap();
+    assert_eq!(
+        (last.label.as_str(), last.status),
+        (r#"reply contains "hello""#, Pass)
+    );
+    // A message labels the misconfigured assertion like any other.
+    let labelled = promptkit(&turn_with(
+        "- {type: content_matches, message: Should greet}\n",
+    ));
+    let report = labelled.scenario.evaluate(&run(Reply::text("Hello!")));
+    assert_eq!(report.verdicts[0].label, "Should greet");
+    assert_eq!(report.verdicts[0].reason, "misconfigured: no `pattern`");
+}
+
+/// The failure reasons of the registry's new checks say what went wrong.
+#[test]
+fn registry_failure_reasons() {
+    let case = promptkit(&turn_with(
+        "- {type: tool_call_chain, params: {steps: [{tool: search}, {tool: book, no_error: true}]}}\n\
+         - {type: no_tool_errors}\n\
+         - {type: json_path, params: {expression: 'length(items)', min: 3}}\n\
+         - {type: tools_called, params: {tools: [book], ignore_validation: true}}\n",
+    ));
+    let report = case.scenario.evaluate(&run(Reply::text(r#"{"items": [1]}"#)
+        .call(tool("search", json!({})))
+        .call(execution_error("book"))));
+    assert_reason(
+        &report,
+        "tool chain",
+        Fail,
+        &[
+            "tool chain broken at step 2 (`book`): the call at position 1 did not match",
+            r#"returned an error: "upstream timeout""#,
+        ],
+    );
+    assert_reason(
+        &report,
+        "no tool call failed",
+        Fail,
+        &[
+            "1 tool call failed: book",
+            r#"`book` at position 1 failed (execution error): "upstream timeout""#,
+        ],
+    );
+    assert_reason(
+        &report,
+        "JMESPath",
+        Fail,
+        &["`length(items)` gives 1: 1 is not valid against"],
+    );
+    assert_reason(
+        &report,
+        "tool `book` called (successful calls and validation errors only)",
+        Fail,
+        &["tool `book` was called, but every call failed in execution"],
+    );
 }

@@ -1,7 +1,8 @@
 //! Recorded runs: random text, mutated recordings, and the round trip of generated ones.
 
 use agent_test_runtime::model::{
-    Call, CallKind, Context, Guardrail, Message, Reply, Role, Transcript, Turn, Usage, Workflow,
+    Call, CallKind, Context, Guardrail, Message, Reply, Role, ToolErrorKind, Transcript, Turn,
+    Usage, Variable, Workflow,
 };
 use agent_test_runtime::{RecordedRun, ScenarioInfo};
 use jiff::Timestamp;
@@ -33,15 +34,22 @@ fn call() -> impl Strategy<Value = Call> {
         option::of(arb_json()),
         any::<bool>(),
         edgy_usize(),
+        option::of(proptest::sample::select(vec![
+            ToolErrorKind::Validation,
+            ToolErrorKind::Execution,
+        ])),
+        option::of(edgy_usize()),
     )
         .prop_map(
-            |(name, node, id, arguments, result, error, position)| Call {
+            |(name, node, id, arguments, result, error, position, error_kind, step)| Call {
                 name,
                 kind: if node { CallKind::Node } else { CallKind::Tool },
                 id,
                 arguments,
                 result,
                 error,
+                error_kind,
+                step,
                 children: Vec::new(),
                 position,
             },
@@ -142,8 +150,9 @@ pub fn transcript() -> impl Strategy<Value = Transcript> {
             Timestamp::MIN.as_second()..Timestamp::MAX.as_second(),
             proptest::sample::select(vec!["UTC", "Europe/Lisbon", "Asia/Kathmandu"]),
         )),
+        proptest::collection::vec((odd_string(), arb_json()), 0..2),
     )
-        .prop_map(|(history, turns, context, user_time)| {
+        .prop_map(|(history, turns, context, user_time, variables)| {
             let mut c = Context::default();
             for (k, v) in context {
                 c.insert(k, v);
@@ -157,6 +166,10 @@ pub fn transcript() -> impl Strategy<Value = Transcript> {
                         .unwrap()
                         .to_zoned(TimeZone::get(tz).unwrap())
                 }),
+                variables: variables
+                    .into_iter()
+                    .map(|(p, v)| Variable::new(p, v))
+                    .collect(),
             }
         })
 }

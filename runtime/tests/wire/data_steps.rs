@@ -127,6 +127,24 @@ async fn the_seeds_transfer_test_runs_with_requests_extraction_and_a_variable_ch
     );
     assert_eq!(verdict(&report.verdicts, "variable").status, Status::Pass);
     assert_eq!(verdict(&report.verdicts, "judge").status, Status::Pass);
+    // The recording keeps the bag, so `agent-test eval` judges the variable check on it.
+    let kept: Vec<&str> = report
+        .transcript
+        .variables
+        .iter()
+        .map(|v| v.path.as_str())
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            "var.sourceAccount",
+            "steps.setup.output",
+            "var.transferId",
+            "steps.verify.output"
+        ]
+    );
+    let again = scenario.evaluator().evaluate(report.transcript.clone());
+    assert_eq!(verdict(&again.verdicts, "variable").status, Status::Pass);
 }
 
 #[tokio::test]

@@ -5,10 +5,10 @@
 use agent_test_runtime::__private::FileCases;
 use agent_test_runtime::agent::agent_fn;
 use agent_test_runtime::formats;
-use agent_test_runtime::model::{Transcript, Turn};
+use agent_test_runtime::model::{Transcript, Turn, Variable};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
-use agent_test_runtime::scenario::{Scenario, Step};
+use agent_test_runtime::scenario::{Scenario, Step, VariableOp};
 use agent_test_runtime::{Verdict, simulated_user};
 use axum::Router;
 use axum::http::StatusCode;
@@ -202,8 +202,11 @@ fn recorded() -> Transcript {
     Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)])
 }
 
+/// A variable check is evaluated on a recording with the variables it kept: the bag as it
+/// stood at the check's place. Without them (a trace, a recording from elsewhere) the values
+/// set before the check are "not measured", an error; a variable no step set fails as live.
 #[test]
-fn a_variable_check_on_a_recording_is_not_evaluated() {
+fn a_variable_check_on_a_recording_reads_the_recorded_variables() {
     let scenario = Scenario {
         steps: vec![
             Step::User {
@@ -213,12 +216,20 @@ fn a_variable_check_on_a_recording_is_not_evaluated() {
             },
             Step::CheckVariable {
                 path: "var.status".into(),
+                op: VariableOp::Equals,
                 equals: json!("done"),
                 label: None,
                 warning: false,
             },
+            Step::Request {
+                request: "orders.get".into(),
+                input: Value::Null,
+                save_as: Some("order".into()),
+                id: None,
+            },
             Step::CheckVariable {
-                path: "var.total".into(),
+                path: "var.order.total".into(),
+                op: VariableOp::GreaterThan,
                 equals: json!(3),
                 label: Some("the total".into()),
                 warning: true,
@@ -226,42 +237,48 @@ fn a_variable_check_on_a_recording_is_not_evaluated() {
         ],
         ..Scenario::new("variables")
     };
+    let got = |report: &Report| -> Vec<(String, Status, Severity, String)> {
+        report
+            .verdicts
+            .iter()
+            .map(|v| (v.label.clone(), v.status, v.severity, v.reason.clone()))
+            .collect()
+    };
+    // No variables kept: the one set before the second check is not measured.
     let report = scenario.evaluator().evaluate(recorded());
-    let reason = "not evaluated: a variable check reads the variables of a live run; a recorded transcript \
-         has none";
-    let got: Vec<(&str, &str, Status, Severity, &str)> = report
-        .verdicts
-        .iter()
-        .map(|v| {
-            (
-                v.label.as_str(),
-                v.check.as_ref(),
-                v.status,
-                v.severity,
-                v.reason.as_str(),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        got(&report),
         [
             (
-                "var.status equals \"done\"",
-                "variable",
-                Status::Error,
+                "var.status equals \"done\"".to_owned(),
+                Status::Fail,
                 Severity::Error,
-                reason
+                "var.status: no such variable".to_owned()
             ),
             (
-                "the total",
-                "variable",
+                "the total".to_owned(),
                 Status::Error,
                 Severity::Warning,
-                reason
+                "not measured: the recording keeps no variables (a run recorded by `agent-test \
+                 run`, or a test's JSON report, keeps them)"
+                    .to_owned()
             ),
         ]
     );
     assert!(!report.passed());
+    // A recording that kept them.
+    let mut kept = recorded();
+    kept.variables = vec![Variable::new("var.order", json!({"total": 2}))];
+    let report = scenario.evaluator().evaluate(kept);
+    assert_eq!(
+        got(&report)[1],
+        (
+            "the total".to_owned(),
+            Status::Fail,
+            Severity::Warning,
+            "var.order.total: expected a value that is greater than 3, got 2".to_owned()
+        )
+    );
 }
 
 #[test]
