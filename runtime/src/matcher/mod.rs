@@ -523,10 +523,12 @@ impl Matcher {
                 "contains(\"\") is found in every value (to require only presence, use any())"
                     .to_owned(),
             ),
-            Matcher::Schema { schema } if crate::schema::accepts_everything(schema.schema()) => nothing(format!(
-                "the schema {} accepts every value",
-                compact(schema.schema())
-            )),
+            Matcher::Schema { schema } if crate::schema::accepts_everything(schema.schema()) => {
+                nothing(format!(
+                    "the schema {} accepts every value",
+                    compact(schema.schema())
+                ))
+            }
             Matcher::Optional { inner } if matches!(**inner, Matcher::Any) => nothing(
                 "optional(any value) accepts every value, a missing one included".to_owned(),
             ),
