@@ -10,10 +10,11 @@
 //! actual, violations, diffs).
 
 use agent_test_benches::{mixed_transcripts, passing_transcripts};
-use agent_test_runtime::check::{Expectation, Scope, Status};
+use agent_test_runtime::check::{Expectation, IntoExpectation, Scope, Status};
 use agent_test_runtime::evaluate;
 use agent_test_runtime::model::Transcript;
 use agent_test_runtime::prelude::*;
+use agent_test_runtime::scenario::Scenario;
 
 fn main() {
     // The "passing" data set must really pass, or the figures would measure failures.
@@ -127,4 +128,89 @@ fn passing_turn_scope(bencher: divan::Bencher) {
         c.scope = Scope::Turn(0);
     }
     bench(bencher, &passing_transcripts(TRANSCRIPTS), &checks);
+}
+
+/// The five checks of the per-case comparison (promptfoo's and deepeval's): a case-insensitive
+/// contains, a regex, a JSON field, a tool called with an argument, a tool not called.
+fn five_checks(order: &str) -> Vec<Expectation> {
+    vec![
+        reply().contains("Refund Issued").into_expectation(),
+        reply().matches(r"\bORD-\d{6}\b").into_expectation(),
+        field("refund.status").is("issued").into_expectation(),
+        tool("process_refund")
+            .arg("order_id", order)
+            .into_expectation(),
+        no_tool("cancel_order").into_expectation(),
+    ]
+}
+
+/// A per-case transcript: a ~1 KB reply, a JSON body, two tool calls.
+fn per_case_transcript(i: usize) -> (String, Transcript) {
+    use agent_test_runtime::model::Turn;
+    let order = format!("ORD-{:06}", 100_000 + i);
+    let text = format!(
+        "Refund issued for order {order}: RF-{i:06}, 42.50 EUR. {}",
+        "We are sorry for the trouble with your order. The refund goes back to the card you \
+         paid with; banks usually show it within three to five working days. "
+            .repeat(6)
+    );
+    let reply = Reply::text(text)
+        .body(json!({"refund": {"id": format!("RF-{i:06}"), "status": "issued"}}))
+        .call(Call::tool("lookup_order", json!({"order_id": order})))
+        .call(Call::tool(
+            "process_refund",
+            json!({"order_id": order, "amount": 42.5}),
+        ));
+    (
+        order.clone(),
+        Transcript::new(vec![Turn::new(0, "refund", reply, 800)]),
+    )
+}
+
+const CASES: usize = 10_000;
+
+/// Per case, cold: 10,000 scenarios, each with its own five checks built just before (nothing
+/// compiled, nothing cached in the checks: the way imported seed suites and most users write
+/// suites), each evaluated once on its own transcript. Building the checks is not measured.
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn per_case_10k_cold_x_5_checks(bencher: divan::Bencher) {
+    bencher
+        .counter(divan::counter::ItemsCount::new(CASES * 5))
+        .with_inputs(|| {
+            (0..CASES)
+                .map(|i| {
+                    let (order, t) = per_case_transcript(i);
+                    (t, five_checks(&order))
+                })
+                .collect::<Vec<_>>()
+        })
+        .bench_local_values(|cases| {
+            for (t, checks) in &cases {
+                divan::black_box(evaluate(t, checks));
+            }
+            cases
+        });
+}
+
+/// The same five checks, built once and shared by 10,000 transcripts (the argument matched by
+/// a regex, so that every check passes on every transcript, as in the per-case form).
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn shared_10k_x_5_checks(bencher: divan::Bencher) {
+    let mut checks = five_checks("");
+    checks[3] = tool("process_refund")
+        .arg("order_id", regex(r"^ORD-\d{6}$"))
+        .into_expectation();
+    let transcripts: Vec<Transcript> = (0..CASES).map(|i| per_case_transcript(i).1).collect();
+    // Prepared once, as `agent-test eval` and `Scenario::evaluator` prepare a shared scenario.
+    let mut scenario = Scenario::new("shared").user("refund");
+    scenario.expect = checks;
+    let evaluator = scenario.evaluator();
+    bencher
+        .counter(divan::counter::ItemsCount::new(CASES * 5))
+        .with_inputs(|| transcripts.clone())
+        .bench_local_values(|transcripts| {
+            for t in transcripts {
+                divan::black_box(evaluator.evaluate(t));
+            }
+        });
 }

@@ -1,377 +1,387 @@
-//! Command-line arguments.
+//! Command-line arguments, with `clap`: each subcommand takes its own options (an option another
+//! subcommand uses is an error), values are checked where they are read (a timeout of `1e30`
+//! seconds is an error, not a panic), and `--help` shows examples.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use agent_test_runtime::formats::SeedFormat;
 use agent_test_runtime::trace::TraceFormat;
-use lexopt::prelude::*;
+use clap::builder::{PossibleValuesParser, TypedValueParser, ValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub(crate) const USAGE: &str = "\
-agent-test — test LLM agents: evaluate recorded runs, or run scenarios against live agents
+use crate::shard::Shard;
 
-USAGE:
-    agent-test eval --scenarios <PATH>... --runs <PATH>... [OPTIONS]
-    agent-test run  --scenarios <PATH>... (--http <URL> | --openai <MODEL>) [OPTIONS]
-
-Scenarios are JSON files in agent-test's scenario form (one scenario, or an array of them),
-or the seed systems' own formats, detected from the content: Mibo test cases (.json), MCPLab
-and PromptKit scenarios (.yaml), Lamdis tests (.json), MorganaBench examples (.json, .jsonl);
-recorded runs are the JSON reports every run writes (target/agent-test/...), recorded-run
-files, or traces agents emit (OpenAI, Anthropic, Gemini, LangChain, Mibo, MorganaBench, n8n).
-A PATH may be a directory: its *.json, *.jsonl, *.yaml and *.yml files are read, recursively
-(runs: *.json only).
-
-eval: evaluate scenarios on recorded runs, calling nothing. A run is matched to the scenario
-      of the same name (with a single scenario, every run is matched to it).
-    --runs <PATH>              recorded runs or traces (default: the recordings the scenario
-                               files carry, like MorganaBench `outputs`)
-    --trace-format <F>         read runs as this trace format (default: detect)
-    --jobs <N>                 parallel workers (default: the number of cores)
-
-run: drive a live agent through each scenario.
-    --http <URL>               an HTTP agent (POST)
-      --method <M>             another HTTP method
-      --header <K: V>          a header (repeatable)
-      --secret-header <K: V>   a header whose value is never printed (repeatable)
-      --bearer-env <VAR>       send the environment variable VAR as a bearer token
-      --template <JSON|@FILE>  the request body template ({input}, {messages}, {context}, ...)
-      --session-from <PATH>    read a session id at this path of responses
-      --reply-at <PATH>        the reply text's path in responses
-      --calls-at <PATH>        the tool calls' path in responses
-      --trace-format <F>       read responses as this trace format
-      --lossy-utf8             read bodies that are not UTF-8 anyway (else an agent error)
-    --openai <MODEL>           an OpenAI-compatible chat model with mocked tools
-      --base-url <URL>         the endpoint (default: $AGENT_TEST_BASE_URL, $OPENAI_BASE_URL)
-      --system <TEXT|@FILE>    the system prompt
-      --tools <@FILE>          tool definitions (OpenAI format)
-      --mocks <JSON|@FILE>     mocked tool results: {\"tool_name\": result, ...}
-      --max-steps <N>          model calls per turn (default 8)
-    --timeout <SECONDS>        per turn (default 120)
-    --clock <RFC3339>          pin \"now\" for dates
-    --timezone <TZ>            the time zone for dates (default UTC)
-    --record-dir <DIR>         where each run's JSON report (a recording) goes
-
-COMMON:
-    --input-format <F>         read scenario files as this format (default: detect):
-                               mibo, mcplab, promptkit, lamdis or morganabench
-    --format <text|json|junit> output format (default text)
-    --output <FILE>            write the output to a file instead of standard output
-    --quiet                    text: only failures and the summary
-    --stats                    print wall time and peak memory to standard error
-    --judge-timeout <SECONDS>  the judge's timeout per request (else $AGENT_TEST_JUDGE_TIMEOUT,
-                               else 60)
-    --judge-retries <N>        the judge's retries (else $AGENT_TEST_JUDGE_RETRIES, else 2)
-    -h, --help                 this help
-    -V, --version              the version
-
-JUDGE: judge checks ({\"type\": \"judge\", \"criteria\": ...}) and semantic matchers are graded by
-the judge the environment names: AGENT_TEST_JUDGE_MODEL, AGENT_TEST_JUDGE_PROVIDER (openai or
-anthropic), AGENT_TEST_JUDGE_BASE_URL, AGENT_TEST_JUDGE_API_KEY (else OPENAI_* / ANTHROPIC_*).
-Verdicts are cached (AGENT_TEST_JUDGE_CACHE); AGENT_TEST_JUDGE_MODE=replay uses only the cache.
-A judge that cannot be connected to, or leaves two attempts in a row without an answer, is not
-asked again: the remaining judge checks are errors at once (\"judge unreachable: ...\").
-
-EXIT STATUS: 0 when every error-severity check passed, 1 when one did not, 2 when the
-command line or an input file is wrong.";
-
-/// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OutputFormat {
-    Text,
-    Json,
-    Junit,
+/// Test LLM agents: evaluate recorded runs, or run scenarios against live agents.
+#[derive(Debug, Parser)]
+#[command(name = "agent-test", version, about, long_about = ABOUT, after_long_help = AFTER_HELP)]
+#[command(propagate_version = true, arg_required_else_help = true)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
 }
 
-/// Options of both commands.
-#[derive(Debug)]
-pub(crate) struct Common {
+const ABOUT: &str = "\
+Test LLM agents: evaluate recorded runs (`eval`), or run scenarios against live agents (`run`).
+
+Scenarios are JSON files in agent-test's scenario form (one scenario, an array of them, or
+{\"scenarios\": [...]}), or the seed systems' own formats, detected from the content: Mibo test
+cases (.json), MCPLab and PromptKit scenarios (.yaml), Lamdis tests (.json), MorganaBench
+examples (.json, .jsonl). Recorded runs are the JSON reports every run writes
+(target/agent-test/...), recorded-run files, or traces agents emit (OpenAI, Anthropic, Gemini,
+LangChain, Mibo, MorganaBench, n8n). A PATH may be a directory: its *.json, *.jsonl, *.yaml and
+*.yml files are read, recursively (runs: *.json only).";
+
+const AFTER_HELP: &str = "\
+EXAMPLES:
+    # Evaluate recorded runs against their scenarios, calling nothing
+    agent-test eval --scenarios tests/scenarios/ --runs target/agent-test/
+
+    # Drive an HTTP agent through every scenario, 8 at a time, and keep the recordings
+    agent-test run --scenarios tests/scenarios/ --http http://127.0.0.1:8080/chat \\
+        --reply-at answer --jobs 8 --record-dir recordings/
+
+    # An OpenAI-compatible model with mocked tools, as a JUnit report for CI
+    agent-test run --scenarios cases.yaml --openai gpt-4o-mini --tools @tools.json \\
+        --mocks '{\"lookup_order\": {\"status\": \"delivered\"}}' --format junit --output junit.xml
+
+    # The second of four CI machines takes its quarter of the suite
+    agent-test eval --scenarios suite.jsonl --shard 2/4
+
+JUDGE: judge checks and semantic matchers are graded by the judge the environment names:
+AGENT_TEST_JUDGE_MODEL, AGENT_TEST_JUDGE_PROVIDER (openai or anthropic),
+AGENT_TEST_JUDGE_BASE_URL, AGENT_TEST_JUDGE_API_KEY (else OPENAI_* / ANTHROPIC_*). Verdicts are
+cached (AGENT_TEST_JUDGE_CACHE); AGENT_TEST_JUDGE_MODE=replay uses only the cache. A judge that
+cannot be connected to, or leaves two attempts in a row without an answer, is not asked again:
+the remaining judge checks are errors at once (\"judge unreachable: ...\").
+
+EXIT STATUS: 0 when every error-severity check passed, 1 when one did not, 2 when the command
+line or an input file is wrong.";
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Evaluate scenarios on recorded runs or traces, calling nothing.
+    ///
+    /// A run is matched to the scenario of the same name (with a single scenario, every run is
+    /// matched to it). Without --runs, the recordings the scenario files carry (MorganaBench
+    /// `outputs`) are evaluated.
+    #[command(after_long_help = EVAL_EXAMPLES)]
+    Eval(EvalArgs),
+    /// Drive a live agent — an HTTP endpoint or an OpenAI-compatible model — through each
+    /// scenario.
+    #[command(after_long_help = RUN_EXAMPLES)]
+    Run(Box<RunArgs>),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For bash: `agent-test completions bash > ~/.local/share/bash-completion/completions/agent-test`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+const EVAL_EXAMPLES: &str = "\
+EXAMPLES:
+    agent-test eval --scenarios tests/scenarios/ --runs target/agent-test/
+    agent-test eval --scenarios suite.jsonl --format json --output results.json
+    agent-test eval --scenarios refund.json --runs traces/ --trace-format openai";
+
+const RUN_EXAMPLES: &str = "\
+EXAMPLES:
+    agent-test run --scenarios tests/scenarios/ --http http://127.0.0.1:8080/chat --jobs 8
+    agent-test run --scenarios cases.yaml --openai gpt-4o-mini --base-url http://127.0.0.1:11434/v1 \\
+        --tools @tools.json --mocks @mocks.json";
+
+/// The scenario files, and how to read them.
+#[derive(Debug, Args)]
+pub(crate) struct Inputs {
+    /// Scenario files or directories (repeatable).
+    #[arg(long = "scenarios", alias = "scenario", value_name = "PATH", required = true, num_args = 1..)]
     pub(crate) scenarios: Vec<PathBuf>,
+    /// Read scenario files as this format (default: detect from the content).
+    #[arg(long, value_name = "FORMAT", value_parser = seed_formats())]
     pub(crate) input_format: Option<SeedFormat>,
+}
+
+/// What is printed, and where.
+#[derive(Debug, Args)]
+pub(crate) struct Output {
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,
+    /// Write the output to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// Text: only failures and the summary.
+    #[arg(long)]
     pub(crate) quiet: bool,
+    /// Print wall time and peak memory to standard error.
+    #[arg(long)]
     pub(crate) stats: bool,
-    /// The judge's timeout per request, when given.
+}
+
+/// How many at once, and which share of the suite.
+#[derive(Debug, Args)]
+pub(crate) struct Work {
+    /// How many runs at once (default: the number of cores for eval, 4 for run).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) jobs: Option<u16>,
+    /// Only the K-th of N shares of the suite (1-based, e.g. 2/4): a stable partition, so N
+    /// machines given 1/N … N/N together run everything exactly once.
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<Shard>,
+}
+
+/// The judge's settings that win over the environment's.
+#[derive(Debug, Args)]
+pub(crate) struct JudgeOptions {
+    /// The judge's timeout per request, in seconds (else $AGENT_TEST_JUDGE_TIMEOUT, else 60).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub(crate) judge_timeout: Option<Duration>,
-    /// The judge's retries, when given.
+    /// The judge's retries (else $AGENT_TEST_JUDGE_RETRIES, else 2).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
     pub(crate) judge_retries: Option<u32>,
 }
 
 /// `agent-test eval`.
-#[derive(Debug)]
+#[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
-    pub(crate) common: Common,
+    #[command(flatten)]
+    pub(crate) inputs: Inputs,
+    /// Recorded runs or traces: files or directories (default: the recordings the scenario
+    /// files carry, like MorganaBench `outputs`).
+    #[arg(long = "runs", alias = "run", value_name = "PATH", num_args = 1..)]
     pub(crate) runs: Vec<PathBuf>,
+    /// Read runs as this trace format (default: detect).
+    #[arg(long, value_name = "FORMAT", value_parser = trace_formats())]
     pub(crate) trace_format: Option<TraceFormat>,
-    pub(crate) jobs: usize,
-}
-
-/// The agent of `agent-test run`.
-#[derive(Debug)]
-pub(crate) enum AgentSpec {
-    Http {
-        url: String,
-        method: Option<String>,
-        headers: Vec<(String, String)>,
-        secret_headers: Vec<(String, String)>,
-        bearer_env: Option<String>,
-        template: Option<String>,
-        session_from: Option<String>,
-        reply_at: Option<String>,
-        calls_at: Option<String>,
-        trace_format: Option<TraceFormat>,
-        lossy_utf8: bool,
-    },
-    OpenAi {
-        model: String,
-        base_url: Option<String>,
-        system: Option<String>,
-        tools: Option<String>,
-        mocks: Option<String>,
-        max_steps: Option<usize>,
-    },
+    #[command(flatten)]
+    pub(crate) work: Work,
+    #[command(flatten)]
+    pub(crate) judge: JudgeOptions,
+    #[command(flatten)]
+    pub(crate) output: Output,
 }
 
 /// `agent-test run`.
-#[derive(Debug)]
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("agent").required(true).args(["http", "openai"])))]
 pub(crate) struct RunArgs {
-    pub(crate) common: Common,
-    pub(crate) agent: AgentSpec,
+    #[command(flatten)]
+    pub(crate) inputs: Inputs,
+    #[command(flatten)]
+    pub(crate) http: HttpOptions,
+    #[command(flatten)]
+    pub(crate) openai: OpenAiOptions,
+    /// How long a turn may take, in seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "120")]
     pub(crate) timeout: Duration,
+    /// Pin "now" for dates (RFC 3339).
+    #[arg(long, value_name = "RFC3339")]
     pub(crate) clock: Option<String>,
+    /// The time zone for dates (default UTC).
+    #[arg(long, value_name = "TZ")]
     pub(crate) timezone: Option<String>,
+    /// Where each run's JSON report (a recording `eval` can read) goes.
+    #[arg(long, value_name = "DIR")]
     pub(crate) record_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) work: Work,
+    #[command(flatten)]
+    pub(crate) judge: JudgeOptions,
+    #[command(flatten)]
+    pub(crate) output: Output,
 }
 
-/// What to do.
-#[derive(Debug)]
-pub(crate) enum Command {
-    Eval(EvalArgs),
-    Run(Box<RunArgs>),
-    Help,
-    Version,
+/// An agent behind an HTTP endpoint.
+#[derive(Debug, Args)]
+pub(crate) struct HttpOptions {
+    /// An HTTP agent: each turn is a request to this URL.
+    #[arg(long, value_name = "URL", help_heading = "HTTP agent")]
+    pub(crate) http: Option<String>,
+    /// Another HTTP method than POST.
+    #[arg(
+        long,
+        value_name = "METHOD",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) method: Option<String>,
+    /// A header, `Name: value` (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", conflicts_with = "openai", value_parser = header, help_heading = "HTTP agent")]
+    pub(crate) headers: Vec<(String, String)>,
+    /// A header whose value is never printed (repeatable).
+    // Read as text and checked after parsing: clap would quote a refused value, secret or not.
+    #[arg(
+        long = "secret-header",
+        value_name = "NAME: VALUE",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) secret_headers: Vec<String>,
+    /// Send the environment variable VAR as a bearer token.
+    #[arg(
+        long,
+        value_name = "VAR",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) bearer_env: Option<String>,
+    /// The request body template ({input}, {messages}, {context}, ...), as JSON or @FILE.
+    #[arg(
+        long,
+        value_name = "JSON|@FILE",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) template: Option<String>,
+    /// Read a session id at this path of responses.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) session_from: Option<String>,
+    /// The reply text's path in responses.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) reply_at: Option<String>,
+    /// The tool calls' path in responses.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "openai",
+        help_heading = "HTTP agent"
+    )]
+    pub(crate) calls_at: Option<String>,
+    /// Read responses as this trace format.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "openai", value_parser = trace_formats(), help_heading = "HTTP agent")]
+    pub(crate) trace_format: Option<TraceFormat>,
+    /// Read bodies that are not UTF-8 anyway (else an agent error).
+    #[arg(long, conflicts_with = "openai", help_heading = "HTTP agent")]
+    pub(crate) lossy_utf8: bool,
 }
 
-/// Parses the command line; `Err` is a message for the user.
-pub(crate) fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, String> {
-    let mut p = lexopt::Parser::from_args(args);
-    let sub = match p.next().map_err(|e| e.to_string())? {
-        Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
-        Some(Short('h') | Long("help")) | None => return Ok(Command::Help),
-        Some(Short('V') | Long("version")) => return Ok(Command::Version),
-        Some(other) => {
-            return Err(format!(
-                "expected a command (eval or run), got {}",
-                describe(&other)
-            ));
-        }
-    };
-    if sub != "eval" && sub != "run" {
-        return Err(format!("unknown command `{sub}`: expected `eval` or `run`"));
+/// An OpenAI-compatible chat model with mocked tools.
+#[derive(Debug, Args)]
+pub(crate) struct OpenAiOptions {
+    /// An OpenAI-compatible chat model with mocked tools.
+    #[arg(long, value_name = "MODEL", help_heading = "OpenAI-compatible model")]
+    pub(crate) openai: Option<String>,
+    /// The endpoint (default: $AGENT_TEST_BASE_URL, $OPENAI_BASE_URL).
+    #[arg(
+        long,
+        value_name = "URL",
+        conflicts_with = "http",
+        help_heading = "OpenAI-compatible model"
+    )]
+    pub(crate) base_url: Option<String>,
+    /// The system prompt, as text or @FILE.
+    #[arg(
+        long,
+        value_name = "TEXT|@FILE",
+        conflicts_with = "http",
+        help_heading = "OpenAI-compatible model"
+    )]
+    pub(crate) system: Option<String>,
+    /// Tool definitions (OpenAI format), as JSON or @FILE.
+    #[arg(
+        long,
+        value_name = "JSON|@FILE",
+        conflicts_with = "http",
+        help_heading = "OpenAI-compatible model"
+    )]
+    pub(crate) tools: Option<String>,
+    /// Mocked tool results, {"tool_name": result, ...}, as JSON or @FILE.
+    #[arg(
+        long,
+        value_name = "JSON|@FILE",
+        conflicts_with = "http",
+        help_heading = "OpenAI-compatible model"
+    )]
+    pub(crate) mocks: Option<String>,
+    /// Model calls per turn (default 8).
+    #[arg(long, value_name = "N", conflicts_with = "http", value_parser = clap::value_parser!(u16).range(1..=1000), help_heading = "OpenAI-compatible model")]
+    pub(crate) max_steps: Option<u16>,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// The same report as the tests print.
+    Text,
+    /// One JSON document: every run's report and the totals.
+    Json,
+    /// JUnit XML, for CI.
+    Junit,
+}
+
+fn seed_formats() -> ValueParser {
+    let names = SeedFormat::ALL.map(SeedFormat::name);
+    PossibleValuesParser::new(names)
+        .try_map(|s| s.parse::<SeedFormat>())
+        .into()
+}
+
+fn trace_formats() -> ValueParser {
+    let names = TraceFormat::ALL.map(TraceFormat::name);
+    PossibleValuesParser::new(names)
+        .try_map(|s| TraceFormat::from_name(&s).ok_or("unknown trace format"))
+        .into()
+}
+
+/// The longest wait any option accepts: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds, more than 0 and at most a day (`20`, `2.5`, `20s`).
+fn seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim_end_matches('s')
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!(
+            "{s} seconds is out of range: more than 0 and at most {MAX_SECONDS} (a day)"
+        ));
     }
-    let mut scenarios = Vec::new();
-    let mut runs = Vec::new();
-    let mut format = OutputFormat::Text;
-    let (mut output, mut quiet, mut stats) = (None, false, false);
-    let mut trace_format = None;
-    let mut input_format = None;
-    let mut jobs = std::thread::available_parallelism().map_or(1, usize::from);
-    let (mut http, mut openai) = (None, None);
-    let (mut method, mut template, mut session_from, mut reply_at, mut calls_at, mut bearer_env) =
-        (None, None, None, None, None, None);
-    let (mut headers, mut secret_headers) = (Vec::new(), Vec::new());
-    let (mut base_url, mut system, mut tools, mut mocks, mut max_steps) =
-        (None, None, None, None, None);
-    let mut timeout = Duration::from_secs(120);
-    let (mut judge_timeout, mut judge_retries, mut lossy_utf8) = (None, None, false);
-    let (mut clock, mut timezone, mut record_dir) = (None, None, None);
-    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
-        match arg {
-            Long("scenarios") | Long("scenario") => {
-                scenarios.push(PathBuf::from(value(&mut p, "scenarios")?))
-            }
-            Long("runs") | Long("run") if sub == "eval" => {
-                runs.push(PathBuf::from(value(&mut p, "runs")?))
-            }
-            Long("format") => {
-                format = match value(&mut p, "format")?.as_str() {
-                    "text" => OutputFormat::Text,
-                    "json" => OutputFormat::Json,
-                    "junit" => OutputFormat::Junit,
-                    other => {
-                        return Err(format!(
-                            "--format: unknown format `{other}` (text, json or junit)"
-                        ));
-                    }
-                }
-            }
-            Long("output") => output = Some(PathBuf::from(value(&mut p, "output")?)),
-            Long("quiet") => quiet = true,
-            Long("stats") => stats = true,
-            Long("trace-format") => {
-                let f = value(&mut p, "trace-format")?;
-                trace_format = Some(TraceFormat::from_name(&f).ok_or_else(|| {
-                    format!(
-                        "--trace-format: unknown format `{f}` ({})",
-                        TraceFormat::ALL.map(TraceFormat::name).join(", ")
-                    )
-                })?);
-            }
-            Long("input-format") => {
-                let f = value(&mut p, "input-format")?;
-                input_format = Some(
-                    f.parse::<SeedFormat>()
-                        .map_err(|e| format!("--input-format: {e}"))?,
-                );
-            }
-            Long("jobs") => jobs = number(&value(&mut p, "jobs")?, "jobs")?.max(1),
-            Long("http") if sub == "run" => http = Some(value(&mut p, "http")?),
-            Long("method") => method = Some(value(&mut p, "method")?),
-            Long("header") => headers.push(header(&value(&mut p, "header")?, false)?),
-            Long("secret-header") => {
-                secret_headers.push(header(&value(&mut p, "secret-header")?, true)?)
-            }
-            Long("bearer-env") => bearer_env = Some(value(&mut p, "bearer-env")?),
-            Long("template") => template = Some(value(&mut p, "template")?),
-            Long("session-from") => session_from = Some(value(&mut p, "session-from")?),
-            Long("reply-at") => reply_at = Some(value(&mut p, "reply-at")?),
-            Long("calls-at") => calls_at = Some(value(&mut p, "calls-at")?),
-            Long("openai") if sub == "run" => openai = Some(value(&mut p, "openai")?),
-            Long("base-url") => base_url = Some(value(&mut p, "base-url")?),
-            Long("system") => system = Some(value(&mut p, "system")?),
-            Long("tools") => tools = Some(value(&mut p, "tools")?),
-            Long("mocks") => mocks = Some(value(&mut p, "mocks")?),
-            Long("max-steps") => {
-                max_steps = Some(number(&value(&mut p, "max-steps")?, "max-steps")?)
-            }
-            Long("timeout") => timeout = seconds(&value(&mut p, "timeout")?, "timeout")?,
-            Long("judge-timeout") => {
-                judge_timeout = Some(seconds(&value(&mut p, "judge-timeout")?, "judge-timeout")?)
-            }
-            Long("judge-retries") => {
-                let n = value(&mut p, "judge-retries")?;
-                judge_retries = Some(
-                    n.parse::<u32>()
-                        .map_err(|_| format!("--judge-retries: `{n}` is not a whole number"))?,
-                );
-            }
-            Long("lossy-utf8") => lossy_utf8 = true,
-            Long("clock") => clock = Some(value(&mut p, "clock")?),
-            Long("timezone") => timezone = Some(value(&mut p, "timezone")?),
-            Long("record-dir") => record_dir = Some(PathBuf::from(value(&mut p, "record-dir")?)),
-            Short('h') | Long("help") => return Ok(Command::Help),
-            other => {
-                return Err(format!(
-                    "`agent-test {sub}`: unexpected {}",
-                    describe(&other)
-                ));
-            }
-        }
-    }
-    if scenarios.is_empty() {
-        return Err("--scenarios is required: the scenario files to evaluate".into());
-    }
-    let common = Common {
-        scenarios,
-        input_format,
-        format,
-        output,
-        quiet,
-        stats,
-        judge_timeout,
-        judge_retries,
-    };
-    if sub == "eval" {
-        // Without --runs, the recordings the scenario files carry (MorganaBench `outputs`)
-        // are evaluated; eval says so when there are none.
-        return Ok(Command::Eval(EvalArgs {
-            common,
-            runs,
-            trace_format,
-            jobs,
-        }));
-    }
-    let agent = match (http, openai) {
-        (Some(url), None) => AgentSpec::Http {
-            url,
-            method,
-            headers,
-            secret_headers,
-            bearer_env,
-            template,
-            session_from,
-            reply_at,
-            calls_at,
-            trace_format,
-            lossy_utf8,
-        },
-        (None, Some(model)) => AgentSpec::OpenAi {
-            model,
-            base_url,
-            system,
-            tools,
-            mocks,
-            max_steps,
-        },
-        (Some(_), Some(_)) => return Err("give either --http or --openai, not both".into()),
-        (None, None) => {
-            return Err("`agent-test run` needs an agent: --http <URL> or --openai <MODEL>".into());
-        }
-    };
-    Ok(Command::Run(Box::new(RunArgs {
-        common,
-        agent,
-        timeout,
-        clock,
-        timezone,
-        record_dir,
-    })))
+    Ok(Duration::from_secs_f64(v))
 }
 
-/// The value of the option `--name`.
-fn value(p: &mut lexopt::Parser, name: &str) -> Result<String, String> {
-    p.value()
-        .map_err(|_| format!("--{name} needs a value"))?
-        .string()
-        .map_err(|_| format!("--{name}: the value is not valid text"))
+/// `Name: value`.
+fn header(s: &str) -> Result<(String, String), String> {
+    split_header(s).ok_or_else(|| "a header is `Name: value`".to_owned())
 }
 
-fn describe(arg: &lexopt::Arg<'_>) -> String {
-    match arg {
-        Short(c) => format!("option -{c}"),
-        Long(l) => format!("option --{l}"),
-        Value(v) => format!("argument `{}`", v.to_string_lossy()),
-    }
-}
-
-fn number(s: &str, name: &str) -> Result<usize, String> {
-    s.parse()
-        .map_err(|_| format!("--{name}: `{s}` is not a whole number"))
-}
-
-/// A number of seconds greater than 0 (`20`, `2.5`, `20s`) for the option `--name`.
-fn seconds(s: &str, name: &str) -> Result<Duration, String> {
-    s.trim_end_matches('s')
-        .parse::<f64>()
-        .ok()
-        .filter(|v| *v > 0.0)
-        .and_then(|v| Duration::try_from_secs_f64(v).ok())
-        .ok_or_else(|| format!("--{name}: `{s}` is not a number of seconds"))
-}
-
-/// `Name: value`; a malformed secret header is refused without being printed.
-fn header(s: &str, secret: bool) -> Result<(String, String), String> {
+/// `Name: value` split, or `None` without a name.
+pub(crate) fn split_header(s: &str) -> Option<(String, String)> {
     s.split_once(':')
         .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
         .filter(|(k, _)| !k.is_empty())
-        .ok_or_else(|| {
-            if secret {
-                "--secret-header: a header is `Name: value` (the value given has no name; it is \
-                 not shown, being secret)"
-                    .to_owned()
-            } else {
-                format!("--header: a header is `Name: value`, got `{s}`")
-            }
-        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn seconds_are_checked() {
+        assert_eq!(seconds("2.5").unwrap(), Duration::from_millis(2500));
+        assert_eq!(seconds("20s").unwrap(), Duration::from_secs(20));
+        assert!(seconds("1e30").unwrap_err().contains("out of range"));
+        assert!(seconds("0").unwrap_err().contains("out of range"));
+        assert!(seconds("NaN").unwrap_err().contains("out of range"));
+        assert!(seconds("soon").unwrap_err().contains("not a number"));
+    }
 }

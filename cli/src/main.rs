@@ -7,39 +7,70 @@ mod eval;
 mod inputs;
 mod output;
 mod run;
+mod shard;
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use args::{Command, Common};
+use clap::{CommandFactory, Parser};
+
+use args::{Cli, Command, JudgeOptions, Output};
+use inputs::Loaded;
+use output::Sink;
 
 fn main() -> ExitCode {
-    match args::parse(std::env::args_os().skip(1)) {
-        Ok(Command::Help) => {
-            println!("{}", args::USAGE);
-            ExitCode::SUCCESS
+    // Usage errors exit with 2, `--help` and `--version` with 0 (clap's own conventions).
+    let cli = Cli::parse();
+    let started = Instant::now();
+    let code = match &cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                *shell,
+                &mut Cli::command(),
+                "agent-test",
+                &mut std::io::stdout(),
+            );
+            return ExitCode::SUCCESS;
         }
-        Ok(Command::Version) => {
-            println!("agent-test {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Ok(Command::Eval(a)) => execute(&a.common, |loaded| eval::eval(&a, loaded)),
-        Ok(Command::Run(a)) => execute(&a.common, |loaded| run::run(&a, &loaded.scenarios)),
-        Err(e) => {
-            eprintln!("agent-test: {e}\n\nRun `agent-test --help` for the options.");
-            ExitCode::from(2)
-        }
-    }
+        Command::Eval(a) => execute(&a.output, started, || {
+            let loaded = Loaded::read(&a.inputs)?;
+            eval::Evaluation::prepare(a, loaded)
+                .map(|e| Job::Eval(Box::new(e)))
+                .map_err(|e| vec![e])
+        }),
+        Command::Run(a) => execute(&a.output, started, || {
+            // The agent's options first: a wrong option is named before any file is read.
+            let agent = run::AgentTemplate::new(a).map_err(|e| vec![e])?;
+            let loaded = Loaded::read(&a.inputs)?;
+            Ok(Job::Run(Box::new(run::LiveRun::prepare(
+                a,
+                agent,
+                loaded.scenarios,
+            ))))
+        }),
+    };
+    // The suite's data is freed by the process's end, not one allocation at a time.
+    std::mem::forget(cli);
+    code
 }
 
-fn execute(
-    common: &Common,
-    go: impl FnOnce(&inputs::Loaded) -> Result<Vec<output::RunResult>, String>,
+/// A command ready to go.
+enum Job<'a> {
+    Eval(Box<eval::Evaluation>),
+    Run(Box<run::LiveRun<'a>>),
+}
+
+/// Prepares the job (reading every input: a wrong one is exit status 2 before anything is
+/// written), then runs it, writing results as they come.
+fn execute<'a>(
+    output: &Output,
+    started: Instant,
+    prepare: impl FnOnce() -> Result<Job<'a>, Vec<String>>,
 ) -> ExitCode {
-    let started = Instant::now();
-    let scenarios = match load_all(common) {
-        Ok(s) => s,
+    let job = match prepare() {
+        Ok(j) => j,
         Err(errors) => {
             for e in errors {
                 eprintln!("agent-test: {e}");
@@ -47,37 +78,42 @@ fn execute(
             return ExitCode::from(2);
         }
     };
-    let results = match go(&scenarios) {
-        Ok(r) => r,
+    let out: Box<dyn Write> = match &output.output {
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("agent-test: {}: cannot write: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    let written = Sink::new(output.format, output.quiet, out).and_then(|mut sink| {
+        match job {
+            Job::Eval(e) => e.execute(&mut sink)?,
+            Job::Run(r) => r.execute(&mut sink)?,
+        }
+        sink.finish(started.elapsed())
+    });
+    let totals = match written {
+        Ok(t) => t,
         Err(e) => {
-            eprintln!("agent-test: {e}");
+            let place = output
+                .output
+                .as_ref()
+                .map_or("standard output".to_owned(), |p| p.display().to_string());
+            eprintln!("agent-test: {place}: cannot write: {e}");
             return ExitCode::from(2);
         }
     };
-    let elapsed = started.elapsed();
-    let text = output::render(&results, common.format, common.quiet, elapsed);
-    let written = match &common.output {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-        }
-        None => std::io::stdout()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(|e| e.to_string()),
-    };
-    if let Err(e) = written {
-        eprintln!("agent-test: {e}");
-        return ExitCode::from(2);
-    }
-    if common.stats {
+    if output.stats {
         eprintln!(
             "agent-test: {} runs in {:.3} s; peak memory {}",
-            results.len(),
-            elapsed.as_secs_f64(),
+            totals.runs,
+            started.elapsed().as_secs_f64(),
             peak_memory().unwrap_or_else(|| "unknown".into())
         );
     }
-    let totals = output::Totals::of(&results);
     if totals.unreadable > 0 {
         ExitCode::from(2)
     } else if totals.failed > 0 {
@@ -89,43 +125,15 @@ fn execute(
 
 /// The judge the environment names, with the command line's timeout and retries (which win
 /// over the environment's).
-pub(crate) fn judge(common: &Common) -> Option<agent_test_runtime::judge::Judge> {
+pub(crate) fn judge(options: &JudgeOptions) -> Option<agent_test_runtime::judge::Judge> {
     let mut judge = agent_test_runtime::judge::Judge::from_env_if_configured()?;
-    if let Some(t) = common.judge_timeout {
+    if let Some(t) = options.judge_timeout {
         judge = judge.timeout(t);
     }
-    if let Some(n) = common.judge_retries {
+    if let Some(n) = options.judge_retries {
         judge = judge.retries(n);
     }
     Some(judge)
-}
-
-/// Every scenario of every file, with the recordings the files carry; every unreadable file
-/// is reported.
-fn load_all(common: &Common) -> Result<inputs::Loaded, Vec<String>> {
-    let files =
-        inputs::files(&common.scenarios, inputs::SCENARIO_EXTENSIONS).map_err(|e| vec![e])?;
-    if files.is_empty() {
-        return Err(vec![
-            "--scenarios: no .json, .jsonl, .yaml or .yml files found".into(),
-        ]);
-    }
-    let mut loaded = inputs::Loaded::default();
-    let mut errors = Vec::new();
-    for f in &files {
-        match inputs::load_scenarios(f, common.input_format) {
-            Ok(l) => {
-                loaded.scenarios.extend(l.scenarios);
-                loaded.recordings.extend(l.recordings);
-            }
-            Err(e) => errors.push(e.to_string()),
-        }
-    }
-    if errors.is_empty() {
-        Ok(loaded)
-    } else {
-        Err(errors)
-    }
 }
 
 /// Peak resident memory (Linux's VmHWM).

@@ -1,10 +1,16 @@
-//! Writing results: text (the same report as the tests), JSON, or JUnit XML.
+//! Writing results as they come: text (the same report as the tests), JSON, or JUnit XML.
+//!
+//! Each run's report is serialised once, when its run ends, into what the output needs of it
+//! (a line, a failure's text, a compact JSON object) and written as soon as the runs before it
+//! are: memory holds the runs in flight, not the whole suite.
 
+use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::time::Duration;
 
 use agent_test_runtime::report::{Report, Summary};
+use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
 use crate::args::OutputFormat;
 
@@ -16,9 +22,9 @@ pub(crate) struct RunResult {
     pub(crate) outcome: Result<Kept, String>,
 }
 
-/// What is kept of a report: the summary; for a failure (or JUnit) the text report; for JSON
-/// output the report as JSON — with the transcript only when asked, since 10,000 transcripts
-/// kept as JSON values would cost far more memory than the files they came from.
+/// What is kept of a report: the summary and headline; for a failure the text report; for
+/// JSON output the report as compact JSON — with the transcript only when asked (a recording
+/// given on the command line is not repeated).
 pub(crate) struct Kept {
     pub(crate) passed: bool,
     pub(crate) summary: Summary,
@@ -29,26 +35,59 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    pub(crate) fn of(mut report: Report, format: OutputFormat, with_transcript: bool) -> Self {
-        let json = (format == OutputFormat::Json)
-            .then(|| {
-                if !with_transcript {
-                    report.transcript = Default::default();
-                }
-                let mut json = serde_json::to_value(&report).unwrap_or(Value::Null);
-                if !with_transcript && let Some(o) = json.as_object_mut() {
-                    o.remove("transcript");
-                }
-                serde_json::value::to_raw_value(&json).ok()
+    pub(crate) fn of(report: &Report, format: OutputFormat, with_transcript: bool) -> Self {
+        let passed = report.passed();
+        let json = (format == OutputFormat::Json).then(|| {
+            let result = if with_transcript {
+                serde_json::value::to_raw_value(report)
+            } else {
+                serde_json::value::to_raw_value(&WithoutTranscript::of(report))
+            };
+            // A report is plain data: it always serialises; should it not, say so in its place.
+            result.unwrap_or_else(|e| {
+                let error =
+                    serde_json::json!({"error": format!("cannot serialise the report: {e}")});
+                RawValue::from_string(error.to_string()).unwrap_or_default()
             })
-            .flatten();
+        });
         Kept {
-            passed: report.passed(),
+            passed,
             summary: report.summary,
             headline: report.headline(),
-            text: (!report.passed() || format == OutputFormat::Junit).then(|| report.to_string()),
+            text: (!passed && format != OutputFormat::Json).then(|| report.to_string()),
             json,
             duration_ms: report.duration_ms,
+        }
+    }
+}
+
+/// A report's JSON without its transcript.
+#[derive(Serialize)]
+struct WithoutTranscript<'a> {
+    scenario: &'a agent_test_runtime::ScenarioInfo,
+    passed: bool,
+    summary: &'a Summary,
+    verdicts: &'a [agent_test_runtime::Verdict],
+    duration_ms: u64,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    judge: Option<&'a agent_test_runtime::judge::JudgeUsage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repeats: Option<&'a agent_test_runtime::report::RepeatSummary>,
+}
+
+impl<'a> WithoutTranscript<'a> {
+    fn of(r: &'a Report) -> Self {
+        WithoutTranscript {
+            scenario: &r.scenario,
+            passed: r.passed,
+            summary: &r.summary,
+            verdicts: &r.verdicts,
+            duration_ms: r.duration_ms,
+            notes: &r.notes,
+            judge: r.judge.as_ref(),
+            repeats: r.repeats.as_ref(),
         }
     }
 }
@@ -64,29 +103,27 @@ pub(crate) struct Totals {
 }
 
 impl Totals {
-    pub(crate) fn of(results: &[RunResult]) -> Self {
-        let mut t = Totals {
-            runs: results.len(),
-            ..Totals::default()
-        };
-        for r in results {
-            match &r.outcome {
-                Ok(k) if k.passed => t.passed += 1,
-                Ok(_) => t.failed += 1,
-                Err(_) => t.unreadable += 1,
+    fn add(&mut self, r: &RunResult) {
+        self.runs += 1;
+        match &r.outcome {
+            Ok(k) => {
+                if k.passed {
+                    self.passed += 1;
+                } else {
+                    self.failed += 1;
+                }
+                let c = &mut self.checks;
+                c.passed += k.summary.passed;
+                c.failed += k.summary.failed;
+                c.skipped += k.summary.skipped;
+                c.errors += k.summary.errors;
+                c.warnings += k.summary.warnings;
             }
-            if let Ok(k) = &r.outcome {
-                t.checks.passed += k.summary.passed;
-                t.checks.failed += k.summary.failed;
-                t.checks.skipped += k.summary.skipped;
-                t.checks.errors += k.summary.errors;
-                t.checks.warnings += k.summary.warnings;
-            }
+            Err(_) => self.unreadable += 1,
         }
-        t
     }
 
-    pub(crate) fn line(&self, elapsed: Duration) -> String {
+    fn line(&self, elapsed: Duration) -> String {
         let c = &self.checks;
         let mut s = format!(
             "agent-test: {} run{}: {} passed, {} failed",
@@ -111,72 +148,119 @@ impl Totals {
     }
 }
 
-/// Renders the results.
-pub(crate) fn render(
-    results: &[RunResult],
+/// Where results go, in the order of the runs whatever the order they end in.
+pub(crate) struct Sink<W: Write> {
     format: OutputFormat,
     quiet: bool,
-    elapsed: Duration,
-) -> String {
-    let totals = Totals::of(results);
-    match format {
-        OutputFormat::Text => {
-            let mut out = String::new();
-            for r in results {
-                match &r.outcome {
-                    Err(e) => out.push_str(&format!("! {}: {e}\n", r.source)),
-                    Ok(k) if k.passed => {
-                        if !quiet {
-                            out.push_str(&format!("✓ {}: {}\n", r.source, k.headline));
-                        }
-                    }
-                    Ok(k) => {
-                        out.push_str(&format!("✗ {}\n", r.source));
-                        out.push_str(k.text.as_deref().unwrap_or(&k.headline));
-                        out.push('\n');
+    out: W,
+    totals: Totals,
+    /// Results that ended before one of the runs ahead of them.
+    waiting: BTreeMap<usize, RunResult>,
+    next: usize,
+    /// JUnit's counts come first in the document: its test cases wait for the end.
+    junit: Vec<quick_junit::TestCase>,
+}
+
+impl<W: Write> Sink<W> {
+    /// Starts the output.
+    pub(crate) fn new(format: OutputFormat, quiet: bool, mut out: W) -> io::Result<Self> {
+        if format == OutputFormat::Json {
+            out.write_all(b"{\n  \"runs\": [")?;
+        }
+        Ok(Sink {
+            format,
+            quiet,
+            out,
+            totals: Totals::default(),
+            waiting: BTreeMap::new(),
+            next: 0,
+            junit: Vec::new(),
+        })
+    }
+
+    /// The result of the run at `index` (0-based, each index once): written now if every run
+    /// before it was, else when they are.
+    pub(crate) fn push(&mut self, index: usize, result: RunResult) -> io::Result<()> {
+        self.waiting.insert(index, result);
+        while let Some(r) = self.waiting.remove(&self.next) {
+            self.write(r)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, r: RunResult) -> io::Result<()> {
+        self.totals.add(&r);
+        match self.format {
+            OutputFormat::Text => match &r.outcome {
+                Err(e) => writeln!(self.out, "! {}: {e}", r.source),
+                Ok(k) if k.passed => {
+                    if self.quiet {
+                        Ok(())
+                    } else {
+                        writeln!(self.out, "✓ {}: {}", r.source, k.headline)
                     }
                 }
-            }
-            out.push_str(&totals.line(elapsed));
-            out.push('\n');
-            out
-        }
-        OutputFormat::Json => {
-            let runs: Vec<JsonRun<'_>> = results
-                .iter()
-                .map(|r| JsonRun {
+                Ok(k) => {
+                    writeln!(self.out, "✗ {}", r.source)?;
+                    writeln!(self.out, "{}", k.text.as_deref().unwrap_or(&k.headline))
+                }
+            },
+            OutputFormat::Json => {
+                let line = JsonRun {
                     source: &r.source,
                     scenario: &r.scenario,
                     passed: r.outcome.as_ref().is_ok_and(|k| k.passed),
                     report: r.outcome.as_ref().ok().and_then(|k| k.json.as_deref()),
                     error: r.outcome.as_ref().err().map(String::as_str),
-                })
-                .collect();
-            // A struct, not `json!`: that would turn every kept report back into a tree.
-            let doc = JsonDoc {
-                passed: totals.failed == 0 && totals.unreadable == 0,
-                summary: json!({"runs": totals.runs, "passed": totals.passed, "failed": totals.failed,
-                            "unreadable": totals.unreadable, "checks": totals.checks}),
-                runs,
-            };
-            let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-            s.push('\n');
-            s
+                };
+                let sep = if self.totals.runs == 1 { "" } else { "," };
+                let json = serde_json::to_string(&line).map_err(io::Error::other)?;
+                write!(self.out, "{sep}\n    {json}")
+            }
+            OutputFormat::Junit => {
+                self.junit.push(junit_case(r));
+                Ok(())
+            }
         }
-        OutputFormat::Junit => junit(results, elapsed),
+    }
+
+    /// Ends the output with the totals; returns them.
+    pub(crate) fn finish(mut self, elapsed: Duration) -> io::Result<Totals> {
+        // Every index was pushed once; anything still waiting follows a gap and is written in
+        // its order rather than lost.
+        for (_, r) in std::mem::take(&mut self.waiting) {
+            self.write(r)?;
+        }
+        let t = &self.totals;
+        match self.format {
+            OutputFormat::Text => writeln!(self.out, "{}", t.line(elapsed))?,
+            OutputFormat::Json => {
+                let summary = serde_json::json!({"runs": t.runs, "passed": t.passed,
+                    "failed": t.failed, "unreadable": t.unreadable, "checks": t.checks});
+                let passed = t.failed == 0 && t.unreadable == 0;
+                let end = if t.runs == 0 { "]" } else { "\n  ]" };
+                write!(
+                    self.out,
+                    "{end},\n  \"summary\": {summary},\n  \"passed\": {passed}\n}}\n"
+                )?;
+            }
+            OutputFormat::Junit => {
+                let mut suite = quick_junit::TestSuite::new("agent-test");
+                suite.add_test_cases(std::mem::take(&mut self.junit));
+                suite.set_time(elapsed);
+                let mut report = quick_junit::Report::new("agent-test");
+                report.add_test_suite(suite);
+                report.serialize(&mut self.out).map_err(io::Error::other)?;
+            }
+        }
+        self.out.flush()?;
+        Ok(self.totals)
     }
 }
 
-/// The JSON output.
-#[derive(serde::Serialize)]
-struct JsonDoc<'a> {
-    passed: bool,
-    summary: Value,
-    runs: Vec<JsonRun<'a>>,
-}
-
 /// One run in the JSON output; its report is written as kept (one compact line).
-#[derive(serde::Serialize)]
+#[derive(Serialize)]
 struct JsonRun<'a> {
     source: &'a str,
     scenario: &'a str,
@@ -187,40 +271,26 @@ struct JsonRun<'a> {
     error: Option<&'a str>,
 }
 
-fn junit(results: &[RunResult], elapsed: Duration) -> String {
-    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut suite = TestSuite::new("agent-test");
-    for r in results {
-        let status = match &r.outcome {
-            Ok(k) if k.passed => TestCaseStatus::success(),
-            Ok(k) => {
-                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                s.set_message(k.headline.clone());
-                s.set_description(k.text.clone().unwrap_or_default());
-                s
-            }
-            Err(e) => {
-                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-                s.set_message(e.clone());
-                s
-            }
-        };
-        let mut case = TestCase::new(r.source.clone(), status);
-        case.set_classname(r.scenario.clone());
-        if let Ok(k) = &r.outcome {
-            case.set_time(Duration::from_millis(k.duration_ms));
-            if k.passed
-                && let Some(t) = &k.text
-            {
-                case.set_system_out(t.clone());
-            }
+fn junit_case(r: RunResult) -> quick_junit::TestCase {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus};
+    let status = match &r.outcome {
+        Ok(k) if k.passed => TestCaseStatus::success(),
+        Ok(k) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_message(k.headline.clone());
+            s.set_description(k.text.clone().unwrap_or_default());
+            s
         }
-        suite.add_test_case(case);
+        Err(e) => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_message(e.clone());
+            s
+        }
+    };
+    let mut case = TestCase::new(r.source, status);
+    case.set_classname(r.scenario);
+    if let Ok(k) = &r.outcome {
+        case.set_time(Duration::from_millis(k.duration_ms));
     }
-    suite.set_time(elapsed);
-    let mut report = Report::new("agent-test");
-    report.add_test_suite(suite);
-    report
-        .to_string()
-        .unwrap_or_else(|e| format!("<!-- cannot write JUnit XML: {e} -->\n"))
+    case
 }

@@ -1,14 +1,17 @@
-//! `agent-test run`: each scenario driven against a live agent.
+//! `agent-test run`: each scenario driven against a live agent, several at a time.
 
+use std::io::Write;
 use std::sync::Arc;
 
 use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent};
+use agent_test_runtime::judge::Judge;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::{Clock, Suite};
+use futures_util::StreamExt;
 use serde_json::Value;
 
-use crate::args::{AgentSpec, RunArgs};
-use crate::output::{Kept, RunResult};
+use crate::args::{RunArgs, split_header};
+use crate::output::{Kept, RunResult, Sink};
 
 /// Text given inline or as `@file`.
 fn inline_or_file(s: &str, what: &str) -> Result<String, String> {
@@ -31,128 +34,177 @@ fn json_arg(s: &str, what: &str) -> Result<Value, String> {
     agent_test_runtime::load::load_json(source, &text).map_err(|e| e.to_string())
 }
 
-/// The agent the command line describes.
-pub(crate) fn agent(
-    spec: &AgentSpec,
-    timeout: std::time::Duration,
-) -> Result<Arc<dyn Agent>, String> {
-    Ok(match spec {
-        AgentSpec::Http {
-            url,
-            method,
-            headers,
-            secret_headers,
-            bearer_env,
-            template,
-            session_from,
-            reply_at,
-            calls_at,
-            trace_format,
-            lossy_utf8,
-        } => {
+/// The agent the command line describes, built once: each scenario runs with its own copy
+/// (an HTTP agent's clone starts a new session on the same connection pool; a chat agent has
+/// no state between conversations and is shared).
+pub(crate) enum AgentTemplate {
+    Http(Box<HttpAgent>),
+    Chat(Arc<ChatAgent>),
+}
+
+impl AgentTemplate {
+    /// The agent for the next scenario.
+    fn next(&self) -> Arc<dyn Agent> {
+        match self {
+            AgentTemplate::Http(a) => Arc::new(HttpAgent::clone(a)),
+            AgentTemplate::Chat(a) => a.clone(),
+        }
+    }
+
+    /// Reads the agent's options (and the files they name); `Err` is a message for the user.
+    pub(crate) fn new(args: &RunArgs) -> Result<Self, String> {
+        let timeout = args.timeout;
+        if let Some(url) = &args.http.http {
+            let h = &args.http;
             let mut a = HttpAgent::post(url.clone()).timeout(timeout);
-            if let Some(m) = method {
+            if let Some(m) = &h.method {
                 a = a.method(m);
             }
-            for (k, v) in headers {
+            for (k, v) in &h.headers {
                 a = a.header(k.clone(), v.clone());
             }
-            for (k, v) in secret_headers {
-                a = a.secret_header(k.clone(), v.clone());
+            for header in &h.secret_headers {
+                let (k, v) = split_header(header).ok_or(
+                    "--secret-header: a header is `Name: value` (the value given has no name; it \
+                     is not shown, being secret)",
+                )?;
+                a = a.secret_header(k, v);
             }
-            if let Some(var) = bearer_env {
+            if let Some(var) = &h.bearer_env {
                 let token = std::env::var(var).map_err(|_| {
                     format!("--bearer-env: the environment variable {var} is not set")
                 })?;
                 a = a.bearer_token(token);
             }
-            if let Some(t) = template {
+            if let Some(t) = &h.template {
                 a = a.body_template(json_arg(t, "--template")?);
             }
-            if let Some(p) = session_from {
+            if let Some(p) = &h.session_from {
                 a = a.session_id_from(p.clone());
             }
-            if let Some(p) = reply_at {
+            if let Some(p) = &h.reply_at {
                 a = a.reply_at(p.clone());
             }
-            if let Some(p) = calls_at {
+            if let Some(p) = &h.calls_at {
                 a = a.tool_calls_at(p.clone());
             }
-            if let Some(f) = trace_format {
-                a = a.trace_format(*f);
+            if let Some(f) = h.trace_format {
+                a = a.trace_format(f);
             }
-            if *lossy_utf8 {
+            if h.lossy_utf8 {
                 a = a.lossy_utf8();
             }
-            Arc::new(a)
+            return Ok(AgentTemplate::Http(Box::new(a)));
         }
-        AgentSpec::OpenAi {
-            model,
-            base_url,
-            system,
-            tools,
-            mocks,
-            max_steps,
-        } => {
-            let mut a = ChatAgent::new(model.clone()).timeout(timeout);
-            if let Some(u) = base_url {
-                a = a.base_url(u.clone());
-            }
-            if let Some(s) = system {
-                a = a.system(inline_or_file(s, "--system")?);
-            }
-            if let Some(t) = tools {
-                let defs = json_arg(t, "--tools")?;
-                let defs = defs
-                    .as_array()
-                    .ok_or("--tools: expected an array of tool definitions")?;
-                for (i, d) in defs.iter().enumerate() {
-                    let f = d.get("function").unwrap_or(d);
-                    let name = f
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .ok_or_else(|| format!("--tools: at [{i}]: expected a tool name"))?;
-                    let description = f
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    let parameters = f
-                        .get("parameters")
-                        .cloned()
-                        .unwrap_or(serde_json::json!({"type": "object"}));
-                    a = a.tool(name, description, parameters);
-                }
-            }
-            if let Some(m) = mocks {
-                let mocks = json_arg(m, "--mocks")?;
-                let mocks = mocks
-                    .as_object()
-                    .ok_or("--mocks: expected an object {\"tool\": result, ...}")?;
-                for (tool, result) in mocks {
-                    a = a.mock(tool.clone(), result.clone());
-                }
-            }
-            if let Some(n) = max_steps {
-                a = a.max_steps(*n);
-            }
-            Arc::new(a)
+        let o = &args.openai;
+        let model = o
+            .openai
+            .clone()
+            .ok_or("`agent-test run` needs an agent: --http <URL> or --openai <MODEL>")?;
+        let mut a = ChatAgent::new(model).timeout(timeout);
+        if let Some(u) = &o.base_url {
+            a = a.base_url(u.clone());
         }
-    })
+        if let Some(s) = &o.system {
+            a = a.system(inline_or_file(s, "--system")?);
+        }
+        if let Some(t) = &o.tools {
+            let defs = json_arg(t, "--tools")?;
+            let defs = defs
+                .as_array()
+                .ok_or("--tools: expected an array of tool definitions")?;
+            for (i, d) in defs.iter().enumerate() {
+                let f = d.get("function").unwrap_or(d);
+                let name = f
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("--tools: at [{i}]: expected a tool name"))?;
+                let description = f
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let parameters = f
+                    .get("parameters")
+                    .cloned()
+                    .unwrap_or(serde_json::json!({"type": "object"}));
+                a = a.tool(name, description, parameters);
+            }
+        }
+        if let Some(m) = &o.mocks {
+            let mocks = json_arg(m, "--mocks")?;
+            let mocks = mocks
+                .as_object()
+                .ok_or("--mocks: expected an object {\"tool\": result, ...}")?;
+            for (tool, result) in mocks {
+                a = a.mock(tool.clone(), result.clone());
+            }
+        }
+        if let Some(n) = o.max_steps {
+            a = a.max_steps(usize::from(n));
+        }
+        Ok(AgentTemplate::Chat(Arc::new(a)))
+    }
 }
 
-/// Runs every scenario, one after the other, each with a fresh agent.
-pub(crate) fn run(args: &RunArgs, scenarios: &[Scenario]) -> Result<Vec<RunResult>, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    // One judge for every scenario, with the command line's settings.
-    let judge = crate::judge(&args.common);
-    let mut results = Vec::new();
-    for scenario in scenarios {
-        let agent = agent(&args.agent, args.timeout)?;
-        let mut suite = Suite::new().agent(agent).timeout(args.timeout);
-        if let Some(j) = &judge {
+/// A run of scenarios against a live agent, ready to go.
+pub(crate) struct LiveRun<'a> {
+    args: &'a RunArgs,
+    scenarios: Vec<Scenario>,
+    agent: AgentTemplate,
+    judge: Option<Judge>,
+    jobs: usize,
+}
+
+/// How many scenarios run at once when `--jobs` is not given: agents are mostly waited for,
+/// but a live agent (or its rate limit) should not be flooded by default.
+const DEFAULT_LIVE_JOBS: usize = 4;
+
+impl<'a> LiveRun<'a> {
+    /// Picks the scenarios of the shard.
+    pub(crate) fn prepare(
+        args: &'a RunArgs,
+        agent: AgentTemplate,
+        scenarios: Vec<Scenario>,
+    ) -> Self {
+        let scenarios: Vec<Scenario> = match args.work.shard {
+            Some(shard) => scenarios
+                .into_iter()
+                .filter(|s| shard.holds(&s.name))
+                .collect(),
+            None => scenarios,
+        };
+        LiveRun {
+            agent,
+            // One judge for every scenario, with the command line's settings.
+            judge: crate::judge(&args.judge),
+            jobs: args.work.jobs.map_or(DEFAULT_LIVE_JOBS, usize::from),
+            args,
+            scenarios,
+        }
+    }
+
+    /// Runs the scenarios, `--jobs` at a time on one thread (agents are waited for, not
+    /// computed), writing each result to `sink` in the order of the scenarios.
+    pub(crate) fn execute<W: Write>(self, sink: &mut Sink<W>) -> std::io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let this = &self;
+        runtime.block_on(async {
+            let mut runs = futures_util::stream::iter(this.scenarios.iter().enumerate())
+                .map(|(i, scenario)| async move { (i, this.run_one(scenario).await) })
+                .buffer_unordered(this.jobs);
+            while let Some((i, result)) = runs.next().await {
+                sink.push(i, result)?;
+            }
+            Ok(())
+        })
+    }
+
+    async fn run_one(&self, scenario: &Scenario) -> RunResult {
+        let args = self.args;
+        let mut suite = Suite::new().agent(self.agent.next()).timeout(args.timeout);
+        if let Some(j) = &self.judge {
             suite = suite.judge(j.clone());
         }
         if let Some(c) = &args.clock {
@@ -164,15 +216,14 @@ pub(crate) fn run(args: &RunArgs, scenarios: &[Scenario]) -> Result<Vec<RunResul
         if let Some(dir) = &args.record_dir {
             suite = suite.report_dir(dir.clone());
         }
-        let report = runtime.block_on(scenario.run(suite));
-        results.push(RunResult {
+        let report = scenario.run(suite).await;
+        RunResult {
             source: report
                 .json_path
                 .as_ref()
                 .map_or_else(|| scenario.name.clone(), |p| p.display().to_string()),
             scenario: scenario.name.clone(),
-            outcome: Ok(Kept::of(report, args.common.format, true)),
-        });
+            outcome: Ok(Kept::of(&report, args.output.format, true)),
+        }
     }
-    Ok(results)
 }

@@ -33,17 +33,19 @@ use crate::model::turn_number;
 /// assert_eq!(v[1].reason, "skipped: depends on `searched`, which failed");
 /// ```
 pub fn evaluate(transcript: &Transcript, expectations: &[Expectation]) -> Vec<Verdict> {
-    evaluate_with(transcript, expectations, None)
+    evaluate_with(transcript, expectations, None, None)
 }
 
-/// [`evaluate`] with the judge's grades for the judge checks.
+/// [`evaluate`] with the judge's grades for the judge checks, and the checks' labels when they
+/// were worked out once for many transcripts (else each verdict's label is made anew).
 pub(crate) fn evaluate_with(
     transcript: &Transcript,
     expectations: &[Expectation],
     judgements: Option<&Judgements>,
+    labels: Option<&[String]>,
 ) -> Vec<Verdict> {
     let index = TranscriptIndex::new(transcript).with_judgements(judgements);
-    evaluate_on(&index, expectations)
+    evaluate_on(&index, expectations, labels)
 }
 
 /// Which check owns each id: the first that declares it.
@@ -61,6 +63,7 @@ pub(crate) fn id_owners(expectations: &[Expectation]) -> HashMap<&str, usize> {
 pub(crate) fn evaluate_on<'a>(
     index: &'a TranscriptIndex<'a>,
     expectations: &'a [Expectation],
+    labels: Option<&[String]>,
 ) -> Vec<Verdict> {
     let mut evaluator = Evaluator {
         transcript: index.transcript(),
@@ -77,10 +80,14 @@ pub(crate) fn evaluate_on<'a>(
         .outcomes
         .into_iter()
         .zip(expectations)
-        .map(|(o, e)| {
+        .enumerate()
+        .map(|(i, (o, e))| {
             let o = o.unwrap_or_else(|| Outcome::error("not evaluated"));
             Verdict {
-                label: e.display_label(),
+                label: match labels.and_then(|l| l.get(i)) {
+                    Some(l) => l.clone(),
+                    None => e.display_label(),
+                },
                 check: Cow::Borrowed(e.check.kind()),
                 scope: e.scope,
                 severity: e.severity,

@@ -37,6 +37,7 @@ mod evaluate;
 mod expression;
 pub mod formats;
 pub mod judge;
+mod literal;
 pub mod load;
 pub mod matcher;
 pub mod model;

@@ -1,14 +1,17 @@
-//! A regular expression compiled once, on first use.
+//! A regular expression compiled on first use, once per process.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A regular expression in Rust `regex` syntax (RE2 family: linear time, no look-around or
-/// back-references), compiled once, when first used: loading a suite of thousands of checks
-/// compiles nothing, and a prepared evaluator compiles each pattern once for all transcripts.
+/// back-references), compiled when first used and once per process: patterns are interned by
+/// source and case flag, so ten thousand scenarios that each check `\bORD-\d{6}\b` compile it
+/// once and share it, with its match caches. Loading a suite of thousands of checks compiles
+/// nothing.
 ///
 /// An invalid pattern is not a panic: it is kept with its error, and the check that uses it
 /// reports an *error* verdict naming the problem. Literal patterns inside `agent_test!` are
@@ -26,10 +29,50 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Pattern {
     source: String,
     case_insensitive: bool,
-    /// Shared by clones, so a pattern cloned before its first use still compiles once.
-    compiled: Arc<OnceLock<Result<Regex, String>>>,
+    /// The interned compilation, fetched on first use.
+    compiled: OnceLock<Arc<Compiled>>,
+}
+
+/// A pattern compiled, shared by every [`Pattern`] with the same source and case flag (and so
+/// are the regex's match caches).
+struct Compiled {
+    regex: Result<Regex, String>,
     /// Whether the pattern finds a match in every text, worked out on first use.
-    everywhere: Arc<OnceLock<bool>>,
+    everywhere: OnceLock<bool>,
+}
+
+/// How many compiled patterns the process keeps. A suite rarely has more distinct patterns;
+/// past it, the table starts again (patterns still held by checks stay compiled), so memory
+/// stays bounded however many scenarios a run reads.
+const INTERNED_MAX: usize = 4096;
+
+/// The compiled pattern of `source` with the case flag, from the process-wide table.
+fn intern(source: &str, case_insensitive: bool) -> Arc<Compiled> {
+    type Table = HashMap<(Box<str>, bool), Arc<Compiled>>;
+    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
+    let table = TABLE.get_or_init(Mutex::default);
+    let key = (Box::<str>::from(source), case_insensitive);
+    if let Some(c) = table.lock().ok().and_then(|t| t.get(&key).cloned()) {
+        return c;
+    }
+    // Compiled outside the lock: a thread compiling another pattern need not wait.
+    let compiled = Arc::new(Compiled {
+        regex: RegexBuilder::new(source)
+            .case_insensitive(case_insensitive)
+            .build()
+            .map_err(|e| format!("invalid regex `{source}`: {}", one_line(&e.to_string()))),
+        everywhere: OnceLock::new(),
+    });
+    match table.lock() {
+        Ok(mut t) => {
+            if t.len() >= INTERNED_MAX {
+                t.clear();
+            }
+            // Two threads may have compiled the same pattern at once: the first one in stays.
+            t.entry(key).or_insert(compiled).clone()
+        }
+        Err(_) => compiled,
+    }
 }
 
 impl Pattern {
@@ -51,24 +94,11 @@ impl Pattern {
         Self::build(source.into(), true)
     }
 
-    /// A pattern matching `literal` exactly (escaped), optionally anchored and case-insensitive.
-    pub(crate) fn literal(literal: &str, anchor: Anchor, case_insensitive: bool) -> Self {
-        let escaped = regex::escape(literal);
-        let source = match anchor {
-            Anchor::None => escaped,
-            Anchor::Start => format!(r"\A(?:{escaped})"),
-            Anchor::End => format!(r"(?:{escaped})\z"),
-            Anchor::Both => format!(r"\A(?:{escaped})\z"),
-        };
-        Self::build(source, case_insensitive)
-    }
-
     fn build(source: String, case_insensitive: bool) -> Self {
         Pattern {
             source,
             case_insensitive,
-            compiled: Arc::default(),
-            everywhere: Arc::default(),
+            compiled: OnceLock::new(),
         }
     }
 
@@ -96,21 +126,12 @@ impl Pattern {
     ///
     /// See the type's example.
     pub fn regex(&self) -> Result<&Regex, &str> {
+        self.compiled().regex.as_ref().map_err(String::as_str)
+    }
+
+    fn compiled(&self) -> &Compiled {
         self.compiled
-            .get_or_init(|| {
-                RegexBuilder::new(&self.source)
-                    .case_insensitive(self.case_insensitive)
-                    .build()
-                    .map_err(|e| {
-                        format!(
-                            "invalid regex `{}`: {}",
-                            self.source,
-                            one_line(&e.to_string())
-                        )
-                    })
-            })
-            .as_ref()
-            .map_err(String::as_str)
+            .get_or_init(|| intern(&self.source, self.case_insensitive))
     }
 
     /// Whether the pattern finds a match in every text, so that a check with it compares
@@ -125,7 +146,7 @@ impl Pattern {
     /// assert!(!Pattern::new("refund").matches_everything());
     /// ```
     pub fn matches_everything(&self) -> bool {
-        *self.everywhere.get_or_init(|| {
+        *self.compiled().everywhere.get_or_init(|| {
             regex_syntax::ParserBuilder::new()
                 .case_insensitive(self.case_insensitive)
                 .build()
@@ -136,24 +157,6 @@ impl Pattern {
                 })
         })
     }
-
-    /// The same pattern compiled with the given case sensitivity.
-    pub(crate) fn with_case_insensitive(&self, yes: bool) -> Self {
-        if yes == self.case_insensitive {
-            self.clone()
-        } else {
-            Self::build(self.source.clone(), yes)
-        }
-    }
-}
-
-/// Where a literal pattern is anchored.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Anchor {
-    None,
-    Start,
-    End,
-    Both,
 }
 
 /// `regex` errors are multi-line drawings; reports want them on one line.
@@ -194,18 +197,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn literal_anchors_and_case() {
-        let p = Pattern::literal("a.b", Anchor::Both, true);
-        let re = p.regex().unwrap();
-        assert!(re.is_match("A.B"));
-        assert!(!re.is_match("axb"));
-        assert!(!re.is_match(" a.b"));
-        let s = Pattern::literal("Hello", Anchor::Start, false);
-        assert!(s.regex().unwrap().is_match("Hello world"));
-        assert!(!s.regex().unwrap().is_match("hello world"));
-        let e = Pattern::literal("thanks!", Anchor::End, true);
-        assert!(e.regex().unwrap().is_match("Many THANKS!"));
-        assert!(!e.regex().unwrap().is_match("thanks!\n"));
+    fn the_same_pattern_compiles_once() {
+        let (a, b) = (
+            Pattern::new(r"\bORD-\d{6}\b"),
+            Pattern::new(r"\bORD-\d{6}\b"),
+        );
+        assert!(std::ptr::eq(a.regex().unwrap(), b.regex().unwrap()));
+        let c = Pattern::case_insensitive(r"\bORD-\d{6}\b");
+        assert!(!std::ptr::eq(a.regex().unwrap(), c.regex().unwrap()));
+        assert!(c.regex().unwrap().is_match("ord-123456"));
+        assert!(!a.regex().unwrap().is_match("ord-123456"));
     }
 
     #[test]

@@ -289,6 +289,22 @@ fn one() -> usize {
 }
 
 impl Step {
+    /// The checks written in the step (a user turn's, an `expect` step's).
+    fn checks(&self) -> Option<&Vec<Expectation>> {
+        match self {
+            Step::User { expect, .. } | Step::Expect { expect } => Some(expect),
+            _ => None,
+        }
+    }
+
+    /// [`Step::checks`], to take them.
+    fn checks_mut(&mut self) -> Option<&mut Vec<Expectation>> {
+        match self {
+            Step::User { expect, .. } | Step::Expect { expect } => Some(expect),
+            _ => None,
+        }
+    }
+
     /// Why the step can never do what it says, if so (a simulation of at least 5 and at most
     /// 2 turns).
     pub(crate) fn problem(&self) -> Option<String> {
@@ -464,38 +480,60 @@ impl Scenario {
     /// assert_eq!(scopes, [Scope::Turn(1), Scope::Conversation]);
     /// ```
     pub fn expectations(&self) -> Vec<Expectation> {
-        fn placed(expect: &[Expectation], place: Scope) -> impl Iterator<Item = Expectation> + '_ {
-            expect.iter().cloned().map(move |mut e| {
-                e.scope = e.scope.placed(place);
-                e
-            })
+        let mut out = Vec::new();
+        for (i, place) in self.check_places() {
+            if let Some(expect) = self.steps[i].checks() {
+                out.extend(expect.iter().cloned().map(|e| e.placed(place)));
+            }
         }
+        out.extend(
+            self.expect
+                .iter()
+                .cloned()
+                .map(|e| e.placed(Scope::Conversation)),
+        );
+        out
+    }
+
+    /// [`Scenario::expectations`], taken out of the scenario rather than copied.
+    pub(crate) fn into_expectations(mut self) -> Vec<Expectation> {
+        let mut out = Vec::new();
+        for (i, place) in self.check_places() {
+            if let Some(expect) = self.steps[i].checks_mut() {
+                out.extend(std::mem::take(expect).into_iter().map(|e| e.placed(place)));
+            }
+        }
+        out.extend(
+            self.expect
+                .into_iter()
+                .map(|e| e.placed(Scope::Conversation)),
+        );
+        out
+    }
+
+    /// Where the checks of each step apply: a user turn's on that turn, an `expect` step's on
+    /// the turn before it (or the conversation, before any turn); steps after a simulated
+    /// user are left out.
+    fn check_places(&self) -> Vec<(usize, Scope)> {
         let mut out = Vec::new();
         let mut turn = 0;
-        let mut simulated = false;
-        for step in &self.steps {
+        for (i, step) in self.steps.iter().enumerate() {
             match step {
-                Step::User { expect, .. } => {
-                    if !simulated {
-                        out.extend(placed(expect, Scope::Turn(turn)));
-                    }
+                Step::User { .. } => {
+                    out.push((i, Scope::Turn(turn)));
                     turn += 1;
                 }
-                Step::Expect { expect } if !simulated => {
+                Step::Expect { .. } => {
                     let place = match turn.checked_sub(1) {
                         Some(last) => Scope::Turn(last),
                         None => Scope::Conversation,
                     };
-                    out.extend(placed(expect, place));
+                    out.push((i, place));
                 }
-                Step::Simulate { .. } => simulated = true,
+                Step::Simulate { .. } => break,
                 _ => {}
             }
         }
-        out.extend(self.expect.iter().cloned().map(|mut e| {
-            e.scope = Scope::Conversation;
-            e
-        }));
         out
     }
 

@@ -16,6 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "assign",
             "pattern",
+            "literal",
             "path",
             "schema",
             "clock",

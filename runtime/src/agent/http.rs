@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -74,12 +74,14 @@ pub struct HttpAgent {
     max_body_bytes: usize,
     lossy_utf8: bool,
     session: Mutex<Option<Value>>,
-    /// Built on first use, then reused: a client holds the connection pool and TLS setup.
-    client: OnceLock<Result<reqwest::Client, AgentError>>,
+    /// Built on first use, then reused (and shared by clones): a client holds the
+    /// connection pool and TLS setup.
+    client: Arc<OnceLock<Result<reqwest::Client, AgentError>>>,
     /// The secret headers' values, removed from everything recorded; built on first use.
     redactor: OnceLock<Redactor>,
 }
 
+#[derive(Clone)]
 enum HeaderValue {
     Plain(String),
     Secret(Secret),
@@ -112,7 +114,7 @@ impl HttpAgent {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             lossy_utf8: false,
             session: Mutex::new(None),
-            client: OnceLock::new(),
+            client: Arc::default(),
             redactor: OnceLock::new(),
         }
     }
@@ -308,8 +310,10 @@ impl HttpAgent {
             .get_or_init(|| client(self.timeout))
             .as_ref()
             .map_err(Clone::clone)?;
+        // The agent's own timeout, whichever clone built the shared client.
         let mut builder = http
             .request(self.method.clone(), &self.url)
+            .timeout(self.timeout)
             .json(&self.body(&request));
         for (name, value) in &self.headers {
             builder = builder.header(name.as_str(), value.value());
@@ -558,6 +562,38 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+/// A clone is the same agent in a new conversation: the same settings, no session id yet, and
+/// the same connection pool — what runs many scenarios against one endpoint at once use (the
+/// `agent-test run` command does). Clones are meant for one async runtime: a pool's
+/// connections belong to the runtime that opened them.
+///
+/// ```
+/// use agent_test_runtime::agent::HttpAgent;
+/// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").session_id_from("session.id");
+/// let for_the_next_scenario = agent.clone();
+/// # let _ = for_the_next_scenario;
+/// ```
+impl Clone for HttpAgent {
+    fn clone(&self) -> Self {
+        HttpAgent {
+            url: self.url.clone(),
+            method: self.method.clone(),
+            headers: self.headers.clone(),
+            template: self.template.clone(),
+            session_from: self.session_from.clone(),
+            reply_at: self.reply_at.clone(),
+            calls_at: self.calls_at.clone(),
+            format: self.format,
+            timeout: self.timeout,
+            max_body_bytes: self.max_body_bytes,
+            lossy_utf8: self.lossy_utf8,
+            session: Mutex::new(None),
+            client: Arc::clone(&self.client),
+            redactor: OnceLock::new(),
+        }
     }
 }
 

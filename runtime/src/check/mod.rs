@@ -288,6 +288,12 @@ fn is_error(s: &Severity) -> bool {
 }
 
 impl Expectation {
+    /// The check with its scope set by where it is written (see [`Scope::placed`]).
+    pub(crate) fn placed(mut self, place: Scope) -> Self {
+        self.scope = self.scope.placed(place);
+        self
+    }
+
     /// Wraps a check with default options.
     ///
     /// ```

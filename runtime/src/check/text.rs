@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{EvalContext, Outcome};
+use crate::literal::{Anchor, Literal};
 use crate::model::CallKind;
 use crate::path::FieldPath;
-use crate::pattern::{Anchor, Pattern};
+use crate::pattern::Pattern;
 use crate::util::diff::text_diff;
 
 /// Which text a [`TextCheck`] reads.
@@ -353,7 +354,14 @@ pub struct TextCheck {
     value: String,
     case_sensitive: bool,
     trim: bool,
-    pattern: Pattern,
+    search: Search,
+}
+
+/// How the text is searched: a regex (interned process-wide), or a literal without one.
+#[derive(Clone, Debug, PartialEq)]
+enum Search {
+    Regex(Pattern),
+    Literal(Literal),
 }
 
 /// The serialised form of a [`TextCheck`] (its compiled pattern is rebuilt on load).
@@ -396,29 +404,32 @@ impl TextCheck {
         case_sensitive: bool,
         trim: bool,
     ) -> Self {
-        let pattern = if op.is_regex() {
-            if case_sensitive {
-                Pattern::new(value.clone())
-            } else {
-                Pattern::case_insensitive(value.clone())
-            }
-        } else {
-            let anchor = match op {
-                TextOp::StartsWith => Anchor::Start,
-                TextOp::EndsWith => Anchor::End,
-                TextOp::Equals => Anchor::Both,
-                _ => Anchor::None,
-            };
-            Pattern::literal(&value, anchor, !case_sensitive)
-        };
+        let search = Self::search(op, &value, case_sensitive);
         TextCheck {
             source,
             op,
             value,
             case_sensitive,
             trim,
-            pattern,
+            search,
         }
+    }
+
+    fn search(op: TextOp, value: &str, case_sensitive: bool) -> Search {
+        if op.is_regex() {
+            return Search::Regex(if case_sensitive {
+                Pattern::new(value)
+            } else {
+                Pattern::case_insensitive(value)
+            });
+        }
+        let anchor = match op {
+            TextOp::StartsWith => Anchor::Start,
+            TextOp::EndsWith => Anchor::End,
+            TextOp::Equals => Anchor::Both,
+            _ => Anchor::None,
+        };
+        Search::Literal(Literal::new(value, anchor, !case_sensitive))
     }
 
     /// Compare case-sensitively (literal comparisons are case-insensitive by default).
@@ -442,7 +453,7 @@ impl TextCheck {
     fn with_case(mut self, case_sensitive: bool) -> Self {
         if self.case_sensitive != case_sensitive {
             self.case_sensitive = case_sensitive;
-            self.pattern = self.pattern.with_case_insensitive(!case_sensitive);
+            self.search = Self::search(self.op, &self.value, case_sensitive);
         }
         self
     }
@@ -481,8 +492,8 @@ impl TextCheck {
     /// from, every text), or a regex that matches every text. `equals("")` compares: it
     /// requires an empty text.
     fn compares_nothing(&self) -> Option<String> {
-        if self.op.is_regex() {
-            self.pattern.matches_everything().then(|| {
+        if let Search::Regex(pattern) = &self.search {
+            pattern.matches_everything().then(|| {
                 format!(
                     "compared nothing: the regex /{}/ matches every text (it matches the empty \
                      string)",
@@ -504,10 +515,11 @@ impl TextCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        let regex = match self.pattern.regex() {
-            Ok(r) => r,
-            Err(e) => return Outcome::error(e),
-        };
+        if let Search::Regex(pattern) = &self.search
+            && let Err(e) = pattern.regex()
+        {
+            return Outcome::error(e);
+        }
         if let Some(p) = self.compares_nothing() {
             return Outcome::error(p);
         }
@@ -521,7 +533,14 @@ impl TextCheck {
             Err(e) => return Outcome::fail(format!("{} {}: {e}", self.source, self.op.verb())),
         };
         let text = if self.trim { text.trim() } else { &text };
-        let found = regex.find(text);
+        let found = match &self.search {
+            Search::Regex(p) => p
+                .regex()
+                .ok()
+                .and_then(|r| r.find(text))
+                .map(|m| (m.start(), m.end())),
+            Search::Literal(l) => l.find(text),
+        };
         let ok = found.is_some() != self.op.is_negative();
         if ok {
             return Outcome::passed();
@@ -533,8 +552,8 @@ impl TextCheck {
             self.shown_value(),
             self.qualifier()
         );
-        if let Some(m) = found {
-            reason.push_str(&format!(": found {:?}", snippet(text, m.start(), m.end())));
+        if let Some((start, end)) = found {
+            reason.push_str(&format!(": found {:?}", snippet(text, start, end)));
         }
         let mut outcome = Outcome::fail(reason)
             .expected(Value::String(self.value.clone()))

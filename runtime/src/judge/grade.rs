@@ -198,7 +198,7 @@ fn items<'t>(
 ) -> Vec<(String, JudgeItem)> {
     // A first, judge-less pass on the same index tells which deterministic dependencies
     // failed: checks that depend on them are skipped, so grading them would be wasted money.
-    let first = crate::evaluate::evaluate_on(index, expectations);
+    let first = crate::evaluate::evaluate_on(index, expectations, None);
     let ids = crate::evaluate::id_owners(expectations);
     // Whether a check's status is only known after grading: it needs the judge, or depends
     // (through any chain) on one that does.

@@ -60,6 +60,15 @@ pub fn cases_from_text(
     if format.is_some() || formats::is_yaml(file) || formats::is_jsonl(file) {
         return formats::from_text(text, file, format);
     }
+    if let Some(scenarios) = native_fast(text) {
+        return Ok(scenarios
+            .into_iter()
+            .map(|scenario| ImportedCase {
+                scenario,
+                recording: None,
+            })
+            .collect());
+    }
     let value = crate::util::input::parse_json(text, file)?;
     match formats::detect_value(&value) {
         Some(f) => formats::from_value(&value, file, f),
@@ -73,17 +82,37 @@ pub fn cases_from_text(
     }
 }
 
+/// agent-test's own form read straight from the text, when nothing is wrong with it (see
+/// [`crate::util::typed`]). A document that reads as native scenarios is no seed format's:
+/// every seed format is recognised by fields the native form refuses.
+fn native_fast(text: &str) -> Option<Vec<Scenario>> {
+    use crate::util::typed::read;
+    match crate::util::json::strip_bom(text)
+        .trim_start()
+        .as_bytes()
+        .first()?
+    {
+        b'[' => read(text, false),
+        b'{' => read::<Scenario>(text, false)
+            .map(|s| vec![s])
+            .or_else(|| read::<NativeFile>(text, false).map(|f| f.scenarios)),
+        _ => None,
+    }
+}
+
+/// `{"scenarios": [...]}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NativeFile {
+    scenarios: Vec<Scenario>,
+}
+
 /// agent-test's own form: one scenario, an array of them, or `{"scenarios": [...]}`.
 fn native_scenarios(file: &Path, value: Value) -> Result<Vec<Scenario>, LoadError> {
     match value {
         Value::Array(_) => load_value(file, value),
         Value::Object(ref o) if o.contains_key("scenarios") && !o.contains_key("name") => {
-            #[derive(serde::Deserialize)]
-            #[serde(deny_unknown_fields)]
-            struct File {
-                scenarios: Vec<Scenario>,
-            }
-            load_value::<File>(file, value).map(|f| f.scenarios)
+            load_value::<NativeFile>(file, value).map(|f| f.scenarios)
         }
         _ => load_value(file, value).map(|s| vec![s]),
     }
@@ -114,6 +143,9 @@ pub fn run_from_text(
 ) -> Result<RecordedRun, LoadError> {
     let file = file.as_ref();
     if format.is_none() {
+        if let Some(run) = crate::model::recording::fast_read(text) {
+            return Ok(run);
+        }
         // A recorded run or a report: read with the recordings' own depth bound.
         let value = crate::model::recording::parse_recording_json(text, file)?;
         if value.get("transcript").is_some() && value.get("scenario").is_some() {

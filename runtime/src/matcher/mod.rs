@@ -273,12 +273,13 @@ impl Matcher {
                 let Some(a) = actual else {
                     return fail(format!("missing (expected text containing {value:?})"));
                 };
-                let text = text(a);
-                let found = if *ignore_case {
-                    text.to_lowercase().contains(&value.to_lowercase())
-                } else {
-                    text.contains(value.as_str())
-                };
+                let found = crate::literal::find(
+                    &text(a),
+                    value,
+                    crate::literal::Anchor::None,
+                    *ignore_case,
+                )
+                .is_some();
                 if found {
                     Ok(())
                 } else {

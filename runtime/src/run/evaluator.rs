@@ -35,6 +35,8 @@ use serde_json::Value;
 pub struct ScenarioEvaluator {
     info: ScenarioInfo,
     expectations: Vec<Expectation>,
+    /// The checks' labels, worked out once for every transcript.
+    labels: Vec<String>,
     /// What only a live run can judge (simulated users, the checks after them), reported as
     /// errors so that nothing the scenario asks for is silently dropped.
     live_only: Vec<Verdict>,
@@ -51,12 +53,23 @@ impl ScenarioEvaluator {
     pub fn new(scenario: &Scenario) -> Self {
         ScenarioEvaluator {
             info: scenario.info(),
-            expectations: scenario.expectations(),
+            labels: Vec::new(),
+            expectations: Vec::new(),
             live_only: live_only(scenario),
             variables: variable_checks(scenario),
             interpolate: scenario.interpolate,
             context: scenario.context.clone(),
         }
+        .with_expectations(scenario.expectations())
+    }
+
+    fn with_expectations(mut self, expectations: Vec<Expectation>) -> Self {
+        self.labels = expectations
+            .iter()
+            .map(Expectation::display_label)
+            .collect();
+        self.expectations = expectations;
+        self
     }
 
     /// The scenario's name.
@@ -132,6 +145,7 @@ impl ScenarioEvaluator {
             &transcript,
             &self.expectations,
             judgements,
+            Some(&self.labels),
         ));
         verdicts.extend(self.live_only.iter().cloned());
         verdicts.extend(
@@ -311,6 +325,30 @@ impl VariableCheckAt {
             &expected,
         );
         step_verdict(label(&expected), "variable", severity, outcome)
+    }
+}
+
+/// The scenario prepared for evaluating many transcripts, taken rather than copied: what a
+/// command evaluating thousands of scenarios uses.
+///
+/// ```
+/// use agent_test_runtime::prelude::*;
+/// use agent_test_runtime::{ScenarioEvaluator, scenario::Scenario};
+/// let evaluator = ScenarioEvaluator::from(Scenario::new("x").user("hi").expect(no_tools()));
+/// assert_eq!(evaluator.name(), "x");
+/// ```
+impl From<Scenario> for ScenarioEvaluator {
+    fn from(mut scenario: Scenario) -> Self {
+        ScenarioEvaluator {
+            info: scenario.info(),
+            live_only: live_only(&scenario),
+            variables: variable_checks(&scenario),
+            interpolate: scenario.interpolate,
+            context: std::mem::take(&mut scenario.context),
+            labels: Vec::new(),
+            expectations: Vec::new(),
+        }
+        .with_expectations(scenario.into_expectations())
     }
 }
 

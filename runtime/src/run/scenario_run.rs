@@ -485,6 +485,7 @@ impl ScenarioRun {
             &self.transcript,
             &self.expectations,
             Some(&judgements),
+            None,
         ));
         if let Some(usage) = judge_usage {
             self.add_step_usage(usage);

@@ -7,3 +7,4 @@ pub(crate) mod dirs;
 pub(crate) mod input;
 pub(crate) mod json;
 pub(crate) mod text;
+pub(crate) mod typed;
