@@ -36,6 +36,7 @@ REPEATS = int(ARGS[1]) if len(ARGS) > 1 else 3
 WORK = ROOT / "target" / "eval-per-case" / f"{N}{'-jsonl' if JSONL else ''}"
 BIN = ROOT / "target" / "release" / "agent-test"
 FAILING_EVERY = 50
+CHECKS = 2 if JSONL else 5
 
 FILLER = ("We are sorry for the trouble with your order. The refund goes back to the card you "
           "paid with; banks usually show it within three to five working days. If anything "
@@ -93,9 +94,48 @@ def recorded_run(i):
     }
 
 
+def example(i):
+    """A MorganaBench example with its outputs: a few messages of history, two tool calls with
+    results, an email and a date-time parameter; ~3.7 KB, as in a 37 MB suite of 10,000."""
+    text, body, calls = reply(i)
+    bad = i % FAILING_EVERY == 0
+    history = [{"role": "user" if k % 2 == 0 else "assistant", "content": FILLER} for k in range(4)]
+    trace = []
+    for k, c in enumerate(calls):
+        trace.append({"event": "tool_call", "id": f"c{k}", "tool": c["name"], "params": c["arguments"]})
+        trace.append({"event": "tool_result", "id": f"c{k}", "result": c["result"]})
+    trace.append({"event": "tool_call", "id": "c9", "tool": "send_email",
+                  "params": {"to": "bob@example.com" if bad else "ana@example.com", "body": FILLER}})
+    return {
+        "inputs": {"messages": history + [{"role": "user", "content": f"Please refund {order(i)}"}]},
+        "expectations": {"assertions": [
+            {"assert_that": "tool_called", "tool": "process_refund", "parameters": [
+                {"param": "order_id", "matcher": {"match_as": "equality", "value": order(i)}},
+                {"param": "amount", "matcher": {"match_as": "equality", "value": 42.5}}]},
+            {"assert_that": "tool_called", "tool": "send_email", "parameters": [
+                {"param": "to", "matcher": {"match_as": "email", "value": "ana@example.com"}}]},
+        ]},
+        "outputs": {"response": text, "environment": {"user_time": "2026-11-23T09:30:00Z"},
+                    "trace": trace},
+    }
+
+
 def generate():
     marker = WORK / "generated"
     if marker.exists():
+        return
+    if JSONL:
+        subprocess.run(["rm", "-rf", str(WORK)], check=True)
+        WORK.mkdir(parents=True)
+        with open(WORK / "suite.jsonl", "w") as f:
+            for i in range(N):
+                f.write(json.dumps(example(i)) + "\n")
+        with open(WORK / "suite-no-checks.jsonl", "w") as f:
+            for i in range(N):
+                e = example(i)
+                e["expectations"] = {}
+                f.write(json.dumps(e) + "\n")
+        marker.touch()
         return
     subprocess.run(["rm", "-rf", str(WORK)], check=True)
     (WORK / "runs").mkdir(parents=True)
@@ -114,8 +154,9 @@ def measure(scenarios, fmt, verify):
     times, peaks = [], []
     out_file = WORK / f"out.{fmt}"
     for _ in range(REPEATS):
-        cmd = [str(BIN), "eval", "--scenarios", str(WORK / scenarios), "--runs",
-               str(WORK / "runs"), "--quiet", "--stats", "--format", fmt, "--output", str(out_file)]
+        runs = [] if JSONL else ["--runs", str(WORK / "runs")]
+        cmd = [str(BIN), "eval", "--scenarios", str(WORK / scenarios), *runs,
+               "--quiet", "--stats", "--format", fmt, "--output", str(out_file)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode not in (0, 1):
             sys.exit(f"agent-test eval failed ({out.returncode}):\n{out.stderr}")
@@ -138,7 +179,7 @@ def verify_json(path):
     failed = 0
     for r in runs:
         verdicts = r["report"]["verdicts"]
-        if len(verdicts) != 5:
+        if len(verdicts) != CHECKS:
             sys.exit(f"{r.get('source')}: {len(verdicts)} verdicts")
         failed += sum(v["status"] != "pass" for v in verdicts)
     expected = len(range(0, N, FAILING_EVERY))  # the field check of each planted failure
@@ -150,15 +191,20 @@ def main():
     subprocess.run(["cargo", "build", "--release", "--locked", "-p", "agent-test-cli"], cwd=ROOT,
                    check=True, stderr=subprocess.DEVNULL)
     generate()
-    size = sum(f.stat().st_size for f in (WORK / "runs").iterdir())
-    floor_t, floor_m = measure("scenarios-no-checks.json", "text", False)
-    print(f"per-case: {N} scenarios x 5 checks, {N} runs ({size / 1e6:.1f} MB of JSON), "
+    if JSONL:
+        size = (WORK / "suite.jsonl").stat().st_size
+        suite, bare, what = "suite.jsonl", "suite-no-checks.jsonl", "MorganaBench JSONL examples"
+    else:
+        size = sum(f.stat().st_size for f in (WORK / "runs").iterdir())
+        suite, bare, what = "scenarios.json", "scenarios-no-checks.json", "scenarios + run files"
+    floor_t, floor_m = measure(bare, "text", False)
+    print(f"per-case: {N} {what} x {CHECKS} checks ({size / 1e6:.1f} MB of runs), "
           f"{os.cpu_count()} CPUs, median of {REPEATS}, cold processes")
     print(f"  floor (read, parse, pair; no checks): {floor_t:.3f} s  peak {floor_m / 1024:.0f} MiB")
     for fmt in ["text", "json", "junit"]:
-        t, m = measure("scenarios.json", fmt, True)
-        per_check = max(t - floor_t, 0) / (N * 5) * 1e6
-        print(f"  5 checks, --format {fmt:5}: {t:.3f} s  peak {m / 1024:.0f} MiB  "
+        t, m = measure(suite, fmt, True)
+        per_check = max(t - floor_t, 0) / (N * CHECKS) * 1e6
+        print(f"  {CHECKS} checks, --format {fmt:5}: {t:.3f} s  peak {m / 1024:.0f} MiB  "
               f"{t / floor_t:.2f}x the floor  ({per_check:.2f} µs per check above it)")
 
 

@@ -8,14 +8,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use agent_test_runtime::RecordedRun;
 use agent_test_runtime::ScenarioEvaluator;
 use agent_test_runtime::judge::Judge;
-use agent_test_runtime::load;
+use agent_test_runtime::load::{self, CaseFile, LoadError};
+use agent_test_runtime::report::Report;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::trace::TraceFormat;
 
@@ -26,52 +25,86 @@ use crate::output::{Kept, RunResult, Sink};
 /// An evaluation ready to go: its inputs are found and its scenarios prepared.
 pub(crate) struct Evaluation {
     inputs: Vec<Input>,
+    /// The scenarios runs are matched to by name (with `--runs`).
     scenarios: Scenarios,
+    /// The scenario files whose cases carry their own recordings (without `--runs`).
+    case_files: Vec<CaseFile>,
     judge: Option<Judge>,
     trace_format: Option<TraceFormat>,
     format: OutputFormat,
     jobs: usize,
 }
 
-/// A recording to evaluate: a file, or one a scenario file carried (MorganaBench `outputs`),
-/// taken by the worker that evaluates it.
+/// What one worker evaluates: a run file (with the scenario of its name), or a case of a
+/// scenario file with the recording it carries (MorganaBench `outputs`), read by the worker.
 enum Input {
     File(PathBuf),
-    Carried(String, Mutex<Option<Box<RecordedRun>>>),
+    Case { file: usize, index: usize },
 }
 
 impl Evaluation {
-    /// Finds the runs (in the shard, if one is named) and prepares the scenarios; `Err` is a
+    /// Runs given on the command line, each matched to the scenario of its name: finds the
+    /// runs (of the shard, if one is named: by file) and prepares the scenarios; `Err` is a
     /// message for the user (nothing has been written yet).
-    pub(crate) fn prepare(args: &EvalArgs, loaded: Loaded) -> Result<Self, String> {
+    pub(crate) fn with_runs(args: &EvalArgs, loaded: Loaded) -> Result<Self, String> {
+        let files = load::files(&args.runs, load::RUN_EXTENSIONS)?;
+        if files.is_empty() {
+            return Err("--runs: no .json files found".into());
+        }
         let shard = args.work.shard;
-        let inputs: Vec<Input> = if args.runs.is_empty() {
-            if loaded.recordings.is_empty() {
-                return Err(
-                    "--runs is required: the recorded runs or traces to evaluate (the scenario \
-                     files carry none)"
-                        .into(),
-                );
-            }
-            loaded
-                .recordings
-                .into_iter()
-                .filter(|(_, run)| shard.is_none_or(|s| s.holds(&run.scenario.name)))
-                .map(|(label, run)| Input::Carried(label, Mutex::new(Some(Box::new(run)))))
-                .collect()
-        } else {
-            let files = load::files(&args.runs, load::RUN_EXTENSIONS)?;
-            if files.is_empty() {
-                return Err("--runs: no .json files found".into());
-            }
-            files
-                .into_iter()
-                .filter(|f| shard.is_none_or(|s| s.holds(&f.to_string_lossy())))
-                .map(Input::File)
-                .collect()
-        };
+        let inputs = files
+            .into_iter()
+            .filter(|f| shard.is_none_or(|s| s.holds(&f.to_string_lossy())))
+            .map(Input::File)
+            .collect();
+        Ok(Self::new(
+            args,
+            inputs,
+            Scenarios::new(loaded.scenarios),
+            Vec::new(),
+        ))
+    }
+
+    /// The recordings the scenario files carry, each case evaluated on its own (of the shard,
+    /// if one is named: by file and place). JSON lines are read by the workers, one case at a
+    /// time, so a large suite is never in memory whole.
+    pub(crate) fn carried(args: &EvalArgs) -> Result<Self, Vec<String>> {
+        let case_files = crate::inputs::case_files(&args.inputs)?;
+        if !case_files.iter().any(CaseFile::may_carry_recordings) {
+            return Err(vec![
+                "--runs is required: the recorded runs or traces to evaluate (the scenario files \
+                 carry none)"
+                    .into(),
+            ]);
+        }
+        let shard = args.work.shard;
+        let inputs = case_files
+            .iter()
+            .enumerate()
+            .flat_map(|(file, f)| {
+                (0..f.len())
+                    .filter(move |i| {
+                        shard.is_none_or(|s| s.holds(&format!("{}#{i}", f.path().display())))
+                    })
+                    .map(move |index| Input::Case { file, index })
+            })
+            .collect();
+        Ok(Self::new(
+            args,
+            inputs,
+            Scenarios::new(Vec::new()),
+            case_files,
+        ))
+    }
+
+    fn new(
+        args: &EvalArgs,
+        inputs: Vec<Input>,
+        scenarios: Scenarios,
+        case_files: Vec<CaseFile>,
+    ) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        Ok(Evaluation {
+        Evaluation {
             jobs: args
                 .work
                 .jobs
@@ -79,14 +112,15 @@ impl Evaluation {
                 .min(inputs.len())
                 .max(1),
             inputs,
-            scenarios: Scenarios::new(loaded.scenarios),
+            scenarios,
+            case_files,
             // Judge checks are graded by the judge the environment names
             // (AGENT_TEST_JUDGE_MODEL, ...), with its cache: AGENT_TEST_JUDGE_MODE=replay
             // evaluates them with no network at all.
             judge: crate::judge(&args.judge),
             trace_format: args.trace_format,
             format: args.output.format,
-        })
+        }
     }
 
     /// Evaluates every run, writing each result to `sink` in the order of the runs.
@@ -126,42 +160,82 @@ impl Evaluation {
     }
 
     fn evaluate_one(&self, input: &Input, runtime: Option<&tokio::runtime::Runtime>) -> RunResult {
-        let (source, run) = match input {
-            Input::Carried(label, run) => {
-                let taken = run.lock().ok().and_then(|mut r| r.take());
-                match taken {
-                    Some(r) => (label.clone(), *r),
-                    None => return unreadable(label.clone(), "the recording was already taken"),
-                }
-            }
-            Input::File(file) => match load::run(file, self.trace_format) {
-                Ok(r) => (file.display().to_string(), r),
-                Err(e) => return unreadable(file.display().to_string(), &e.to_string()),
-            },
-        };
-        let evaluator = match self.scenarios.find(&run.scenario.name) {
-            Ok(e) => e,
-            Err(e) => {
-                return RunResult {
-                    source,
-                    scenario: run.scenario.name,
-                    outcome: Err(e),
+        match input {
+            Input::File(file) => {
+                let source = file.display().to_string();
+                let run = match load::run(file, self.trace_format) {
+                    Ok(r) => r,
+                    Err(e) => return unreadable(source, &e.to_string()),
                 };
+                let evaluator = match self.scenarios.find(&run.scenario.name) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        return RunResult {
+                            source,
+                            scenario: run.scenario.name,
+                            outcome: Err(e),
+                        };
+                    }
+                };
+                let mut report = self.evaluate(evaluator, run.transcript, runtime);
+                report.scenario.module = run.scenario.module;
+                self.result(source, report)
             }
-        };
-        let mut report = match runtime {
+            Input::Case { file, index } => {
+                let Some(f) = self.case_files.get(*file) else {
+                    return unreadable(String::new(), "no such scenario file");
+                };
+                let case = match f.take(*index) {
+                    Ok(c) => c,
+                    Err(e) => return unreadable(f.path().display().to_string(), &place(&e)),
+                };
+                let source = format!("{} ({})", f.path().display(), case.scenario.name);
+                let Some(run) = case.recording else {
+                    return RunResult {
+                        source,
+                        scenario: case.scenario.name,
+                        outcome: Err("the case carries no recorded run to evaluate it on (give \
+                                      its runs with --runs)"
+                            .into()),
+                    };
+                };
+                let evaluator = ScenarioEvaluator::from(case.scenario);
+                let report = self.evaluate(&evaluator, run.transcript, runtime);
+                self.result(source, report)
+            }
+        }
+    }
+
+    fn evaluate(
+        &self,
+        evaluator: &ScenarioEvaluator,
+        transcript: agent_test_runtime::model::Transcript,
+        runtime: Option<&tokio::runtime::Runtime>,
+    ) -> Report {
+        match runtime {
             Some(rt) if evaluator.needs_judge() => {
-                rt.block_on(evaluator.evaluate_judged(run.transcript, self.judge.as_ref()))
+                rt.block_on(evaluator.evaluate_judged(transcript, self.judge.as_ref()))
             }
-            _ => evaluator.evaluate(run.transcript),
-        };
-        report.scenario.module = run.scenario.module;
+            _ => evaluator.evaluate(transcript),
+        }
+    }
+
+    fn result(&self, source: String, report: Report) -> RunResult {
         RunResult {
             source,
-            scenario: evaluator.name().to_owned(),
-            // The recording is the input: the output names it rather than repeating it.
+            scenario: report.scenario.name.clone(),
+            // The recording is an input: the output names it rather than repeating it.
             outcome: Ok(Kept::of(&report, self.format, false)),
         }
+    }
+}
+
+/// A case's load error without its file (the output's line names the file).
+fn place(e: &LoadError) -> String {
+    if e.path.is_empty() {
+        e.message.clone()
+    } else {
+        format!("at {}: {}", e.path, e.message)
     }
 }
 

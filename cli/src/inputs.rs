@@ -1,33 +1,54 @@
-//! The inputs of a command: scenario files and the recordings they carry, read with the
-//! runtime's one loader ([`agent_test_runtime::load`]).
+//! The inputs of a command: scenario files, read whole or case by case with the runtime's one
+//! loader ([`agent_test_runtime::load`]).
 
 use std::path::Path;
 
-use agent_test_runtime::RecordedRun;
 use agent_test_runtime::formats::SeedFormat;
-use agent_test_runtime::load;
+use agent_test_runtime::load::{self, CaseFile};
 use agent_test_runtime::scenario::Scenario;
 
 use crate::args::Inputs;
 
-/// Scenarios, and recordings that came with them (labelled by file and scenario).
+/// The scenarios of every file, read whole (what `run`, and `eval --runs`, need: every
+/// scenario, to run it or to find it by name).
 #[derive(Default)]
 pub(crate) struct Loaded {
     pub(crate) scenarios: Vec<Scenario>,
-    pub(crate) recordings: Vec<(String, RecordedRun)>,
+}
+
+/// The scenario files the options name (directories searched).
+fn scenario_files(inputs: &Inputs) -> Result<Vec<std::path::PathBuf>, Vec<String>> {
+    let files = load::files(&inputs.scenarios, load::SCENARIO_EXTENSIONS).map_err(|e| vec![e])?;
+    if files.is_empty() {
+        return Err(vec![
+            "--scenarios: no .json, .jsonl, .yaml or .yml files found".into(),
+        ]);
+    }
+    Ok(files)
+}
+
+/// Every scenario file opened to take its cases one at a time (JSON lines are read case by
+/// case); `Err` lists every unreadable file.
+pub(crate) fn case_files(inputs: &Inputs) -> Result<Vec<CaseFile>, Vec<String>> {
+    let mut opened = Vec::new();
+    let mut errors = Vec::new();
+    for f in scenario_files(inputs)? {
+        match CaseFile::open(&f, inputs.input_format) {
+            Ok(c) => opened.push(c),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(opened)
+    } else {
+        Err(errors)
+    }
 }
 
 impl Loaded {
-    /// Every scenario of every file, with the recordings the files carry; `Err` lists every
-    /// unreadable file.
+    /// Every scenario of every file; `Err` lists every unreadable file.
     pub(crate) fn read(inputs: &Inputs) -> Result<Loaded, Vec<String>> {
-        let files =
-            load::files(&inputs.scenarios, load::SCENARIO_EXTENSIONS).map_err(|e| vec![e])?;
-        if files.is_empty() {
-            return Err(vec![
-                "--scenarios: no .json, .jsonl, .yaml or .yml files found".into(),
-            ]);
-        }
+        let files = scenario_files(inputs)?;
         let mut loaded = Loaded::default();
         let mut errors = Vec::new();
         for f in &files {
@@ -42,16 +63,11 @@ impl Loaded {
         }
     }
 
-    /// The scenarios of a file and the recordings it carries: the seed format named, else the
-    /// one detected from the content, else the native form (see [`load::cases`]).
+    /// The scenarios of a file: the seed format named, else the one detected from the
+    /// content, else the native form (see [`load::cases`]).
     fn add(&mut self, path: &Path, format: Option<SeedFormat>) -> Result<(), load::LoadError> {
-        for c in load::cases(path, format)? {
-            if let Some(r) = c.recording {
-                self.recordings
-                    .push((format!("{} ({})", path.display(), c.scenario.name), r));
-            }
-            self.scenarios.push(c.scenario);
-        }
+        let cases = load::cases(path, format)?;
+        self.scenarios.extend(cases.into_iter().map(|c| c.scenario));
         Ok(())
     }
 }

@@ -35,10 +35,13 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Eval(a) => execute(&a.output, started, || {
-            let loaded = Loaded::read(&a.inputs)?;
-            eval::Evaluation::prepare(a, loaded)
-                .map(|e| Job::Eval(Box::new(e)))
-                .map_err(|e| vec![e])
+            let evaluation = if a.runs.is_empty() {
+                eval::Evaluation::carried(a)?
+            } else {
+                let loaded = Loaded::read(&a.inputs)?;
+                eval::Evaluation::with_runs(a, loaded).map_err(|e| vec![e])?
+            };
+            Ok(Job::Eval(Box::new(evaluation)))
         }),
         Command::Run(a) => execute(&a.output, started, || {
             // The agent's options first: a wrong option is named before any file is read.

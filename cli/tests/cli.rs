@@ -578,9 +578,14 @@ fn eval_runs_a_morganabench_suite_on_its_own_outputs() {
     );
     assert!(text.contains("2 runs: 1 passed, 1 failed"), "{text}");
 
+    // A broken line is that case's error: the other lines are still evaluated and reported.
     std::fs::write(
         dir.join("broken.jsonl"),
-        example("x").replace(",\"tool\":\"send_email\"", ""),
+        format!(
+            "{}\n{}\n",
+            example("x").replace(",\"tool\":\"send_email\"", ""),
+            example("ana@example.com")
+        ),
     )
     .expect("write");
     let out = bin()
@@ -589,11 +594,20 @@ fn eval_runs_a_morganabench_suite_on_its_own_outputs() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
     assert!(
-        stderr(&out)
-            .contains("broken.jsonl: at line 1: expectations.assertions[0]: missing field `tool`"),
-        "{}",
-        stderr(&out)
+        text.contains(
+            "broken.jsonl: at line 1: expectations.assertions[0]: missing field `tool`\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("broken.jsonl (broken-2): agent-test: scenario `broken-2` passed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 runs: 1 passed, 0 failed, 1 unreadable"),
+        "{text}"
     );
 }
 

@@ -34,6 +34,8 @@ pub mod morganabench;
 pub mod promptkit;
 mod read;
 
+pub(crate) use read::stem;
+
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;

@@ -268,23 +268,33 @@ pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>
         }
     }
     let stem = stem(file);
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+    jsonl_lines(text)
+        .map(|(n, line)| from_line(line, n, &stem, file))
+        .collect()
+}
+
+/// The non-blank lines of JSON lines text, each with its 0-based number.
+pub(crate) fn jsonl_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+}
+
+/// The example on line `n` (0-based) of a JSON lines file, named `<stem>-<line>`.
+pub(crate) fn from_line(
+    line: &str,
+    n: usize,
+    stem: &str,
+    file: &Path,
+) -> Result<ImportedCase, LoadError> {
+    let at = format!("line {}", n + 1);
+    let v = strict_json::parse(line).map_err(|e| match e {
+        JsonTextError::Syntax(e) => load_error(file, (at.clone(), format!("not valid JSON: {e}"))),
+        JsonTextError::Duplicate(d) => {
+            load_error(file, (format!("{at}: {}", d.path), d.message(n)))
         }
-        let at = format!("line {}", n + 1);
-        let v = strict_json::parse(line).map_err(|e| match e {
-            JsonTextError::Syntax(e) => {
-                load_error(file, (at.clone(), format!("not valid JSON: {e}")))
-            }
-            JsonTextError::Duplicate(d) => {
-                load_error(file, (format!("{at}: {}", d.path), d.message(n)))
-            }
-        })?;
-        out.push(case(format!("{stem}-{}", n + 1), &v, &at, file)?);
-    }
-    Ok(out)
+    })?;
+    case(format!("{stem}-{}", n + 1), &v, &at, file)
 }
 
 /// Examples from a parsed JSON document: one example, or an array of them.

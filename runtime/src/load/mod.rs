@@ -14,6 +14,8 @@
 //! assert_eq!(load::cases_from_text(mibo, "ping.json", None).unwrap()[0].scenario.name, "ping");
 //! ```
 
+mod case_file;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -23,6 +25,7 @@ use crate::model::{RecordedRun, ScenarioInfo};
 use crate::scenario::Scenario;
 use crate::trace::{self, TraceFormat};
 pub use crate::util::input::{LoadError, load_json, load_json_file, load_value, read_text};
+pub use case_file::CaseFile;
 
 /// Extensions of scenario files: JSON, JSON lines and YAML.
 pub const SCENARIO_EXTENSIONS: &[&str] = &["json", "jsonl", "yaml", "yml"];
