@@ -287,6 +287,7 @@ fn full_recording() -> RecordedRun {
         .body(json!({"b": {"c": 1}}))
         .usage(Usage::new(1, 2))
         .http_status(200)
+        .chat_model("m")
         .workflow(
             crate::model::Workflow::in_state("s")
                 .transitions(["a"])

@@ -265,7 +265,8 @@ impl ChatAgent {
                 .map(|m| json!({"role": m.role.as_str(), "content": m.content})),
         );
         let tools = self.tool_definitions();
-        let mut reply = Reply::default();
+        // The reply says it is a chat model's: its HTTP exchanges are with the model endpoint.
+        let mut reply = Reply::default().chat_model(self.model.clone());
         let mut usage: Option<Usage> = None;
         for step in 0..self.max_steps {
             let mut body = self.params.clone();

@@ -11,8 +11,11 @@ use crate::model::turn_number;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or
 /// [`http_success`]. After the turns, every turn must have it. A turn with no status is *not
-/// measured*, an error verdict that says why: the agent is not reached over HTTP (an in-process
-/// or chat agent), or the agent failed (a timeout, a refused connection) and gave no answer.
+/// measured*, an error verdict that says why: the agent is a chat model (its HTTP exchanges are
+/// with the model endpoint, one per model step, and are not the status of its answer; see
+/// [`Reply::chat_model`](crate::model::Reply)), the agent is not reached over HTTP (in
+/// process, a trace without a status), or the agent failed (a timeout, a refused connection, an
+/// endpoint's error) and gave no answer.
 ///
 /// ```
 /// use agent_test_runtime::prelude::*;
@@ -81,9 +84,18 @@ impl StatusCheck {
                     ));
                 }
                 (None, None) => {
+                    let why = match &t.reply.chat_model {
+                        // The exchanges with the model endpoint are the agent's own business
+                        // (a failed one fails the turn); none of them is the answer's status.
+                        Some(model) => format!(
+                            "the agent is the chat model `{model}`, whose answers carry no HTTP \
+                             status of their own: its HTTP requests go to the model endpoint, \
+                             and one that fails fails the turn"
+                        ),
+                        None => "the agent is not reached over HTTP".to_owned(),
+                    };
                     return Outcome::error(format!(
-                        "not measured: turn {} has no HTTP status (the agent is not reached over \
-                         HTTP)",
+                        "not measured: turn {} has no HTTP status ({why})",
                         turn_number(t.index)
                     ));
                 }

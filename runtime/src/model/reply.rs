@@ -43,6 +43,12 @@ pub struct Reply {
     /// The HTTP status of the agent's answer, for agents reached over HTTP.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
+    /// The chat model that wrote the reply, when the agent *is* a model reached through an
+    /// OpenAI-compatible chat endpoint ([`ChatAgent`](crate::agent::ChatAgent) records it).
+    /// Such an agent's HTTP exchanges are with its model endpoint, one per model step; its
+    /// answer has no HTTP status of its own, so an `http_status` check on it says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_model: Option<String>,
     /// Latency the agent measured itself (a trace's `duration_ms`); when absent the runtime's
     /// own measurement is used, and a turn read from a trace or replayed from a recording
     /// without one is *not measured* (see [`Turn::latency_ms`](super::Turn::latency_ms)).
@@ -113,6 +119,18 @@ impl Reply {
     /// ```
     pub fn http_status(mut self, status: u16) -> Self {
         self.http_status = Some(status);
+        self
+    }
+
+    /// Records the chat model that wrote the reply (the field of the same name).
+    ///
+    /// ```
+    /// # use agent_test_runtime::model::Reply;
+    /// let r = Reply::text("Hello!").chat_model("gpt-4o-mini");
+    /// assert_eq!(r.chat_model.as_deref(), Some("gpt-4o-mini"));
+    /// ```
+    pub fn chat_model(mut self, model: impl Into<String>) -> Self {
+        self.chat_model = Some(model.into());
         self
     }
 

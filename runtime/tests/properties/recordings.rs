@@ -81,6 +81,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             option::of(edgy_u64()),
         )),
         option::of(any::<u16>()),
+        option::of(odd_string()),
         option::of(edgy_u64()),
         option::of((
             option::of(odd_string()),
@@ -93,7 +94,17 @@ fn reply() -> impl Strategy<Value = Reply> {
         ),
     )
         .prop_map(
-            |(text, body, calls, usage, http_status, latency_ms, workflow, guardrails)| Reply {
+            |(
+                text,
+                body,
+                calls,
+                usage,
+                http_status,
+                chat_model,
+                latency_ms,
+                workflow,
+                guardrails,
+            )| Reply {
                 text,
                 body,
                 calls,
@@ -103,6 +114,7 @@ fn reply() -> impl Strategy<Value = Reply> {
                     total_tokens,
                 }),
                 http_status,
+                chat_model,
                 latency_ms,
                 workflow: workflow.map(|(state, transitions, complete)| Workflow {
                     state,

@@ -160,3 +160,65 @@ async fn endpoint_errors_are_agent_errors() {
     let debug = format!("{:?}", agent(&base));
     assert!(!debug.contains("sk-test-key"), "{debug}");
 }
+
+/// A chat agent's HTTP exchanges are with its model endpoint (one per model step), not an HTTP
+/// status of its answer: `http_status` on it is "not measured", and says the agent is a chat
+/// model — also on a recording of the run — and, when the endpoint failed, what it answered.
+#[tokio::test]
+async fn http_status_on_a_chat_agent_says_it_is_a_chat_model() {
+    let (base, log) = chat_server(vec![
+        Ok(tool_calls(&[(
+            "c1",
+            "lookup_order",
+            json!({"order_id": "ORD-9921"}),
+        )])),
+        Ok(answer("Order ORD-9921 was charged twice.")),
+    ])
+    .await;
+    let mut run = ScenarioRun::new(Suite::new().agent(agent(&base)), "status");
+    run.user("Was ORD-9921 charged twice?").await;
+    run.expect_turn(http_status(200));
+    run.expect(http_success());
+    run.expect(reply().contains("charged twice"));
+    let report = run.report().await;
+    assert_eq!(log.lock().unwrap().len(), 2, "two model steps, both 200");
+    let why = "not measured: turn 1 has no HTTP status (the agent is the chat model `test-model`, \
+               whose answers carry no HTTP status of their own: its HTTP requests go to the model \
+               endpoint, and one that fails fails the turn)";
+    let got: Vec<(Status, &str)> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Status::Error, why),
+            (Status::Error, why),
+            (Status::Pass, "")
+        ]
+    );
+    // The recording keeps it: evaluating it again says the same.
+    let turn = &report.transcript.turns[0];
+    assert_eq!(turn.reply.chat_model.as_deref(), Some("test-model"));
+    assert_eq!(turn.reply.http_status, None);
+    let json = serde_json::to_value(&report.transcript).unwrap();
+    let reloaded: agent_test_runtime::model::Transcript = serde_json::from_value(json).unwrap();
+    let v = evaluate(&reloaded, &[http_success().into_expectation()]);
+    assert_eq!((v[0].status, v[0].reason.as_str()), (Status::Error, why));
+
+    // The endpoint failing fails the turn, and the status check says what it answered.
+    let (base, _) = chat_server(vec![Err(503)]).await;
+    let mut run = ScenarioRun::new(Suite::new().agent(agent(&base)), "down");
+    run.user("hi").await;
+    run.expect(http_success());
+    let report = run.report().await;
+    assert_eq!(report.verdicts[1].status, Status::Error);
+    assert_eq!(
+        report.verdicts[1].reason,
+        format!(
+            "not measured: turn 1: the agent failed (the model endpoint {base}/chat/completions \
+             answered HTTP 503: upstream error), so there is no HTTP status"
+        )
+    );
+}
