@@ -106,6 +106,10 @@ macro_rules! checks {
         }
 
         impl Check {
+            /// Every check type's `type` tag, in the list's order (the vacuity tests cover each).
+            #[doc(hidden)]
+            pub const KINDS: &'static [&'static str] = &[$($kind,)*];
+
             /// The check's family, as in its serialised `type` tag.
             ///
             /// See the type's example.

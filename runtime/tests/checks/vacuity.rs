@@ -56,14 +56,35 @@ fn one_of_each() -> Vec<Check> {
     ]
 }
 
+/// The check types of the `checks!` list ([`Check::KINDS`]) that `checks` hold no check of.
+fn uncovered_kinds(checks: &[Check]) -> Vec<&'static str> {
+    let covered: std::collections::BTreeSet<&str> = checks.iter().map(Check::kind).collect();
+    Check::KINDS
+        .iter()
+        .copied()
+        .filter(|k| !covered.contains(k))
+        .collect()
+}
+
+#[test]
+fn the_coverage_guard_sees_a_missing_kind() {
+    let mut checks = one_of_each();
+    checks.retain(|c| c.kind() != "length");
+    assert_eq!(uncovered_kinds(&checks), ["length"]);
+    let listed: std::collections::BTreeSet<&str> = Check::KINDS.iter().copied().collect();
+    assert_eq!(listed.len(), Check::KINDS.len(), "a kind listed twice");
+    assert!(listed.contains("custom") && listed.contains("http_status"));
+}
+
 #[test]
 fn with_no_turn_every_check_type_is_an_error() {
     let nothing = Transcript::new(vec![]);
     let checks = one_of_each();
-    let mut kinds: Vec<&str> = checks.iter().map(Check::kind).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    assert_eq!(kinds.len(), 22, "one check of every type: {kinds:?}");
+    let missing = uncovered_kinds(&checks);
+    assert!(
+        missing.is_empty(),
+        "check types without a vacuity case (add one to `one_of_each`): {missing:?}"
+    );
     for c in checks {
         let kind = c.kind();
         assert_eq!(sr(conv(&nothing, c)), error("no turn ran"), "{kind}");
@@ -459,6 +480,15 @@ fn http_status_says_why_there_is_none() {
     assert_eq!(
         sr(conv(&in_process, http_status(200))),
         error("not measured: turn 1 has no HTTP status (the agent is not reached over HTTP)")
+    );
+    let chat = one_turn(Reply::text("hi").chat_model("gpt-4o-mini"));
+    assert_eq!(
+        sr(conv(&chat, http_status(200))),
+        error(
+            "not measured: turn 1 has no HTTP status (the agent is the chat model `gpt-4o-mini`, \
+             whose answers carry no HTTP status of their own: its HTTP requests go to the model \
+             endpoint, and one that fails fails the turn)"
+        )
     );
     let timed_out = Transcript::new(vec![
         Turn::new(0, "a", Reply::text("ok").http_status(200), 5),
