@@ -51,80 +51,234 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The code of a file without comments (doc examples name the crate by its name, never
-/// `crate::`) and without the contents of string literals.
+/// `crate::`) and without the contents of string and char literals (raw strings included), so
+/// that what is left of braces and paths is code.
 fn code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let (mut in_string, mut escaped) = (false, false);
-    while let Some(c) = chars.next() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => {
-                    in_string = false;
-                    out.push('"');
-                }
-                _ => {}
-            }
-            continue;
-        }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        let prev_is_ident = out
+            .chars()
+            .next_back()
+            .is_some_and(|p| p.is_alphanumeric() || p == '_');
         match c {
-            '/' if chars.peek() == Some(&'/') => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
+            '/' if next == Some('/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            '/' if next == Some('*') => {
+                // Block comments nest.
+                let mut depth = 0usize;
+                while i < chars.len() {
+                    if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
                     }
                 }
+                continue;
             }
             '"' => {
-                in_string = true;
-                out.push('"');
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                out.push_str("\"\"");
+                i += 1;
+                continue;
             }
-            // A char literal holding a quote (`'"'`) is not a string.
-            '\'' if chars.peek() == Some(&'"') => {
-                out.push('\'');
-                out.push('"');
-                chars.next();
+            // A raw string: `r"…"`, `r#"…"#`, `br#"…"#`; its quotes and backslashes are text.
+            'r' if !prev_is_ident || out.ends_with('b') => {
+                let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+                if chars.get(i + 1 + hashes) == Some(&'"') {
+                    let body = i + 2 + hashes;
+                    let close: String = std::iter::once('"')
+                        .chain(std::iter::repeat_n('#', hashes))
+                        .collect();
+                    let rest: String = chars[body..].iter().collect();
+                    let len = rest.find(&close).map_or(rest.len(), |e| e + close.len());
+                    i = body + rest[..len].chars().count();
+                    out.push_str("\"\"");
+                    continue;
+                }
             }
-            _ => out.push(c),
+            // A char literal (`'{'`, `'"'`, `'\''`), not a lifetime (`'a`).
+            '\'' if next == Some('\\') => {
+                let close = chars[i + 3..].iter().position(|&q| q == '\'');
+                i = close.map_or(chars.len(), |p| i + 3 + p + 1);
+                out.push_str("''");
+                continue;
+            }
+            '\'' if chars.get(i + 2) == Some(&'\'') => {
+                i += 3;
+                out.push_str("''");
+                continue;
+            }
+            _ => {}
         }
+        out.push(c);
+        i += 1;
     }
     out
 }
 
-/// The first segments of every path after `crate::` (`crate::model::Turn` → `model`,
-/// `crate::{a::b, c}` → `a`, `c`).
-fn crate_paths(code: &str) -> Vec<String> {
+/// How many modules down from the crate root a file's module is: `lib.rs` 0, `model.rs` and
+/// `model/mod.rs` 1, `model/turn.rs` 2.
+fn file_depth(rel: &Path) -> usize {
+    let parts = rel.components().count();
+    match rel.file_name().and_then(|n| n.to_str()) {
+        Some("mod.rs") => parts - 1,
+        Some("lib.rs") if parts == 1 => 0,
+        _ => parts,
+    }
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The identifier at the start of `s`.
+fn ident(s: &str) -> &str {
+    &s[..s.find(|c: char| !is_ident(c)).unwrap_or(s.len())]
+}
+
+/// Reads the path or use tree at the start of `s` (`crate::a::{b::{c, d}, e as f, g::*}`), adding
+/// every full path it names to `out` (`crate a b c`, `crate a b d`, `crate a e`, `crate a g *`),
+/// each after `prefix`. Returns how many bytes it read, or `None` if `s` is not one.
+fn use_tree(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> Option<usize> {
+    if s.starts_with('*') {
+        out.push([prefix, &["*".to_owned()]].concat());
+        return Some(1);
+    }
+    if s.starts_with('{') {
+        return group(s, prefix, out);
+    }
+    let name = ident(s);
+    if name.is_empty() {
+        return None;
+    }
+    let path = [prefix, &[name.to_owned()]].concat();
+    let after = &s[name.len()..];
+    if let Some(rest) = after.strip_prefix("::") {
+        if rest.starts_with('<') {
+            // A turbofish: the path ends here.
+            out.push(path);
+            return Some(name.len());
+        }
+        if let Some(n) = use_tree(rest, &path, out) {
+            return Some(name.len() + 2 + n);
+        }
+    }
+    out.push(path);
+    Some(name.len())
+}
+
+/// A `{ tree, tree as alias, * }` group at the start of `s`, each tree after `prefix`.
+fn group(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> Option<usize> {
+    let mut at = 1; // past `{`
+    let skip_ws = |at: usize| at + (s[at..].len() - s[at..].trim_start().len());
+    loop {
+        at = skip_ws(at);
+        if s[at..].starts_with('}') {
+            return Some(at + 1);
+        }
+        at += use_tree(&s[at..], prefix, out)?;
+        at = skip_ws(at);
+        if let Some(rest) = s[at..].strip_prefix("as") {
+            let alias = rest.trim_start();
+            at = s.len() - alias.len() + ident(alias).len();
+            at = skip_ws(at);
+        }
+        match s[at..].chars().next() {
+            Some(',') => at += 1,
+            Some('}') => return Some(at + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// The top-level module a full path names, if it reaches the crate root from a module `depth`
+/// modules down: `crate::model::Turn` → `model`; `super::super::model` from depth 2 → `model`;
+/// `super::x` from depth 2 stays inside the file's own top-level module (`None`).
+fn top_level(path: &[String], depth: usize) -> Option<String> {
+    let first = match path.first()?.as_str() {
+        "crate" => 1,
+        "super" => {
+            let climbs = path.iter().take_while(|p| *p == "super").count();
+            if climbs != depth {
+                return None;
+            }
+            climbs
+        }
+        _ => return None,
+    };
+    path.get(first)
+        .filter(|m| *m != "*" && *m != "self")
+        .cloned()
+}
+
+/// The top-level modules named by the paths of a file's `code` that reach the crate root:
+/// `crate::…` paths and `super::…` paths that climb all the way up (counting the inline modules,
+/// `mod tests { .. }`, the path is written in), use groups at any depth
+/// (`crate::{a::{b, c}, d}` → `a`, `d`). `depth` is the file's [`file_depth`].
+fn root_paths(code: &str, depth: usize) -> Vec<String> {
     let mut out = Vec::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("crate::") {
-        let before = rest[..i].chars().next_back();
-        rest = &rest[i + "crate::".len()..];
-        // `$crate::`, `agent_test_runtime::crate_x`: not this crate's path.
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+    let mut braces = 0usize;
+    // The brace depth inside each inline module the scan is in.
+    let mut inline: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let c = rest.chars().next().expect("in bounds");
+        if c == '{' {
+            braces += 1;
+        } else if c == '}' {
+            if inline.last() == Some(&braces) {
+                inline.pop();
+            }
+            braces = braces.saturating_sub(1);
+        } else if is_ident(c) {
+            let word = ident(rest);
+            // `$crate::` in a macro is the defining crate, not a path of this module.
+            let after_dollar = code[..i].ends_with('$');
+            match word {
+                "mod" => {
+                    let decl = rest[3..].trim_start();
+                    let name = ident(decl);
+                    if !name.is_empty() && decl[name.len()..].trim_start().starts_with('{') {
+                        inline.push(braces + 1);
+                    }
+                }
+                "crate" | "super" if !after_dollar => {
+                    let mut paths = Vec::new();
+                    if let Some(n) = use_tree(rest, &[], &mut paths) {
+                        out.extend(
+                            paths
+                                .iter()
+                                .filter_map(|p| top_level(p, depth + inline.len())),
+                        );
+                        i += n;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            i += word.len();
             continue;
         }
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = group.find('}').unwrap_or(group.len());
-            for item in group[..end].split(',') {
-                let first: String = item
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !first.is_empty() {
-                    out.push(first);
-                }
-            }
-        } else {
-            let first: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            out.push(first);
-        }
+        i += c.len_utf8();
     }
     out
 }
@@ -153,7 +307,7 @@ fn imports_never_go_up_a_layer_and_modules_form_no_cycle() {
             continue;
         };
         let text = std::fs::read_to_string(file).expect("read a source file");
-        for target in crate_paths(&code(&text)) {
+        for target in root_paths(&code(&text), file_depth(rel)) {
             if target == module {
                 continue;
             }
@@ -224,5 +378,45 @@ fn find_cycle(
 #[test]
 fn the_reader_sees_paths_and_skips_comments_and_strings() {
     let text = "use crate::model::Turn; // crate::run\nlet s = \"crate::report\";\nuse crate::{a::b, c};\n$crate::x";
-    assert_eq!(crate_paths(&code(text)), ["model", "a", "c"]);
+    assert_eq!(root_paths(&code(text), 1), ["model", "a", "c"]);
+    let literals = "let q = '\"'; let b = '{'; let e = '\\''; let r = r#\"crate::run \"{\"#; /* crate::judge /* nested */ crate::report */ use crate::model;";
+    assert_eq!(root_paths(&code(literals), 1), ["model"]);
+}
+
+#[test]
+fn the_reader_sees_nested_use_groups() {
+    let text = "use crate::{\n    check::{Check, tool::{ToolCheck, tool}},\n    model::Turn,\n    util::text as t,\n    formats::*,\n};\nuse crate::{self as root, run};";
+    assert_eq!(
+        root_paths(&code(text), 2),
+        ["check", "check", "check", "model", "util", "formats", "run"]
+    );
+    // A path in code, with a turbofish, is read up to its first segment too.
+    assert_eq!(
+        root_paths("let x = crate::load::read::<Value>(p);", 1),
+        ["load"]
+    );
+}
+
+#[test]
+fn the_reader_follows_super_paths_to_the_top_level() {
+    // From `check/tool.rs` (depth 2): `super::super::` is the crate root, `super::` is `check`.
+    let nested = "use super::super::run::Suite;\nuse super::{EvalContext, count::Count};\nuse super::super::{judge::Grade, model::{Call, Turn}};";
+    assert_eq!(
+        root_paths(&code(nested), 2),
+        ["run", "judge", "model", "model"]
+    );
+    // From `check/mod.rs` or `evaluate.rs` (depth 1), one `super::` is the root.
+    assert_eq!(
+        root_paths("use super::{report, model::Turn};", 1),
+        ["report", "model"]
+    );
+    // Inside an inline module, one more `super::` is needed to climb out of the file.
+    let inline = "mod tests {\n    use super::evaluate;\n    use super::super::run::Suite;\n    fn f() { if true { let x = '}'; } }\n}\nuse super::judge;";
+    assert_eq!(root_paths(&code(inline), 1), ["run", "judge"]);
+    // `pub(super)` and `pub(crate)` name no module.
+    assert!(root_paths("pub(super) fn f() {} pub(crate) struct S;", 1).is_empty());
+    assert_eq!(file_depth(Path::new("lib.rs")), 0);
+    assert_eq!(file_depth(Path::new("check/mod.rs")), 1);
+    assert_eq!(file_depth(Path::new("check/tool.rs")), 2);
+    assert_eq!(file_depth(Path::new("evaluate.rs")), 1);
 }
