@@ -2064,6 +2064,123 @@ fn promptkit_registry() {
                 .guardrail(Guardrail::triggered("banned_words"))),
             expect: vec![("pii", Pass), ("banned_words", Pass)],
         },
+        // The other side of each rule above: a passing run where the row shows a failing one,
+        // a failing run where it shows a passing one.
+        Row {
+            what: "content_not_includes: passes when no assistant message so far has the pattern",
+            case: turns_doc(
+                "- role: user\n  content: a\n- role: user\n  content: b\n  assertions:\n    - {type: content_not_includes, params: {patterns: [guarantee]}}\n",
+            ),
+            run: turns(vec![
+                ("a", Reply::text("We cannot promise it.")),
+                ("b", Reply::text("Anything else?")),
+            ]),
+            expect: vec![("text", Pass)],
+        },
+        Row {
+            what: "content_matches with expect_match: false passes when the pattern is absent",
+            case: turn_with(
+                "- {type: content_matches, params: {pattern: '(?i)guarantee', expect_match: false}}\n- {type: regex, params: {pattern: '(?i)guarantee', expect_match: false}}\n",
+            ),
+            run: run(Reply::text("We will do our best.")),
+            expect: vec![("text", Pass), ("text", Pass)],
+        },
+        Row {
+            what: "min_length fails below the minimum (bytes)",
+            case: turn_with("- {type: min_length, params: {min: 6}}\n"),
+            run: run(Reply::text("café")),
+            expect: vec![("length", Fail)],
+        },
+        Row {
+            what: "json_schema with extract_json passes on JSON in prose that satisfies it",
+            case: turn_with(
+                "- {type: json_schema, params: {extract_json: true, schema: {type: object, required: [id]}}}\n",
+            ),
+            run: run(Reply::text(
+                r#"Done: {"id": "RF-1", "name": "x"}. Anything else?"#,
+            )),
+            expect: vec![("schema", Pass)],
+        },
+        Row {
+            what: "json_schema on the whole reply passes on a valid object",
+            case: turn_with(
+                "- {type: json_schema, params: {schema: {type: object, required: [id]}}}\n",
+            ),
+            run: run(Reply::text(r#"{"id": 7}"#)),
+            expect: vec![("schema", Pass)],
+        },
+        Row {
+            what: "tools_called_session: fewer calls than min_calls over the session fails",
+            case: conversation_with(
+                "- {type: tools_called_session, params: {tool_names: [pay], min_calls: 2}}\n",
+            ),
+            run: run(Reply::text("").call(tool("pay", json!({})))),
+            expect: vec![("pay", Fail)],
+        },
+        Row {
+            what: "tools_not_called_session: passes when the tool was never called",
+            case: conversation_with(
+                "- {type: tools_not_called_session, params: {tool_names: [delete]}}\n",
+            ),
+            run: turns(vec![
+                ("a", Reply::text("").call(tool("search", json!({})))),
+                ("b", Reply::text("").call(tool("book", json!({})))),
+            ]),
+            expect: vec![("delete", Pass)],
+        },
+        Row {
+            what: "tool_args_session: passes when some call in the conversation has the arguments",
+            case: conversation_with(
+                "- {type: tool_args_session, params: {tool_name: t, expected_args: {a: x}}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("t", json!({"a": "y"})))
+                .call(tool("t", json!({"a": "x", "b": 2})))),
+            expect: vec![("`t`", Pass)],
+        },
+        Row {
+            what: "tools_not_called_with_args: other values of the argument pass",
+            case: conversation_with(
+                "- {type: tools_not_called_with_args, params: {tool_name: pay, forbidden_args: {currency: [XXX, ZZZ]}}}\n",
+            ),
+            run: run(Reply::text("")
+                .call(tool("pay", json!({"currency": "EUR"})))
+                .call(tool("refund", json!({"currency": "ZZZ"})))),
+            expect: vec![("pay", Pass)],
+        },
+        Row {
+            what: "tool_call_sequence: the tools in order, other calls in between, passes",
+            case: turn_with("- {type: tool_call_sequence, params: {sequence: [search, book]}}\n"),
+            run: run(Reply::text("")
+                .call(tool("search", json!({})))
+                .call(tool("lookup", json!({})))
+                .call(tool("book", json!({})))),
+            expect: vec![("tool sequence", Pass)],
+        },
+        Row {
+            what: "tool_result_matches: no call's result matches fails",
+            case: turn_with("- {type: tool_result_matches, params: {pattern: 'H-\\d'}}\n"),
+            run: run(
+                Reply::text("").call(tool("search", json!({})).result(json!("Hotel in Porto")))
+            ),
+            expect: vec![("any tool", Fail)],
+        },
+        Row {
+            what: "guardrail_triggered with should_trigger: false fails when the validator fired",
+            case: turn_with(
+                "- {type: guardrail_triggered, params: {validator_type: pii, should_trigger: false}}\n",
+            ),
+            run: run(Reply::text("").guardrail(Guardrail::triggered("pii"))),
+            expect: vec![("pii", Fail)],
+        },
+        Row {
+            what: "guardrail_triggered with should_trigger: true fails when it did not fire",
+            case: turn_with(
+                "- {type: guardrail_triggered, params: {validator_type: banned_words, should_trigger: true}}\n",
+            ),
+            run: run(Reply::text("").guardrail(Guardrail::passed("banned_words"))),
+            expect: vec![("banned_words", Fail)],
+        },
     ];
     run_table(SeedFormat::PromptKit, "scenario.yaml", rows);
 }
