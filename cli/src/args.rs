@@ -72,6 +72,18 @@ pub(crate) enum Command {
     /// scenario.
     #[command(after_long_help = RUN_EXAMPLES)]
     Run(Box<RunArgs>),
+    /// Turn the JSON reports of runs into one self-contained HTML page (and JUnit XML, a
+    /// Markdown summary for a CI job).
+    ///
+    /// Reads the reports `cargo test` leaves in target/agent-test/ (one per scenario; the
+    /// default), and the JSON output of `eval` and `run` (`--format json`).
+    #[command(after_long_help = REPORT_EXAMPLES)]
+    Report(ReportArgs),
+    /// Compare two runs of the same suite (two models, two prompts, main and a branch): checks
+    /// newly failing or passing, pass rates, latency, tokens and cost. Exits with 1 on a
+    /// regression.
+    #[command(after_long_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For bash: `agent-test completions bash > ~/.local/share/bash-completion/completions/agent-test`.
@@ -92,6 +104,52 @@ EXAMPLES:
     agent-test run --scenarios tests/scenarios/ --http http://127.0.0.1:8080/chat --jobs 8
     agent-test run --scenarios cases.yaml --openai gpt-4o-mini --base-url http://127.0.0.1:11434/v1 \\
         --tools @tools.json --mocks @mocks.json";
+
+const REPORT_EXAMPLES: &str = "\
+EXAMPLES:
+    cargo test; agent-test report                  # target/agent-test/report.html
+    agent-test report --junit junit.xml --markdown \"$GITHUB_STEP_SUMMARY\"
+    agent-test eval --scenarios s/ --runs r/ --format json --output out.json; agent-test report out.json";
+
+const DIFF_EXAMPLES: &str = "\
+EXAMPLES:
+    agent-test diff reports-main/ target/agent-test/
+    agent-test diff gpt-4o.json gpt-4o-mini.json --html diff.html";
+
+/// `agent-test report`.
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// Reports: directories (searched recursively) or files (default: target/agent-test, or
+    /// $AGENT_TEST_REPORT_DIR).
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Where the HTML page goes (default: report.html in the first directory read).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<PathBuf>,
+    /// Also write JUnit XML, one test case per scenario.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<PathBuf>,
+    /// Also write a Markdown summary (`-` for standard output), e.g. to $GITHUB_STEP_SUMMARY.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) markdown: Option<PathBuf>,
+    /// The page's title.
+    #[arg(long, value_name = "TEXT", default_value = "agent-test report")]
+    pub(crate) title: String,
+}
+
+/// `agent-test diff`.
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The base run's reports: a directory or a file.
+    #[arg(value_name = "BASE")]
+    pub(crate) base: PathBuf,
+    /// The new run's reports: a directory or a file.
+    #[arg(value_name = "NEW")]
+    pub(crate) new: PathBuf,
+    /// Also write the comparison as an HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<PathBuf>,
+}
 
 /// The scenario files, and how to read them.
 #[derive(Debug, Args)]

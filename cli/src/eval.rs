@@ -123,6 +123,11 @@ impl Evaluation {
         }
     }
 
+    /// How many runs it evaluates.
+    pub(crate) fn len(&self) -> usize {
+        self.inputs.len()
+    }
+
     /// Evaluates every run, writing each result to `sink` in the order of the runs.
     pub(crate) fn execute<W: Write>(self, sink: &mut Sink<W>) -> std::io::Result<()> {
         let next = AtomicUsize::new(0);

@@ -6,8 +6,10 @@ mod args;
 mod eval;
 mod inputs;
 mod output;
+mod report;
 mod run;
 mod shard;
+mod style;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -34,6 +36,8 @@ fn main() -> ExitCode {
             );
             return ExitCode::SUCCESS;
         }
+        Command::Report(a) => return report::report(a),
+        Command::Diff(a) => return report::diff(a),
         Command::Eval(a) => execute(&a.output, started, || {
             let evaluation = if a.runs.is_empty() {
                 eval::Evaluation::carried(a)?
@@ -65,6 +69,16 @@ enum Job<'a> {
     Run(Box<run::LiveRun<'a>>),
 }
 
+impl Job<'_> {
+    /// How many runs it makes.
+    fn len(&self) -> usize {
+        match self {
+            Job::Eval(e) => e.len(),
+            Job::Run(r) => r.len(),
+        }
+    }
+}
+
 /// Prepares the job (reading every input: a wrong one is exit status 2 before anything is
 /// written), then runs it, writing results as they come.
 fn execute<'a>(
@@ -91,7 +105,10 @@ fn execute<'a>(
         },
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
-    let written = Sink::new(output.format, output.quiet, out).and_then(|mut sink| {
+    let style = style::Style::new(style::colours_for_stdout(output.output.is_some()));
+    let total = job.len();
+    let written = Sink::new(output.format, output.quiet, out).and_then(|sink| {
+        let mut sink = sink.styled(style).with_progress(total);
         match job {
             Job::Eval(e) => e.execute(&mut sink)?,
             Job::Run(r) => r.execute(&mut sink)?,

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::args::OutputFormat;
+use crate::style::Style;
 
 /// The outcome of one scenario run (evaluated or live).
 pub(crate) struct RunResult {
@@ -159,6 +160,8 @@ pub(crate) struct Sink<W: Write> {
     next: usize,
     /// JUnit's counts come first in the document: its test cases wait for the end.
     junit: Vec<quick_junit::TestCase>,
+    style: Style,
+    progress: Option<indicatif::ProgressBar>,
 }
 
 impl<W: Write> Sink<W> {
@@ -175,7 +178,31 @@ impl<W: Write> Sink<W> {
             waiting: BTreeMap::new(),
             next: 0,
             junit: Vec::new(),
+            style: Style::new(false),
+            progress: None,
         })
+    }
+
+    /// Colours the text output.
+    pub(crate) fn styled(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Shows progress on standard error, for `total` runs: a bar when standard error is a
+    /// terminal, nothing otherwise (indicatif draws nowhere else).
+    pub(crate) fn with_progress(mut self, total: usize) -> Self {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} {pos}/{len} runs [{bar:30}] {elapsed} (eta {eta}) {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        self.progress = Some(bar);
+        self
     }
 
     /// The result of the run at `index` (0-based, each index once): written now if every run
@@ -191,18 +218,26 @@ impl<W: Write> Sink<W> {
 
     fn write(&mut self, r: RunResult) -> io::Result<()> {
         self.totals.add(&r);
+        if let Some(bar) = &self.progress {
+            bar.inc(1);
+            let t = &self.totals;
+            if t.failed + t.unreadable > 0 {
+                bar.set_message(format!("{} failed, {} unreadable", t.failed, t.unreadable));
+            }
+        }
+        let st = self.style;
         match self.format {
             OutputFormat::Text => match &r.outcome {
-                Err(e) => writeln!(self.out, "! {}: {e}", r.source),
+                Err(e) => writeln!(self.out, "{} {}: {e}", st.problem("!"), r.source),
                 Ok(k) if k.passed => {
                     if self.quiet {
                         Ok(())
                     } else {
-                        writeln!(self.out, "✓ {}: {}", r.source, k.headline)
+                        writeln!(self.out, "{} {}: {}", st.pass("✓"), r.source, k.headline)
                     }
                 }
                 Ok(k) => {
-                    writeln!(self.out, "✗ {}", r.source)?;
+                    writeln!(self.out, "{} {}", st.fail("✗"), st.bold(&r.source))?;
                     writeln!(self.out, "{}", k.text.as_deref().unwrap_or(&k.headline))
                 }
             },
@@ -232,9 +267,20 @@ impl<W: Write> Sink<W> {
         for (_, r) in std::mem::take(&mut self.waiting) {
             self.write(r)?;
         }
+        if let Some(bar) = self.progress.take() {
+            bar.finish_and_clear();
+        }
         let t = &self.totals;
         match self.format {
-            OutputFormat::Text => writeln!(self.out, "{}", t.line(elapsed))?,
+            OutputFormat::Text => {
+                let line = t.line(elapsed);
+                let line = if t.failed + t.unreadable > 0 {
+                    self.style.fail(&line)
+                } else {
+                    self.style.pass(&line)
+                };
+                writeln!(self.out, "{line}")?
+            }
             OutputFormat::Json => {
                 let summary = serde_json::json!({"runs": t.runs, "passed": t.passed,
                     "failed": t.failed, "unreadable": t.unreadable, "checks": t.checks});

@@ -183,6 +183,11 @@ impl<'a> LiveRun<'a> {
         }
     }
 
+    /// How many scenarios it runs.
+    pub(crate) fn len(&self) -> usize {
+        self.scenarios.len()
+    }
+
     /// Runs the scenarios, `--jobs` at a time on one thread (agents are waited for, not
     /// computed), writing each result to `sink` in the order of the scenarios.
     pub(crate) fn execute<W: Write>(self, sink: &mut Sink<W>) -> std::io::Result<()> {

@@ -1,0 +1,223 @@
+//! `agent-test report` (HTML, JUnit, Markdown) and `agent-test diff`, run as a process on
+//! reports written as `cargo test` writes them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+mod support;
+use support::{repeated, report_of, write_all, write_reports};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agent-test"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("agent-test-reports-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[track_caller]
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn report_writes_html_junit_and_markdown() {
+    let dir = temp("all");
+    write_reports(&dir);
+    // The judge's cache beside the reports is passed over.
+    std::fs::create_dir_all(dir.join("judge-cache/ab")).expect("dir");
+    std::fs::write(dir.join("judge-cache/ab/x.json"), "{\"score\": 1}").expect("write");
+    let out = bin()
+        .arg("report")
+        .arg(&dir)
+        .arg("--junit")
+        .arg(dir.join("out/junit.xml"))
+        .args(["--markdown", "-", "--title", "Nightly <suite>"])
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("report.html (3 scenarios: 2 passed, 1 failed)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let md = text(&out.stdout);
+    assert!(md.starts_with("## ❌ Nightly <suite>\n"), "{md}");
+    assert!(md.contains("| scenarios | 2 passed of 3 |"), "{md}");
+    assert!(md.contains("| flaky checks | 1 |"), "{md}");
+    assert!(
+        md.contains("- **cancel_is_refused** (tests/support.rs)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("`tool 'cancel_order' not called`: tool `cancel_order` was called 1 time (expected no call)"),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    assert!(html.contains("<title>Nightly &lt;suite&gt;</title>"));
+    assert!(
+        html.contains("Your refund &lt;b&gt;RF-1&lt;/b&gt; is on its way."),
+        "escaped"
+    );
+    assert!(html.contains("data-flaky=\"1\""));
+    let junit = std::fs::read_to_string(dir.join("out/junit.xml")).expect("junit");
+    assert!(
+        junit.contains(
+            r#"<testsuite name="agent-test" tests="3" skipped="0" errors="0" failures="1""#
+        ),
+        "{junit}"
+    );
+    assert!(
+        junit.contains(r#"<testcase name="cancel_is_refused" classname="support""#),
+        "{junit}"
+    );
+}
+
+#[test]
+fn report_names_what_it_cannot_read() {
+    let dir = temp("bad");
+    write_reports(&dir);
+    std::fs::write(dir.join("broken.json"), "{\"verdicts\": [").expect("write");
+    std::fs::write(dir.join("other.json"), "{\"hello\": 1}").expect("write");
+    let out = bin().arg("report").arg(&dir).output().expect("runs");
+    // The page is still written, with what could be read; the exit status says something
+    // was not.
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("not read: broken.json: not JSON: EOF while parsing a list"),
+        "{err}"
+    );
+    assert!(
+        err.contains("not read: other.json: not an agent-test report (no `verdicts`)"),
+        "{err}"
+    );
+    assert!(dir.join("report.html").exists());
+
+    let empty = temp("empty");
+    let out = bin().arg("report").arg(&empty).output().expect("runs");
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no agent-test reports found in"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = bin()
+        .args(["report", "/no/such/dir"])
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("/no/such/dir: no such file or directory"));
+}
+
+#[test]
+fn report_reads_the_output_of_eval() {
+    let dir = temp("eval");
+    let scenario = r#"{"name": "greets", "steps": [{"step": "user", "text": "hi", "expect": [
+        {"check": {"type": "text", "source": "reply", "op": "contains", "value": "hello"}}]}]}"#;
+    std::fs::write(dir.join("s.json"), scenario).expect("write");
+    std::fs::create_dir_all(dir.join("runs")).expect("dir");
+    for (name, reply) in [("good", "Hello!"), ("bad", "Go away.")] {
+        let run = format!(
+            r#"{{"scenario": {{"name": "greets"}}, "transcript": {{"turns": [{{"index": 0, "input": "hi", "reply": {{"text": "{reply}"}}}}]}}}}"#
+        );
+        std::fs::write(dir.join("runs").join(format!("{name}.json")), run).expect("write");
+    }
+    let out = bin()
+        .args(["eval", "--format", "json", "--output"])
+        .arg(dir.join("out.json"))
+        .arg("--scenarios")
+        .arg(dir.join("s.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("out.json"))
+        .args(["--markdown", "-"])
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    let md = text(&out.stdout);
+    assert!(md.contains("| scenarios | 1 passed of 2 |"), "{md}");
+    assert!(md.contains("reply does not contain \"hello\""), "{md}");
+}
+
+#[test]
+fn diff_finds_regressions_and_improvements() {
+    let dir = temp("diff");
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    write_all(
+        &base,
+        &[
+            report_of("refund", "tests/a.rs", &[true, true], 100, 20),
+            report_of("greeting", "tests/a.rs", &[false], 50, 10),
+            report_of("gone", "tests/a.rs", &[true], 10, 1),
+            repeated(report_of("flaky", "tests/b.rs", &[true], 10, 1), 5, 5),
+        ],
+    );
+    write_all(
+        &new,
+        &[
+            report_of("refund", "tests/a.rs", &[true, false], 150, 30),
+            report_of("greeting", "tests/a.rs", &[true], 40, 10),
+            report_of("added", "tests/a.rs", &[true], 10, 1),
+            repeated(report_of("flaky", "tests/b.rs", &[true], 10, 1), 5, 3),
+        ],
+    );
+    let out = bin()
+        .arg("diff")
+        .arg(&base)
+        .arg(&new)
+        .arg("--html")
+        .arg(dir.join("diff.html"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let t = text(&out.stdout);
+    for part in [
+        "scenarios: 1 newly failing, 1 passes less often, 1 newly passing, 1 new, 1 removed",
+        "✗ suite::refund: newly failing\n    ✗ reply contains \"c1\" [conversation]: passed → failed",
+        "↓ suite::flaky: passes less often\n    ↓ reply contains \"c0\" [conversation]: passed → 60%",
+        "✓ suite::greeting: newly passing",
+        "+ suite::added: new",
+        "− suite::gone: removed",
+        "agent tokens: 432 → 442 (+2.3%)",
+        "regression: something that passed no longer does",
+    ] {
+        assert!(t.contains(part), "{part:?} missing from:\n{t}");
+    }
+    let html = std::fs::read_to_string(dir.join("diff.html")).expect("html");
+    assert!(html.contains("<span class=\"delta worse\">regression</span>"));
+
+    // The same run twice: nothing changed, exit 0.
+    let out = bin()
+        .arg("diff")
+        .arg(&base)
+        .arg(&base)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("scenarios: 1 still failing, 3 unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).ends_with("no regression\n"));
+}
