@@ -334,7 +334,7 @@ fn details(h: &mut String, d: &Details) {
 fn inline_diff(h: &mut String, line: &str) {
     let mut rest = line;
     loop {
-        let next = [("[-", "-]", "del"), ("{+", "+}", "add")]
+        let next = [("[-", "-]", "del cut"), ("{+", "+}", "add put")]
             .into_iter()
             .filter_map(|(open, close, class)| Some((rest.find(open)?, open, close, class)))
             .min_by_key(|(at, ..)| *at);
@@ -516,7 +516,7 @@ mod tests {
         inline_diff(&mut h, "[-Your-]{+Done:+} refund <b> {+x");
         assert_eq!(
             h,
-            "<span class=\"del\">Your</span><span class=\"add\">Done:</span> refund &lt;b&gt; {+x"
+            "<span class=\"del cut\">Your</span><span class=\"add put\">Done:</span> refund &lt;b&gt; {+x"
         );
     }
 
