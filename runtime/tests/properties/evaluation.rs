@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::mutate::{apply_all, mutations};
 use crate::recordings::transcript;
 use crate::scenarios::scenario;
-use crate::{config, doc_file, seed_files};
+use crate::{Seed, config, doc_file, seed_files};
 
 /// Evaluates and renders the report in every form.
 fn evaluate(scenario: &Scenario, transcript: &Transcript) {
@@ -57,6 +57,36 @@ fn scenarios() -> &'static [Scenario] {
     })
 }
 
+/// The seed examples of the vocabulary beyond the seed documents: PromptKit's assertion
+/// registry (a misconfigured assertion included), Lamdis's variable-check operators, MCPLab's
+/// tool input assertions and a scenario without a prompt.
+pub const NEWER_SEEDS: &[&str] = &[
+    "promptkit_registry.yaml",
+    "promptkit_misconfigured.yaml",
+    "lamdis_variable_operators.json",
+    "mcplab_tool_input_assertions.yaml",
+    "mcplab_without_prompt.yaml",
+];
+
+fn newer_seed() -> impl Strategy<Value = Seed> {
+    let seeds: Vec<Seed> = seed_files()
+        .iter()
+        .filter(|s| NEWER_SEEDS.contains(&s.name.as_str()))
+        .cloned()
+        .collect();
+    assert_eq!(seeds.len(), NEWER_SEEDS.len(), "a newer seed is missing");
+    proptest::sample::select(seeds)
+}
+
+/// The scenarios a (possibly mutated) seed document loads as, if it still loads.
+fn scenarios_of(doc: &Value, seed: &Seed) -> Vec<Scenario> {
+    // YAML seeds are mutated as JSON, which is YAML too: read them under their own name.
+    let text = doc.to_string();
+    agent_test_runtime::formats::from_text(&text, &seed.name, None)
+        .map(|cases| cases.into_iter().map(|c| c.scenario).collect())
+        .unwrap_or_default()
+}
+
 proptest! {
     #![proptest_config(config(128))]
 
@@ -85,6 +115,23 @@ proptest! {
     #[test]
     fn seed_scenarios_on_generated_transcripts(t in transcript(), pick in any::<prop::sample::Index>()) {
         evaluate(pick.get(scenarios()), &t);
+    }
+
+    /// The newer vocabulary's seeds, as written and mutated once (an assertion type, operator,
+    /// parameter or value turned into another, removed or duplicated: one change keeps about a
+    /// quarter of them loadable), on generated transcripts whose variable bags hold the values
+    /// their checks read: every check gives a verdict.
+    #[test]
+    fn mutated_newer_seeds_on_generated_transcripts(
+        seed in newer_seed(),
+        mutations in mutations(),
+        t in transcript(),
+    ) {
+        let doc = seed.value().expect("a JSON or YAML seed");
+        let mutated = apply_all(doc.clone(), &mutations[..1]);
+        for scenario in scenarios_of(&doc, &seed).iter().chain(&scenarios_of(&mutated, &seed)) {
+            evaluate(scenario, &t);
+        }
     }
 
     /// Scenarios from the builders (every check, matcher and option, with odd values) on

@@ -57,6 +57,60 @@ fn every_seed_loads() {
     }
 }
 
+/// The mutations reach the newer vocabulary: its keys, assertion types and operators are words
+/// that renames, retypes and odd strings use.
+#[test]
+fn the_vocabulary_reaches_the_newer_types() {
+    let words = crate::vocabulary();
+    let missing: Vec<&str> = [
+        // PromptKit's registry and parameters.
+        "tool_call_sequence",
+        "tool_call_chain",
+        "tools_not_called_with_args",
+        "tools_not_called_session",
+        "tool_args_session",
+        "tool_args_excluded_session",
+        "tools_called_session",
+        "content_includes_any",
+        "content_not_includes",
+        "json_path",
+        "json_schema",
+        "json_valid",
+        "tool_result_matches",
+        "tool_result_includes",
+        "no_tool_errors",
+        "latency_budget",
+        "min_length",
+        "forbidden_args",
+        "excluded_args",
+        "expect_match",
+        "jmespath_expression",
+        "should_trigger",
+        "validator_type",
+        "ignore_validation",
+        "require_args",
+        "result_matches",
+        "no_error",
+        // Lamdis's variable checks.
+        "variable_check",
+        "operator",
+        "rightValue",
+        "neq",
+        "gte",
+        "not_contains",
+        "regex",
+        "not_exists",
+        // MCPLab's tool input assertions.
+        "tool_input_assertions",
+        "jsonpath",
+        "contains",
+    ]
+    .into_iter()
+    .filter(|w| !words.iter().any(|v| v == w))
+    .collect();
+    assert!(missing.is_empty(), "not in the vocabulary: {missing:?}");
+}
+
 proptest! {
     #![proptest_config(config(96))]
 

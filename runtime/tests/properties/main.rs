@@ -114,8 +114,27 @@ pub fn doc_file(name: &str) -> Seed {
     }
 }
 
-/// Every object key of the seeds, the fixtures and the documented examples: random objects
-/// built from them reach real code paths instead of failing at the first unknown field.
+/// Keys whose string values name a kind: an assertion or check type, a Lamdis mode or
+/// operator, a matcher. Their values join the vocabulary, so that a mutation can turn one
+/// assertion type, operator or matcher into another.
+pub const KIND_KEYS: &[&str] = &[
+    "type",
+    "mode",
+    "operator",
+    "match_as",
+    "assert_that",
+    "target",
+    "condition",
+    "event",
+    "scope",
+    "op",
+    "matcher",
+    "step",
+];
+
+/// Every object key of the seeds, the fixtures and the documented examples, and the kinds named
+/// under [`KIND_KEYS`]: random objects built from them reach real code paths instead of failing
+/// at the first unknown field or type.
 pub fn vocabulary() -> &'static [String] {
     static WORDS: OnceLock<Vec<String>> = OnceLock::new();
     WORDS.get_or_init(|| {
@@ -124,6 +143,11 @@ pub fn vocabulary() -> &'static [String] {
                 Value::Object(o) => {
                     for (k, v) in o {
                         out.insert(k.clone());
+                        if let Value::String(kind) = v
+                            && KIND_KEYS.contains(&k.as_str())
+                        {
+                            out.insert(kind.clone());
+                        }
                         keys(v, out);
                     }
                 }

@@ -152,6 +152,30 @@ fn turn() -> impl Strategy<Value = Turn> {
         })
 }
 
+/// A variable-bag entry: mostly at the paths the seeds' request and extract steps set
+/// (`var.acct`, `steps.fetch.output`, ...), often holding an object with the fields their
+/// variable checks read, so that the checks' operators meet values; sometimes anything.
+fn variable() -> impl Strategy<Value = (String, Value)> {
+    let path = prop_oneof![
+        3 => proptest::sample::select(vec![
+            "var.acct",
+            "steps.fetch.output",
+            "var.accountStatus",
+            "var.transferId",
+            "steps.verify.output",
+        ])
+        .prop_map(str::to_owned),
+        1 => odd_string(),
+    ];
+    let field = proptest::sample::select(vec![
+        "status", "balance", "tags", "note", "email", "id", "closedAt", "previous",
+    ]);
+    let account = proptest::collection::vec((field, arb_json()), 0..6).prop_map(|fields| {
+        Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    });
+    (path, prop_oneof![2 => account, 1 => arb_json()])
+}
+
 /// Any transcript: odd text, numbers at the edges, call trees, any `user_time`.
 pub fn transcript() -> impl Strategy<Value = Transcript> {
     (
@@ -162,7 +186,7 @@ pub fn transcript() -> impl Strategy<Value = Transcript> {
             Timestamp::MIN.as_second()..Timestamp::MAX.as_second(),
             proptest::sample::select(vec!["UTC", "Europe/Lisbon", "Asia/Kathmandu"]),
         )),
-        proptest::collection::vec((odd_string(), arb_json()), 0..2),
+        proptest::collection::vec(variable(), 0..4),
     )
         .prop_map(|(history, turns, context, user_time, variables)| {
             let mut c = Context::default();
