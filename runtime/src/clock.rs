@@ -14,7 +14,7 @@ use jiff::{Timestamp, Zoned};
 /// time zone (UTC unless set), so re-evaluating a recorded run gives the same answers.
 ///
 /// ```
-/// use agent_test_runtime::Clock;
+/// use agent_test::Clock;
 /// let clock = Clock::fixed("2026-11-23T09:30:00Z");
 /// let now = clock.now("Europe/Lisbon").unwrap();
 /// assert_eq!(now.to_string(), "2026-11-23T09:30:00+00:00[Europe/Lisbon]");
@@ -34,7 +34,7 @@ impl Clock {
     /// The wall clock.
     ///
     /// ```
-    /// # use agent_test_runtime::Clock;
+    /// # use agent_test::Clock;
     /// assert!(Clock::system().now("UTC").is_ok());
     /// ```
     pub fn system() -> Clock {

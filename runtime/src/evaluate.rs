@@ -20,8 +20,8 @@ use crate::model::turn_number;
 /// checks (flattening call trees, joining texts) is done once per transcript.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
 /// let v = evaluate(&t, &[

@@ -34,7 +34,7 @@ impl<'a> Env<'a> {
     /// An environment with no judge grades.
     ///
     /// ```
-    /// use agent_test_runtime::{Env, model::Context};
+    /// use agent_test::{Env, model::Context};
     /// let now = jiff::Zoned::now();
     /// let context = Context::default();
     /// let env = Env::new(&now, &context);
@@ -65,7 +65,7 @@ impl ExprValue {
     /// run's time zone).
     ///
     /// ```
-    /// use agent_test_runtime::{Clock, Expression, Env, model::Context};
+    /// use agent_test::{Clock, Expression, Env, model::Context};
     /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
     /// let ctx = Context::default();
     /// let env = Env::new(&now, &ctx);
@@ -97,7 +97,7 @@ impl ExprValue {
 /// Serialises as its source.
 ///
 /// ```
-/// use agent_test_runtime::{Clock, Expression, Env, model::Context};
+/// use agent_test::{Clock, Expression, Env, model::Context};
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let mut context = Context::default();
 /// context.insert("ORDER_JSON", r#"{"items": [{"sku": "ABC-123"}]}"#);
@@ -139,7 +139,7 @@ impl Expression {
     /// The expression as written.
     ///
     /// ```
-    /// # use agent_test_runtime::Expression;
+    /// # use agent_test::Expression;
     /// assert_eq!(Expression::new("TODAY()").source(), "TODAY()");
     /// ```
     pub fn source(&self) -> &str {

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// next segments are joined to it and tried as one key.
 ///
 /// ```
-/// use agent_test_runtime::check::FieldPath;
+/// use agent_test::check::FieldPath;
 /// use serde_json::json;
 /// let v = json!({"items": [{"sku": "A-1"}], "address": {"city": "Lisbon"}, "a.b": 2});
 /// assert_eq!(FieldPath::new("items.0.sku").get(&v), Some(&json!("A-1")));
@@ -47,7 +47,7 @@ impl FieldPath {
     /// A path of one key, taken literally (dots included).
     ///
     /// ```
-    /// # use agent_test_runtime::check::FieldPath;
+    /// # use agent_test::check::FieldPath;
     /// let v = serde_json::json!({"a.b": 1, "a": {"b": 2}});
     /// assert_eq!(FieldPath::key("a.b").get(&v), Some(&serde_json::json!(1)));
     /// ```
@@ -62,7 +62,7 @@ impl FieldPath {
     /// The path as written.
     ///
     /// ```
-    /// # use agent_test_runtime::check::FieldPath;
+    /// # use agent_test::check::FieldPath;
     /// assert_eq!(FieldPath::new("a.b").as_str(), "a.b");
     /// ```
     pub fn as_str(&self) -> &str {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Serialises as the pattern source.
 ///
 /// ```
-/// use agent_test_runtime::matcher::Pattern;
+/// use agent_test::matcher::Pattern;
 /// let p = Pattern::new(r"ORD-\d{4}");
 /// assert!(p.regex().unwrap().is_match("order ORD-9921"));
 /// assert!(Pattern::new("(unclosed").regex().is_err());
@@ -87,7 +87,7 @@ impl Pattern {
     /// The pattern `source`, matched case-insensitively (compiled on first use).
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Pattern;
+    /// # use agent_test::matcher::Pattern;
     /// assert!(Pattern::case_insensitive("refund").regex().unwrap().is_match("REFUND"));
     /// ```
     pub fn case_insensitive(source: impl Into<String>) -> Self {
@@ -105,7 +105,7 @@ impl Pattern {
     /// The pattern as written.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Pattern;
+    /// # use agent_test::matcher::Pattern;
     /// assert_eq!(Pattern::new("a+").source(), "a+");
     /// ```
     pub fn source(&self) -> &str {
@@ -115,7 +115,7 @@ impl Pattern {
     /// Whether the pattern was compiled case-insensitively (besides any inline `(?i)`).
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Pattern;
+    /// # use agent_test::matcher::Pattern;
     /// assert!(!Pattern::new("a").is_case_insensitive());
     /// ```
     pub fn is_case_insensitive(&self) -> bool {
@@ -140,7 +140,7 @@ impl Pattern {
     /// False for an invalid pattern (that is an error of its own).
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Pattern;
+    /// # use agent_test::matcher::Pattern;
     /// assert!(Pattern::new("(refund)?").matches_everything());
     /// assert!(!Pattern::new("^$").matches_everything());
     /// assert!(!Pattern::new("refund").matches_everything());

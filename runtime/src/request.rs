@@ -2,7 +2,7 @@
 //! `let` bindings are the variable bag, so a response feeds later turns and checks directly.
 //!
 //! ```no_run
-//! use agent_test_runtime::request;
+//! use agent_test::request;
 //! use serde_json::json;
 //! # async fn demo() -> Result<(), request::RequestError> {
 //! let customer = request::post("http://127.0.0.1:8080/test/customers")
@@ -57,7 +57,7 @@ impl Request {
     /// is an error when sent.
     ///
     /// ```
-    /// # use agent_test_runtime::request::Request;
+    /// # use agent_test::request::Request;
     /// let r = Request::method("DELETE", "http://127.0.0.1:8080/test/customers/7");
     /// # let _ = r;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -88,7 +88,7 @@ impl Request {
     /// Adds a header; its value never appears in `Debug` output or errors.
     ///
     /// ```
-    /// # use agent_test_runtime::request;
+    /// # use agent_test::request;
     /// let r = request::get("http://127.0.0.1:8080/health").header("Authorization", "Bearer t0ken");
     /// assert!(!format!("{r:?}").contains("t0ken"));
     /// ```
@@ -108,7 +108,7 @@ impl Request {
     /// How long the call may take (default 30 s).
     ///
     /// ```
-    /// # use agent_test_runtime::request;
+    /// # use agent_test::request;
     /// let r = request::get("http://127.0.0.1:8080/health").timeout(std::time::Duration::from_secs(2));
     /// # let _ = r;
     /// ```
@@ -151,7 +151,7 @@ impl Request {
 /// What a request got back.
 ///
 /// ```
-/// use agent_test_runtime::request::Response;
+/// use agent_test::request::Response;
 /// let r = Response { status: 200, json: serde_json::json!({"id": 7}), text: r#"{"id":7}"#.into() };
 /// assert!(r.is_success());
 /// ```
@@ -178,7 +178,7 @@ impl Response {
 /// string) and the cause.
 ///
 /// ```
-/// use agent_test_runtime::request::RequestError;
+/// use agent_test::request::RequestError;
 /// let e = RequestError("cannot connect to http://127.0.0.1:9".into());
 /// assert_eq!(e.to_string(), "cannot connect to http://127.0.0.1:9");
 /// ```

@@ -16,9 +16,9 @@ use crate::util::input::IMPOSSIBLE_AT;
 /// "expect": [...]}], "expect": [...]}`); unknown fields are rejected.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::scenario::Scenario;
-/// use agent_test_runtime::agent::agent_fn;
+/// use agent_test::prelude::*;
+/// use agent_test::scenario::Scenario;
+/// use agent_test::agent::agent_fn;
 ///
 /// let scenario = Scenario::new("greeting")
 ///     .user("hi")
@@ -102,7 +102,7 @@ impl TryFrom<ScenarioData> for Scenario {
 /// One step of a [`Scenario`].
 ///
 /// ```
-/// use agent_test_runtime::scenario::Step;
+/// use agent_test::scenario::Step;
 /// let s: Step = serde_json::from_str(r#"{"step": "system", "text": "Answer in French."}"#).unwrap();
 /// assert_eq!(s, Step::System { text: "Answer in French.".into() });
 /// ```
@@ -213,7 +213,7 @@ pub enum Step {
 /// Lamdis's variable-check operators.
 ///
 /// ```
-/// use agent_test_runtime::scenario::VariableOp;
+/// use agent_test::scenario::VariableOp;
 /// assert_eq!(VariableOp::default(), VariableOp::Equals);
 /// assert_eq!(serde_json::to_value(VariableOp::GreaterOrEqual).unwrap(), "greater_or_equal");
 /// ```
@@ -255,7 +255,7 @@ impl VariableOp {
     /// How reports say it: `equals`, `greater than`, ...
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::VariableOp;
+    /// # use agent_test::scenario::VariableOp;
     /// assert_eq!(VariableOp::NotContains.phrase(), "does not contain");
     /// ```
     pub fn phrase(self) -> &'static str {
@@ -345,7 +345,7 @@ impl Scenario {
     /// a file is an error at that place.
     ///
     /// ```
-    /// # use agent_test_runtime::{scenario::Scenario, prelude::*};
+    /// # use agent_test::{scenario::Scenario, prelude::*};
     /// assert_eq!(Scenario::new("x").problem().unwrap(),
     ///            "empty scenario: it has no steps and no checks, so it would test nothing");
     /// assert!(Scenario::new("x").user("hi").problem().is_none());
@@ -387,7 +387,7 @@ impl Scenario {
     /// Sets the description.
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::scenario::Scenario;
     /// assert_eq!(Scenario::new("x").described("why").description.as_deref(), Some("why"));
     /// ```
     pub fn described(mut self, description: impl Into<String>) -> Self {
@@ -398,7 +398,7 @@ impl Scenario {
     /// Sets a context variable.
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::scenario::Scenario;
     /// let s = Scenario::new("x").context("USER_ID", 12345);
     /// assert_eq!(s.context.get("USER_ID").unwrap(), 12345);
     /// ```
@@ -410,8 +410,8 @@ impl Scenario {
     /// Adds prior history.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Message;
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::model::Message;
+    /// # use agent_test::scenario::Scenario;
     /// let s = Scenario::new("x").history([Message::user("hi"), Message::assistant("hello")]);
     /// assert_eq!(s.history.len(), 2);
     /// ```
@@ -423,7 +423,7 @@ impl Scenario {
     /// Adds a system message step.
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::scenario::Scenario;
     /// assert_eq!(Scenario::new("x").system("be brief").steps.len(), 1);
     /// ```
     pub fn system(mut self, text: impl Into<String>) -> Self {
@@ -473,8 +473,8 @@ impl Scenario {
     /// as not evaluated).
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::scenario::Scenario;
+    /// use agent_test::prelude::*;
+    /// use agent_test::scenario::Scenario;
     /// let s = Scenario::new("x").user("a").user("b").expect_turn(no_tools()).expect(reply().contains("ok"));
     /// let scopes: Vec<Scope> = s.expectations().iter().map(|e| e.scope).collect();
     /// assert_eq!(scopes, [Scope::Turn(1), Scope::Conversation]);
@@ -540,7 +540,7 @@ impl Scenario {
     /// What reports say of the scenario: its name and description.
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::scenario::Scenario;
     /// assert_eq!(Scenario::new("refund").described("twice").info().description.as_deref(), Some("twice"));
     /// ```
     pub fn info(&self) -> ScenarioInfo {
@@ -553,7 +553,7 @@ impl Scenario {
 /// Why a simulation of at least `min` and at most `max` turns cannot run, if it cannot.
 ///
 /// ```
-/// # use agent_test_runtime::{prelude::*, simulated_user};
+/// # use agent_test::{prelude::*, simulated_user};
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let mut run = ScenarioRun::new(Suite::new(), "x");
 /// run.simulate(simulated_user("a refund").turns(5..=2), |_| {}).await;

@@ -100,7 +100,7 @@ pub(crate) fn accepts_everything(schema: &Value) -> bool {
 /// compile time). Needs the `schema` feature (on by default). Serialises as the schema.
 ///
 /// ```
-/// use agent_test_runtime::matcher::Schema;
+/// use agent_test::matcher::Schema;
 /// use serde_json::json;
 /// let s = Schema::new(json!({"type": "object", "required": ["id"]}));
 /// assert_eq!(s.validate(&json!({"id": 1})), Ok(Ok(())));
@@ -134,7 +134,7 @@ impl Schema {
     /// The schema as given.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Schema;
+    /// # use agent_test::matcher::Schema;
     /// assert_eq!(Schema::new(serde_json::json!(true)).schema(), &serde_json::json!(true));
     /// ```
     pub fn schema(&self) -> &Value {

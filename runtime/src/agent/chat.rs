@@ -47,7 +47,7 @@ impl fmt::Debug for Mock {
 /// records, even when the endpoint echoes it back.
 ///
 /// ```no_run
-/// use agent_test_runtime::agent::ChatAgent;
+/// use agent_test::agent::ChatAgent;
 /// use serde_json::json;
 /// let agent = ChatAgent::new("gpt-4o-mini")
 ///     .system("You are a support agent for Acme. Use the tools.")
@@ -100,7 +100,7 @@ impl ChatAgent {
     /// The model from `AGENT_TEST_MODEL` (or `OPENAI_MODEL`, default `gpt-4o-mini`).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::from_env();
     /// # let _ = agent;
     /// ```
@@ -113,7 +113,7 @@ impl ChatAgent {
     /// The endpoint's base URL (`.../v1`; `/chat/completions` is appended).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let ollama = ChatAgent::new("llama3.2").base_url("http://localhost:11434/v1");
     /// # let _ = ollama;
     /// ```
@@ -125,7 +125,7 @@ impl ChatAgent {
     /// The API key (sent as a bearer token; never printed).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::new("m").api_key("sk-test");
     /// assert!(!format!("{agent:?}").contains("sk-test"));
     /// ```
@@ -180,7 +180,7 @@ impl ChatAgent {
     /// At most `n` model calls per turn (default 8).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::new("m").max_steps(4);
     /// # let _ = agent;
     /// ```
@@ -192,7 +192,7 @@ impl ChatAgent {
     /// The sampling temperature (default 0); `None` leaves it to the server.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::new("m").temperature(None);
     /// # let _ = agent;
     /// ```
@@ -204,7 +204,7 @@ impl ChatAgent {
     /// Any other request parameter (`seed`, `max_tokens`, `tool_choice`, ...).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::new("m").param("seed", serde_json::json!(7));
     /// # let _ = agent;
     /// ```
@@ -216,7 +216,7 @@ impl ChatAgent {
     /// How long one model call may take (default 120 s).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ChatAgent;
+    /// # use agent_test::agent::ChatAgent;
     /// let agent = ChatAgent::new("m").timeout(std::time::Duration::from_secs(30));
     /// # let _ = agent;
     /// ```

@@ -15,8 +15,8 @@ pub struct FnAgent<F> {
 /// return a [`Reply`], a `String`, or a `Result` of either with any displayable error.
 ///
 /// ```
-/// use agent_test_runtime::agent::agent_fn;
-/// use agent_test_runtime::model::{Call, Reply};
+/// use agent_test::agent::agent_fn;
+/// use agent_test::model::{Call, Reply};
 /// use serde_json::json;
 ///
 /// let agent = agent_fn(|req| async move {
@@ -58,7 +58,7 @@ impl<F> fmt::Debug for FnAgent<F> {
 /// What an [`agent_fn`] closure may return.
 ///
 /// ```
-/// use agent_test_runtime::agent::IntoAgentResult;
+/// use agent_test::agent::IntoAgentResult;
 /// assert_eq!("hi".into_agent_result().unwrap().text, "hi");
 /// assert!(Err::<String, _>("boom").into_agent_result().is_err());
 /// ```

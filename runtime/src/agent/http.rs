@@ -53,7 +53,7 @@ use crate::util::text::compact;
 /// server sends back.
 ///
 /// ```no_run
-/// use agent_test_runtime::agent::HttpAgent;
+/// use agent_test::agent::HttpAgent;
 /// use serde_json::json;
 /// let agent = HttpAgent::post("https://support.example.com/chat")
 ///     .bearer_token(std::env::var("SUPPORT_API_KEY").unwrap_or_default())
@@ -122,7 +122,7 @@ impl HttpAgent {
     /// Uses another HTTP method (`PUT`, `PATCH`, ...). An invalid method name keeps `POST`.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").method("PUT");
     /// # let _ = agent;
     /// ```
@@ -136,7 +136,7 @@ impl HttpAgent {
     /// Adds a header.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").header("X-Tenant", "acme");
     /// # let _ = agent;
     /// ```
@@ -149,7 +149,7 @@ impl HttpAgent {
     /// Adds a header whose value is secret (redacted everywhere).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").secret_header("X-Api-Key", "k-123");
     /// assert!(!format!("{agent:?}").contains("k-123"));
     /// ```
@@ -197,7 +197,7 @@ impl HttpAgent {
     /// `error_type`): `validation` or `execution`.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").tool_calls_at("trace.tools");
     /// # let _ = agent;
     /// ```
@@ -209,7 +209,7 @@ impl HttpAgent {
     /// Read responses as this trace format instead of detecting it.
     ///
     /// ```
-    /// # use agent_test_runtime::{agent::HttpAgent, trace::TraceFormat};
+    /// # use agent_test::{agent::HttpAgent, trace::TraceFormat};
     /// let agent = HttpAgent::post("http://localhost:8080/webhook").trace_format(TraceFormat::N8n);
     /// # let _ = agent;
     /// ```
@@ -221,7 +221,7 @@ impl HttpAgent {
     /// How long one request may take (default 60 s).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").timeout(std::time::Duration::from_secs(5));
     /// # let _ = agent;
     /// ```
@@ -233,7 +233,7 @@ impl HttpAgent {
     /// The largest response body accepted (default 10 MiB).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let agent = HttpAgent::post("http://localhost:8080/agent").max_body_bytes(1 << 20);
     /// # let _ = agent;
     /// ```
@@ -247,7 +247,7 @@ impl HttpAgent {
     /// an agent error: text read wrongly could pass checks it should fail.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::HttpAgent;
+    /// # use agent_test::agent::HttpAgent;
     /// let legacy = HttpAgent::post("http://localhost:8080/agent").lossy_utf8();
     /// # let _ = legacy;
     /// ```
@@ -571,7 +571,7 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
 /// connections belong to the runtime that opened them.
 ///
 /// ```
-/// use agent_test_runtime::agent::HttpAgent;
+/// use agent_test::agent::HttpAgent;
 /// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").session_id_from("session.id");
 /// let for_the_next_scenario = agent.clone();
 /// # let _ = for_the_next_scenario;

@@ -8,7 +8,7 @@ use serde_json::Value;
 /// Strings convert into a message; build a body with [`custom_body`].
 ///
 /// ```
-/// use agent_test_runtime::agent::{UserInput, custom_body};
+/// use agent_test::agent::{UserInput, custom_body};
 /// let text: UserInput = "Where is my order?".into();
 /// assert!(text.body.is_none());
 /// let body = custom_body(serde_json::json!({"action": "process_order", "order_id": "ORD-1001"}));

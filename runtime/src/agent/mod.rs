@@ -39,8 +39,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// async closure becomes an agent with [`agent_fn`].
 ///
 /// ```
-/// use agent_test_runtime::agent::{Agent, AgentError, AgentRequest, BoxFuture};
-/// use agent_test_runtime::model::{Call, Reply};
+/// use agent_test::agent::{Agent, AgentError, AgentRequest, BoxFuture};
+/// use agent_test::model::{Call, Reply};
 /// use serde_json::json;
 ///
 /// struct EchoAgent;
@@ -98,7 +98,7 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
 /// look at it.
 ///
 /// ```
-/// use agent_test_runtime::agent::AgentError;
+/// use agent_test::agent::AgentError;
 /// let e = AgentError::new("connection refused");
 /// assert_eq!(e.to_string(), "connection refused");
 /// ```
@@ -123,7 +123,7 @@ impl AgentError {
     /// that hit its step limit): the turn records it, so nothing is lost.
     ///
     /// ```
-    /// # use agent_test_runtime::{agent::AgentError, model::Reply};
+    /// # use agent_test::{agent::AgentError, model::Reply};
     /// let e = AgentError::new("step limit").with_partial(Reply::text("..."));
     /// assert!(e.partial().is_some());
     /// ```
@@ -145,7 +145,7 @@ impl AgentError {
     /// The message.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::AgentError;
+    /// # use agent_test::agent::AgentError;
     /// assert_eq!(AgentError::new("x").message(), "x");
     /// ```
     pub fn message(&self) -> &str {

@@ -10,9 +10,9 @@ use crate::model::{Reply, Transcript};
 /// failed, is an agent error.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::agent::ReplayAgent;
-/// use agent_test_runtime::model::{Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::agent::ReplayAgent;
+/// use agent_test::model::{Transcript, Turn};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let recording = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 120)]);
@@ -39,7 +39,7 @@ impl ReplayAgent {
     /// [`RecordedRun`](crate::model::RecordedRun)).
     ///
     /// ```
-    /// # use agent_test_runtime::agent::ReplayAgent;
+    /// # use agent_test::agent::ReplayAgent;
     /// assert!(ReplayAgent::from_file("no/such/run.json").is_err());
     /// ```
     pub fn from_file(

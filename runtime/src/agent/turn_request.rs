@@ -7,8 +7,8 @@ use crate::model::{Context, Message};
 /// The input of one turn: the user's message, the conversation so far and the context.
 ///
 /// ```
-/// use agent_test_runtime::agent::AgentRequest;
-/// use agent_test_runtime::model::Message;
+/// use agent_test::agent::AgentRequest;
+/// use agent_test::model::Message;
 /// let r = AgentRequest::new("refund", 0, vec![Message::user("refund please")]);
 /// assert_eq!(r.input, "refund please");
 /// ```

@@ -23,7 +23,7 @@ pub(crate) fn env(names: &[&str]) -> Option<String> {
 /// it with `***` in whatever a server echoes back.
 ///
 /// ```
-/// use agent_test_runtime::agent::Secret;
+/// use agent_test::agent::Secret;
 /// let key = Secret::new("sk-live-123");
 /// assert_eq!(format!("{key:?} {key}"), "*** ***");
 /// assert_eq!(key.expose(), "sk-live-123");

@@ -29,8 +29,8 @@ fn invokes(agent: &str, call: &str, exact: bool) -> bool {
 /// rule). An empty list compares nothing: an error verdict.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("").call(Call::tool("a2a__research_agent__search_papers", json!({"q": "qubits"})));
 /// let t = Transcript::new(vec![Turn::new(0, "research", reply, 1)]);
 /// let v = evaluate(&t, &[
@@ -102,9 +102,9 @@ impl AgentCheck {
     /// constraint, reported as an error verdict (never silently changed).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(agent_invoked(["a"]).min_calls(2).describe(), "agents invoked at least 2 times: a");
-    /// let t = agent_test_runtime::model::Transcript::default();
+    /// let t = agent_test::model::Transcript::default();
     /// let v = evaluate(&t, &[agent_invoked(["a"]).min_calls(0).into_expectation()]);
     /// assert_eq!(v[0].status, Status::Error);
     /// assert_eq!(v[0].reason, "impossible constraint: agent_invoked(..).min_calls(0) can never \
@@ -238,8 +238,8 @@ impl AgentCheck {
 /// [`AgentCheck`]; [`AgentResponseCheck::exact_name`] reads exact tool names only.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let call = Call::tool("a2a__research_agent__search_papers", json!({"q": "qc"}))
 ///     .result(json!("Found: Quantum Computing Fundamentals (2021)"));
 /// let t = Transcript::new(vec![Turn::new(0, "research", Reply::text("").call(call), 1)]);
@@ -294,7 +294,7 @@ impl AgentResponseCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(agent_response("a").contains("x").describe(), r#"agent `a` responded with "x""#);
     /// ```
     pub fn describe(&self) -> String {

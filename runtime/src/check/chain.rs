@@ -25,8 +25,8 @@ use super::{EvalContext, Outcome, Target, Violation};
 /// error verdict says so). An empty chain compares nothing.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("Booked.")
 ///     .call(Call::tool("search_hotels", json!({"city": "Lisbon"})).result(json!({"hotels": [{"id": "H-7"}]})))
 ///     .call(Call::tool("book", json!({"hotel_id": "H-7"})).result(json!({"status": "confirmed"})));
@@ -60,7 +60,7 @@ impl ToolChain {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool_chain([tool("search"), tool("book").arg("id", 7)]).describe(),
     ///            "tool chain: tool `search` called → tool `book` called with id = 7");
     /// ```

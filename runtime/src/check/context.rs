@@ -216,8 +216,8 @@ impl<'t> TranscriptIndex<'t> {
 /// Custom checks receive one (see [`check`](crate::check::check)).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let transcript = Transcript::new(vec![
 ///     Turn::new(0, "hi", Reply::text("Hello").call(Call::tool("greet", serde_json::json!({}))), 3),

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How many matching calls a [`ToolCheck`](super::ToolCheck) requires.
 ///
 /// ```
-/// use agent_test_runtime::check::Count;
+/// use agent_test::check::Count;
 /// assert!(Count::AtLeast(1).admits(3));
 /// assert!(!Count::Exactly(0).admits(1));
 /// assert_eq!(Count::Between(1, 2).to_string(), "between 1 and 2 times");
@@ -44,7 +44,7 @@ impl Count {
     /// Why no number of calls can satisfy the rule, if none can (`between(5, 1)`).
     ///
     /// ```
-    /// use agent_test_runtime::check::Count;
+    /// use agent_test::check::Count;
     /// assert_eq!(Count::Between(5, 1).problem().unwrap(),
     ///            "between(5, 1) can never pass: the minimum is greater than the maximum");
     /// assert!(Count::Between(1, 1).problem().is_none());

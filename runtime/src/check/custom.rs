@@ -24,8 +24,8 @@ pub struct CustomCheck {
 /// [`Outcome`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello there, dear friend"), 1)]);
 /// let brief = check("at most 3 words", |cx| {
@@ -53,7 +53,7 @@ impl CustomCheck {
     /// The check's label.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(check("short", |_| true).describe(), "short");
     /// ```
     pub fn describe(&self) -> String {

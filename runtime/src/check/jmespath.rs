@@ -10,15 +10,15 @@ use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 use crate::util::text::compact;
 
 /// A check on the value a [JMESPath](https://jmespath.org) expression gives for the JSON
-/// response (`locations[?state == 'WA'].name | sort(@)`). Build it with [`jmespath`]. JMESPath
+/// response (`locations[?state == 'WA'].name | sort(@)`). Build it with [`jmespath()`]. JMESPath
 /// has no "missing": a path that leads nowhere gives `null`, so [`JmesPath::exists`] means "not
 /// null". A response that is not JSON fails with an "invalid JSON" reason; an expression that
 /// does not compile, or fails (a function given the wrong type), is an error verdict. Needs the
 /// `jmespath` feature (on by default).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// let reply = Reply::text(r#"{"locations": [{"name": "Seattle", "state": "WA"}, {"name": "Bellevue", "state": "WA"}, {"name": "Portland", "state": "OR"}]}"#);
 /// let t = Transcript::new(vec![Turn::new(0, "q", reply, 1)]);
 /// let v = evaluate(&t, &[
@@ -49,7 +49,7 @@ pub fn jmespath(expression: impl Into<String>) -> JmesPath {
     }
 }
 
-/// An expression selected by [`jmespath`].
+/// An expression selected by [`jmespath()`].
 #[derive(Clone, Debug)]
 pub struct JmesPath {
     expression: String,
@@ -84,8 +84,8 @@ impl JmesPath {
     /// expression `@`, the check that the response is valid JSON (PromptKit's `json_valid`).
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text("not json"), 1)]);
     /// let v = evaluate(&t, &[jmespath("@").evaluates().in_reply().into_expectation()]);
     /// assert_eq!(v[0].reason, "`@`: invalid JSON: the reply is not valid JSON: expected ident at line 1 column 2");
@@ -107,7 +107,7 @@ impl JmesPathCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(jmespath("user.name").is("Ada").describe(), r#"JMESPath `user.name` of the response is "Ada""#);
     /// ```
     pub fn describe(&self) -> String {

@@ -15,8 +15,8 @@ use crate::util::text::compact;
 /// with [`field`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").body(json!({"data": {"order": {"status": "confirmed", "item_count": 3}}}));
 /// let t = Transcript::new(vec![Turn::new(0, "order", reply, 1)]);
@@ -51,7 +51,7 @@ fn de_path<'de, D: Deserializer<'de>>(d: D) -> Result<FieldPath, D::Error> {
 /// finish with [`Field::is`], [`Field::is_not`], [`Field::exists`] or [`Field::missing`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = field("data.message").is(contains("success"));
 /// assert_eq!(c.describe(), r#"data.message of the response is text containing "success""#);
 /// ```
@@ -87,7 +87,7 @@ impl Field {
     /// passes (Mibo's `NOT_EQUALS`).
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let c = field("data.status").is_not("error");
     /// # let _ = c;
     /// ```
@@ -98,7 +98,7 @@ impl Field {
     /// The field is present.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let c = field("data.id").exists();
     /// # let _ = c;
     /// ```
@@ -109,7 +109,7 @@ impl Field {
     /// The field is absent.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let c = field("error").missing();
     /// # let _ = c;
     /// ```
@@ -196,8 +196,8 @@ crate::util::json::one_key_enum!(JsonPathExpect, ["exists", "not_exists", "equal
 /// Needs the `jsonpath` feature (on by default).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"{"status": "success", "data": {"id": 7}}"#), 1)]);
 /// let v = evaluate(&t, &[
@@ -225,7 +225,7 @@ pub struct JsonPathCheck {
 /// query in `agent_test!` is checked at compile time.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(json_path("$.status").equals("success").describe(),
 ///            r#"$.status selects "success" in the response"#);
 /// ```
@@ -475,8 +475,8 @@ impl<'de> Deserialize<'de> for JsonPathQuery {
 /// schema literal in `agent_test!` is checked against the meta-schema at compile time.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").body(json!({"data": [{"name": "Sony WH", "price": "89"}]}));
 /// let t = Transcript::new(vec![Turn::new(0, "q", reply, 1)]);
@@ -536,7 +536,7 @@ impl SchemaCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(schema(json!({"type": "array"})).at("data").describe(),
     ///            r#"data of the response is valid against {"type":"array"}"#);
     /// ```

@@ -11,7 +11,7 @@ use crate::model::CallKind;
 /// Which JSON a JSON check reads, in the last turn of its scope.
 ///
 /// ```
-/// use agent_test_runtime::check::JsonSource;
+/// use agent_test::check::JsonSource;
 /// assert_eq!(JsonSource::default(), JsonSource::Auto);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,8 +161,8 @@ pub trait JsonSourceOptions: Sized {
     /// {\"id\": 7}. Anything else?"): from the first `{` or `[` that begins a complete JSON value.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"Sure! Here it is: {"status": "shipped"} Anything else?"#), 1)]);
     /// let v = evaluate(&t, &[
     ///     field("status").is("shipped").in_text().into_expectation(),

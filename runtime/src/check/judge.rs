@@ -19,7 +19,7 @@ use crate::model::judgement::{JudgeItem, JudgeKind};
 /// and, when asked, the tools called and their results.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let polite = judge("apologises for the double charge and explains the refund timeline")
 ///     .threshold(0.85)
 ///     .must_not(["promise a specific refund date"]);
@@ -99,7 +99,7 @@ pub fn judge(criteria: impl Into<String>) -> JudgeCheck {
 /// in any wording (MorganaBench's `expected_response`). A judge check.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = expected_response("Your refund of €42.50 was issued and arrives in 5-7 days.");
 /// assert!(c.describe().starts_with("judge: conveys the expected response"));
 /// ```
@@ -141,7 +141,7 @@ impl JudgeCheck {
     /// Also require agreement with a reference answer (see [`expected_response`]).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("friendly").expected_response("The booking BK-1 is confirmed.");
     /// # let _ = c;
     /// ```
@@ -154,7 +154,7 @@ impl JudgeCheck {
     /// `scope: transcript`), instead of the last reply.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("the agent never asks for the same information twice").on_transcript();
     /// # let _ = c;
     /// ```
@@ -168,7 +168,7 @@ impl JudgeCheck {
     /// fails the check without asking the judge.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("a faithful two-sentence summary").on_node("Summarizer", "summary");
     /// # let _ = c;
     /// ```
@@ -184,7 +184,7 @@ impl JudgeCheck {
     /// `include_tool_sequence`).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("looked the order up before refunding it").with_tool_sequence();
     /// # let _ = c;
     /// ```
@@ -196,7 +196,7 @@ impl JudgeCheck {
     /// Show the judge the tool calls in scope with their arguments and results.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("quotes the order total correctly").with_tool_results();
     /// # let _ = c;
     /// ```
@@ -209,7 +209,7 @@ impl JudgeCheck {
     /// (MCPLab's `include_tool_inputs`).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("searched for the city the user named").with_tool_inputs();
     /// # let _ = c;
     /// ```
@@ -224,7 +224,7 @@ impl JudgeCheck {
     /// They still go in the run's one request.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let a = judge("answers the question").graded_as("direct");
     /// let b = judge("answers the question").graded_as("complete");
     /// assert_ne!(a, b);
@@ -237,7 +237,7 @@ impl JudgeCheck {
     /// Do not show the judge the user's message (MCPLab's `include_prompt: false`).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = judge("is written in French").without_prompt();
     /// # let _ = c;
     /// ```

@@ -10,7 +10,7 @@ use super::{EvalContext, Outcome};
 /// What a [`LengthCheck`] counts.
 ///
 /// ```
-/// use agent_test_runtime::check::LengthUnit;
+/// use agent_test::check::LengthUnit;
 /// assert_eq!(LengthUnit::default(), LengthUnit::Chars);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,8 +89,8 @@ impl Length {
 /// error verdict); a minimum above the maximum can never pass (an impossible constraint).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello, how can I help?"), 1)]);
 /// let v = evaluate(&t, &[
 ///     reply().length().between(5, 100).into_expectation(),
@@ -124,7 +124,7 @@ impl LengthCheck {
     /// Also require at least `n` (after [`Length::at_most`]).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(reply().length().at_most(9).at_least(2).describe(), "reply is between 2 and 9 characters long");
     /// ```
     pub fn at_least(mut self, n: usize) -> Self {
@@ -143,8 +143,8 @@ impl LengthCheck {
     /// Count UTF-8 bytes instead of characters (PromptKit's rule: Go's `len()`).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// # use agent_test::prelude::*;
+    /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("café"), 1)]);
     /// let v = evaluate(&t, &[
     ///     reply().length().at_most(4).into_expectation(),
@@ -161,7 +161,7 @@ impl LengthCheck {
     /// Trim surrounding whitespace before counting.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().length().at_most(280).trimmed();
     /// # let _ = c;
     /// ```

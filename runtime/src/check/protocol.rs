@@ -18,8 +18,8 @@ use crate::model::turn_number;
 /// endpoint's error) and gave no answer.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "ping", Reply::text("").http_status(503), 1)]);
 /// let v = evaluate(&t, &[http_status(200).into_expectation(), http_success().into_expectation()]);
 /// assert_eq!(v[0].reason, "HTTP status 503 on turn 1 (expected 200)");
@@ -65,7 +65,7 @@ impl StatusCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(http_status(200).describe(), "HTTP status 200");
     /// ```
     pub fn describe(&self) -> String {
@@ -127,8 +127,8 @@ impl StatusCheck {
 /// recording without a duration) is *not measured*: an error verdict, never a pass.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// use std::time::Duration;
 /// let budget = || latency().at_most(Duration::from_secs(3)).into_expectation();
 /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(""), 4200)]);
@@ -174,7 +174,7 @@ impl LatencyCheck {
     /// Bound the sum of the turns' times instead of each turn's.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = latency().at_most(std::time::Duration::from_secs(20)).total();
     /// assert_eq!(c.describe(), "total response time at most 20000 ms");
     /// ```
@@ -253,8 +253,8 @@ impl LatencyCheck {
 /// [`usage_in`](crate::model::usage_in)); after the turns it is summed over the turns.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// let reply = Reply::text("").body(json!({"usage": {"prompt_tokens": 3500, "completion_tokens": 1200, "total_tokens": 4700}}));
 /// let t = Transcript::new(vec![Turn::new(0, "summarize", reply, 1)]);
 /// let v = evaluate(&t, &[tokens().total_at_most(4000).output_at_most(1000).into_expectation()]);
@@ -294,7 +294,7 @@ impl TokenCheck {
     /// At most `n` input (prompt) tokens.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tokens().input_at_most(3000).describe(), "tokens: input ≤ 3000");
     /// ```
     pub fn input_at_most(mut self, n: u64) -> Self {

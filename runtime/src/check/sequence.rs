@@ -14,8 +14,8 @@ use super::{EvalContext, Outcome, Violation};
 /// verdict.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// use serde_json::json;
 ///
 /// let reply = Reply::text("")
@@ -37,7 +37,7 @@ pub struct ToolSequence {
 /// The tools must be called in this order (gaps allowed).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = tool_sequence(["search", "search", "summarize"]);
 /// assert_eq!(c.describe(), "tool sequence: search → search → summarize");
 /// ```
@@ -52,7 +52,7 @@ impl ToolSequence {
     /// Count only calls that succeeded.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool_sequence(["a", "b"]).succeeded();
     /// assert_eq!(c.describe(), "tool sequence: a → b (successful calls only)");
     /// ```

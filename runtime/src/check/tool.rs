@@ -18,7 +18,7 @@ use crate::util::text::compact;
 /// Which calls a tool check counts, by outcome.
 ///
 /// ```
-/// use agent_test_runtime::check::CallFilter;
+/// use agent_test::check::CallFilter;
 /// assert_eq!(CallFilter::default(), CallFilter::All);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,8 +55,8 @@ impl CallFilter {
     /// Whether a call with this outcome counts.
     ///
     /// ```
-    /// use agent_test_runtime::check::CallFilter;
-    /// use agent_test_runtime::model::{Call, ToolErrorKind};
+    /// use agent_test::check::CallFilter;
+    /// use agent_test::model::{Call, ToolErrorKind};
     /// let refused = Call::tool("t", serde_json::json!({})).failed_with(ToolErrorKind::Validation, serde_json::json!("bad"));
     /// assert!(CallFilter::SucceededOrInvalid.admits(&refused));
     /// assert!(!CallFilter::Succeeded.admits(&refused));
@@ -96,8 +96,8 @@ impl CallFilter {
 /// reloads as the same key:
 ///
 /// ```
-/// use agent_test_runtime::check::ArgConstraint;
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::check::ArgConstraint;
+/// use agent_test::prelude::*;
 /// let check = tool("t").args(json!({"a.b": 1}));
 /// let text = serde_json::to_string(&check.into_expectation()).unwrap();
 /// assert!(text.contains(r#""name":"a.b","literal":true"#), "{text}");
@@ -172,7 +172,7 @@ impl ArgConstraint {
     /// A constraint on the value at `path`.
     ///
     /// ```
-    /// use agent_test_runtime::check::ArgConstraint;
+    /// use agent_test::check::ArgConstraint;
     /// let c = ArgConstraint::new("order_id", "ORD-1");
     /// assert_eq!(c.value(&serde_json::json!({"order_id": "ORD-1"})).unwrap().as_str(), Some("ORD-1"));
     /// ```
@@ -190,8 +190,8 @@ impl ArgConstraint {
     /// `missing()` requires that nothing is selected).
     ///
     /// ```
-    /// use agent_test_runtime::check::ArgConstraint;
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::check::ArgConstraint;
+    /// use agent_test::prelude::*;
     /// let c = ArgConstraint::json_path("$.items[*].sku", "B-2");
     /// let env_check = tool("order").arguments_with(c);
     /// # let _ = env_check;
@@ -308,8 +308,8 @@ impl ArgConstraint {
 /// scope, depth-first in call order.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("Refunded.")
 ///     .call(Call::tool("lookup_order", json!({"order_id": "ORD-1"})));
@@ -387,7 +387,7 @@ fn new_check(target: Target, name: String) -> ToolCheck {
 /// A check that the tool `name` was called (refine it with arguments, counts, a position).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = tool("create_booking").arg("guests", 2).arg("address.city", "Lisbon").strict();
 /// assert_eq!(c.describe(), r#"tool `create_booking` called with guests = 2, address.city = "Lisbon" (strict)"#);
 /// ```
@@ -398,7 +398,7 @@ pub fn tool(name: impl Into<String>) -> ToolCheck {
 /// A check that the tool `name` was not called (with arguments: not called with those).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(no_tool("cancel_order").describe(), "tool `cancel_order` not called");
 /// ```
 pub fn no_tool(name: impl Into<String>) -> ToolCheck {
@@ -410,7 +410,7 @@ pub fn no_tool(name: impl Into<String>) -> ToolCheck {
 /// not run, every check on its inner calls fails too (there is nothing to check).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = node("AI Agent")
 ///     .tool(tool("search_products").at_position(0))
 ///     .tool(no_tool("delete_records"));
@@ -425,8 +425,8 @@ pub fn node(name: impl Into<String>) -> ToolCheck {
 /// call in scope, whatever the tool (PromptKit's assertions without a `tool`).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "x"})))
 ///     .call(Call::tool("book", json!({"id": 1})));
@@ -449,7 +449,7 @@ pub fn any_tool() -> ToolCheck {
 /// flat one (what Mibo's `node_call` means).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(any_call("Send Email").times(3).describe(), "call `Send Email` called exactly 3 times");
 /// ```
 pub fn any_call(name: impl Into<String>) -> ToolCheck {
@@ -471,7 +471,7 @@ impl ToolCheck {
     /// parameter groups): the matcher sees an object of the group's arguments.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let c = tool("book_flight").arg_group(["depart", "return"], date_time("next weekend, Saturday to Sunday"));
     /// # let _ = c;
     /// ```
@@ -490,7 +490,7 @@ impl ToolCheck {
     /// Every field of a JSON object is an exact argument constraint.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool("search_hotels").args(json!({"city": "Lisbon", "guests": 2}));
     /// assert_eq!(c.describe(), r#"tool `search_hotels` called with city = "Lisbon", guests = 2"#);
     /// ```
@@ -519,8 +519,8 @@ impl ToolCheck {
     /// the arguments as compact JSON, `regex(..)`, `matches_schema(..)`, `not(exact(json!({})))`.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("search_tags", json!({"query": "TM5-BP2", "limit": 5})));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
     /// let v = evaluate(&t, &[
@@ -549,8 +549,8 @@ impl ToolCheck {
     /// selects nothing). Needs the `jsonpath` feature (on by default).
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("order", json!({"items": [{"sku": "A-1"}, {"sku": "B-2"}]})));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
     /// let v = evaluate(&t, &[
@@ -572,7 +572,7 @@ impl ToolCheck {
     /// error): some selected value must satisfy `expected`, as [`ToolCheck::arg_json_path`].
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
+    /// use agent_test::prelude::*;
     /// let c = tool("search").result_json_path("$.hits[0].id", "H-1");
     /// assert_eq!(c.describe(), r#"tool `search` called returning $.hits[0].id = "H-1""#);
     /// ```
@@ -590,8 +590,8 @@ impl ToolCheck {
     /// [`ToolCheck::every_call`], a failed call is a mismatch that fails the check.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("")
     ///     .call(Call::tool("pay", json!({})).result(json!("ok")))
     ///     .call(Call::tool("pay", json!({})).failed(json!("card declined")));
@@ -612,7 +612,7 @@ impl ToolCheck {
     /// The argument `name` must be absent.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool("search").forbid_arg("api_key").forbid_arg("password");
     /// assert_eq!(c.describe(), "tool `search` called without api_key, password");
     /// ```
@@ -633,7 +633,7 @@ impl ToolCheck {
     /// `contains("delivered")`). For a failed call the result is its error.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool("lookup_order").result(contains("delivered"));
     /// assert_eq!(c.describe(), r#"tool `lookup_order` called returning text containing "delivered""#);
     /// ```
@@ -644,7 +644,7 @@ impl ToolCheck {
     /// The value at `path` in the call's result must satisfy `expected`.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool("lookup_order").result_at("status", "delivered");
     /// assert_eq!(c.describe(), r#"tool `lookup_order` called returning status = "delivered""#);
     /// ```
@@ -656,7 +656,7 @@ impl ToolCheck {
     /// Exactly `n` matching calls.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("send_email").times(3).describe(), "tool `send_email` called exactly 3 times");
     /// ```
     pub fn times(mut self, n: usize) -> Self {
@@ -667,7 +667,7 @@ impl ToolCheck {
     /// At least `n` matching calls.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("search").at_least(2).describe(), "tool `search` called at least 2 times");
     /// ```
     pub fn at_least(mut self, n: usize) -> Self {
@@ -678,7 +678,7 @@ impl ToolCheck {
     /// At most `n` matching calls (zero included).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("search").at_most(1).describe(), "tool `search` called at most 1 time");
     /// ```
     pub fn at_most(mut self, n: usize) -> Self {
@@ -689,7 +689,7 @@ impl ToolCheck {
     /// Between `min` and `max` matching calls, inclusive.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("search").between(1, 3).describe(), "tool `search` called between 1 and 3 times");
     /// ```
     pub fn between(mut self, min: usize, max: usize) -> Self {
@@ -700,7 +700,7 @@ impl ToolCheck {
     /// No matching call at all (what [`no_tool`] builds).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("delete").never().describe(), "tool `delete` not called");
     /// ```
     pub fn never(mut self) -> Self {
@@ -712,7 +712,7 @@ impl ToolCheck {
     /// matching call of this name.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("search").at_position(0).describe(), "tool `search` called at position 0");
     /// ```
     pub fn at_position(mut self, position: usize) -> Self {
@@ -723,7 +723,7 @@ impl ToolCheck {
     /// Every call of the name must satisfy the constraints (and there must be one).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool("get_weather").arg("units", "metric").every_call();
     /// assert_eq!(c.describe(), r#"tool `get_weather` called with units = "metric" (every call)"#);
     /// ```
@@ -736,7 +736,7 @@ impl ToolCheck {
     /// `pay` returned no error.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("pay").succeeded().describe(), "tool `pay` called (successful calls only)");
     /// ```
     pub fn succeeded(mut self) -> Self {
@@ -748,7 +748,7 @@ impl ToolCheck {
     /// call of `pay` failed.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("pay").failed().never().describe(), "tool `pay` not called (failed calls only)");
     /// ```
     pub fn failed(mut self) -> Self {
@@ -760,8 +760,8 @@ impl ToolCheck {
     /// passes when the model's arguments for `book` were refused at least once.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date")));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
     /// let v = evaluate(&t, &[
@@ -780,7 +780,7 @@ impl ToolCheck {
     /// `ignore_validation`): only calls whose tool ran and failed are left out.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("pay").succeeded_or_invalid().describe(), "tool `pay` called (successful calls and validation errors only)");
     /// ```
     pub fn succeeded_or_invalid(mut self) -> Self {
@@ -798,7 +798,7 @@ impl ToolCheck {
     /// The tool's (or node's) name.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(tool("x").name(), "x");
     /// ```
     pub fn name(&self) -> &str {

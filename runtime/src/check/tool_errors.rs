@@ -16,8 +16,8 @@ use crate::util::text::compact;
 /// error and, when known, its kind.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "x"})).result(json!([])))
 ///     .call(Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date")));
@@ -53,7 +53,7 @@ impl NoToolErrors {
     /// Only calls of these tools count.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(no_tool_errors().of_tools(["pay", "refund"]).describe(), "no call of pay, refund failed");
     /// ```
     pub fn of_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
@@ -66,8 +66,8 @@ impl NoToolErrors {
     /// whose kind nobody reported counts as a failure of either kind.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::ToolErrorKind;
+    /// # use agent_test::prelude::*;
+    /// use agent_test::model::ToolErrorKind;
     /// assert_eq!(no_tool_errors().of_kind(ToolErrorKind::Execution).describe(),
     ///            "no tool call failed with an execution error");
     /// ```

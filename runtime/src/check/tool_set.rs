@@ -9,7 +9,7 @@ use crate::model::Call;
 /// Whether a [`ToolSet`] lists tools that must or must not be called.
 ///
 /// ```
-/// use agent_test_runtime::check::SetMode;
+/// use agent_test::check::SetMode;
 /// assert_ne!(SetMode::Required, SetMode::Forbidden);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,8 +29,8 @@ pub enum SetMode {
 /// is an error ("no turn ran").
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// use serde_json::json;
 ///
 /// let reply = Reply::text("").call(Call::tool("lookup_account", json!({})));
@@ -51,7 +51,7 @@ pub struct ToolSet {
 /// Every listed tool must be called at least once, in any order.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(required_tools(["a", "b"]).describe(), "tools called: a, b");
 /// ```
 pub fn required_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> ToolSet {
@@ -65,7 +65,7 @@ pub fn required_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> To
 /// No listed tool may be called.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(forbidden_tools(["delete_account"]).describe(), "tools not called: delete_account");
 /// ```
 pub fn forbidden_tools<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> ToolSet {
@@ -80,7 +80,7 @@ impl ToolSet {
     /// Count only calls that succeeded.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = required_tools(["pay"]).succeeded();
     /// assert_eq!(c.describe(), "tools called: pay (successful calls only)");
     /// ```
@@ -169,8 +169,8 @@ impl ToolSet {
 /// A check that no tool at all was called. Build it with [`no_tools`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").call(Call::tool("search", serde_json::json!({"q": "x"})));
 /// let t = Transcript::new(vec![Turn::new(0, "hi", reply, 1)]);
@@ -187,7 +187,7 @@ pub struct NoTools {
 /// No tool may be called at all.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// assert_eq!(no_tools().describe(), "no tool called");
 /// ```
 pub fn no_tools() -> NoTools {
@@ -198,7 +198,7 @@ impl NoTools {
     /// Ignore calls that failed (a failed call then does not count as a call).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(no_tools().succeeded().describe(), "no tool called (successful calls only)");
     /// ```
     pub fn succeeded(mut self) -> Self {

@@ -33,7 +33,7 @@ pub struct ExpectedCall {
 /// A reference call of the tool `name` (add expected arguments with [`ExpectedCall::arg`]).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = tool_call("search").arg("q", contains("laptop"));
 /// assert_eq!(c.to_string(), r#"search(q: text containing "laptop")"#);
 /// ```
@@ -59,7 +59,7 @@ impl ExpectedCall {
     /// trajectory matches in any order. Other modes compare calls, not steps.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = trajectory([
     ///     tool_call("weather").arg("city", "Paris"),
     ///     tool_call("weather").arg("city", "Rome").parallel(),
@@ -76,7 +76,7 @@ impl ExpectedCall {
     /// Every field of a JSON object is an expected argument.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = tool_call("lookup_order").args(json!({"order_id": "ORD-1"}));
     /// assert_eq!(c.to_string(), r#"lookup_order(order_id = "ORD-1")"#);
     /// ```
@@ -276,8 +276,8 @@ impl<'de> Deserialize<'de> for ArgsOverride {
 /// (`any()` arguments) never takes the actual call a stricter one needed.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "laptop"})))
 ///     .call(Call::tool("search", json!({"q": "mouse"})));
@@ -319,7 +319,7 @@ impl TrajectoryCheck {
     /// Exactly the reference calls, in order.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(trajectory([tool_call("a")]).strict().describe(), "trajectory (strict): a()");
     /// ```
     pub fn strict(mut self) -> Self {
@@ -338,7 +338,7 @@ impl TrajectoryCheck {
     /// Every actual call is in the reference (no call outside it).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let allowed = trajectory([tool_call("search"), tool_call("lookup_order")]).subset();
     /// # let _ = allowed;
     /// ```
@@ -350,7 +350,7 @@ impl TrajectoryCheck {
     /// Every reference call was made, in any order, other calls allowed.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let required = trajectory([tool_call("search"), tool_call("lookup_order")]).superset();
     /// # let _ = required;
     /// ```
@@ -362,7 +362,7 @@ impl TrajectoryCheck {
     /// Consider only the calls that succeeded (failed calls are left out of the trajectory).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = trajectory([tool_call("pay")]).succeeded();
     /// # let _ = c;
     /// ```
@@ -374,8 +374,8 @@ impl TrajectoryCheck {
     /// How arguments are compared (default [`ArgsMode::Superset`]).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
-    /// # use agent_test_runtime::check::ArgsMode;
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::check::ArgsMode;
     /// let names_only = trajectory([tool_call("search")]).args_mode(ArgsMode::Ignore);
     /// # let _ = names_only;
     /// ```
@@ -387,8 +387,8 @@ impl TrajectoryCheck {
     /// Another argument mode for one tool.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
-    /// # use agent_test_runtime::check::ArgsMode;
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::check::ArgsMode;
     /// let c = trajectory([tool_call("log").arg("level", "info")]).args_mode_for("log", ArgsMode::Ignore);
     /// # let _ = c;
     /// ```
@@ -404,8 +404,8 @@ impl TrajectoryCheck {
     /// reference call does not give — is an error verdict "compared nothing: …".
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
-    /// # use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let made = Call::tool("book", json!({"hotel": "H-2", "address": {"city": "Lisbon", "zip": "1100"}}));
     /// let t = Transcript::new(vec![Turn::new(0, "book", Reply::text("").call(made), 1)]);
     /// let reference = || trajectory([tool_call("book").args(json!({"hotel": "H-1", "address": {"city": "Lisbon"}}))]);
@@ -433,7 +433,7 @@ impl TrajectoryCheck {
     /// arguments). Such a check cannot be loaded from data.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = trajectory([tool_call("search").arg("q", "laptop")])
     ///     .compare_with("search", |expected, actual| {
     ///         actual["q"].as_str().unwrap_or("").to_lowercase().contains(expected["q"].as_str().unwrap_or(""))

@@ -26,8 +26,8 @@ crate::util::json::one_key_enum!(WorkflowExpect, ["state_is", "transitioned_to",
 /// [`state_is`], [`transitioned_to`] or [`workflow_complete`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn, Workflow};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn, Workflow};
 /// let reply = Reply::text("").workflow(Workflow::in_state("processing").transitions(["processing"]));
 /// let t = Transcript::new(vec![Turn::new(0, "billing help", reply, 1)]);
 /// let v = evaluate(&t, &[
@@ -76,7 +76,7 @@ impl WorkflowCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(state_is("intake").describe(), r#"workflow state is "intake""#);
     /// ```
     pub fn describe(&self) -> String {
@@ -135,8 +135,8 @@ impl WorkflowCheck {
 /// [`no_guardrail_triggered`].
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Guardrail, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Guardrail, Reply, Transcript, Turn};
 /// let reply = Reply::text("").guardrail(Guardrail::passed("banned_words")).guardrail(Guardrail::triggered("max_length"));
 /// let t = Transcript::new(vec![Turn::new(0, "tell me everything", reply, 1)]);
 /// let v = evaluate(&t, &[
@@ -154,8 +154,8 @@ impl WorkflowCheck {
 /// verdict, unless [`GuardrailCheck::or_not_run`] says that not running is fine.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
 /// let v = evaluate(&t, &[
 ///     guardrail_not_triggered("pii").into_expectation(),
@@ -225,7 +225,7 @@ impl GuardrailCheck {
     /// One line describing the check.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(no_guardrail_triggered().describe(), "no guardrail triggered");
     /// ```
     pub fn describe(&self) -> String {

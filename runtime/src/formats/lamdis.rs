@@ -9,8 +9,8 @@
 //! |---|---|
 //! | `message` (`role: user` / `system`, `content`) | a user turn / a system message, interpolated |
 //! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable; the response becomes `var.<saveAs>` and `steps.<id>.output` |
-//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`](crate::check::conversation) (`scope: transcript`, the default: every message, the user's too) or on the [`reply`](crate::check::reply) of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
-//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`](crate::check::judge)`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
+//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`] (`scope: transcript`, the default: every message, the user's too) or on the [`reply`] of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
+//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`]`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
 //! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); an unknown operator fails the check |
 //! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
 //! | `name` | the check's label |
@@ -24,8 +24,8 @@
 //! steps, only label steps in Lamdis's own interface and change nothing here.
 //!
 //! ```
-//! use agent_test_runtime::formats::lamdis;
-//! use agent_test_runtime::model::{Reply, Transcript, Turn};
+//! use agent_test::formats::lamdis;
+//! use agent_test::model::{Reply, Transcript, Turn};
 //! let text = r#"{"id": "risk", "name": "Risk warning", "steps": [
 //!   {"type": "message", "role": "user", "content": "Should I put everything in one stock?"},
 //!   {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["risk", " diversify "]}
@@ -66,7 +66,7 @@ const STEP_TYPES: &[&str] = &[
 /// Reads Lamdis tests from a JSON file.
 ///
 /// ```
-/// # use agent_test_runtime::formats::lamdis;
+/// # use agent_test::formats::lamdis;
 /// let err = lamdis::load("missing.json").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```

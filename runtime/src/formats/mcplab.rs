@@ -4,19 +4,19 @@
 //! |---|---|
 //! | `id` / `name`, `description` | the scenario's name (the file's stem when both are absent; `id` is also kept in the `extra` context variable) and description |
 //! | `prompt` | the one user turn; without one (and with an `eval`), the scenario is evaluated on a recording |
-//! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`](crate::check::required_tools) / [`forbidden_tools`](crate::check::forbidden_tools): on the set of called names, one violation per tool |
-//! | `tool_sequence` | [`tool_sequence`](crate::check::tool_sequence): an ordered subsequence; a repeated name needs a call of its own |
+//! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`] / [`forbidden_tools`]: on the set of called names, one violation per tool |
+//! | `tool_sequence` | [`tool_sequence`]: an ordered subsequence; a repeated name needs a call of its own |
 //! | `tool_input_assertions`: `contains` / `regex` / `jsonpath` (`tool`, `value` / `pattern` / `path`, `equals`) | some call of the tool whose [`arguments`](crate::check::ToolCheck::arguments), as compact JSON, contain `value` (case-insensitive) or match `pattern` (case-sensitive), or whose [`arg_json_path`](crate::check::ToolCheck::arg_json_path) selects something (equal to `equals`) |
-//! | `contains`, `not_contains`, `starts_with`, `ends_with`, `equals` | the [`reply`](crate::check::reply) text checks: literal, case-insensitive, untrimmed |
-//! | `regex` | [`reply`](crate::check::reply)`().matches(..).case_insensitive()`: always case-insensitive, a leading `(?i)` is dropped |
-//! | `jsonpath` (+ `equals`), `jsonpath_exists`, `jsonpath_not_exists` | [`json_path`](crate::check::json_path) on the final answer's text; not JSON fails all three |
-//! | `agent_assertions` (`label`, `prompt`) | [`judge`](crate::check::judge) checks labelled `label` and [graded as](crate::check::JudgeCheck::graded_as) `label` (two labels with one prompt are two grades), in one request; by default the judge sees the final answer only |
+//! | `contains`, `not_contains`, `starts_with`, `ends_with`, `equals` | the [`reply`] text checks: literal, case-insensitive, untrimmed |
+//! | `regex` | [`reply`]`().matches(..).case_insensitive()`: always case-insensitive, a leading `(?i)` is dropped |
+//! | `jsonpath` (+ `equals`), `jsonpath_exists`, `jsonpath_not_exists` | [`json_path`] on the final answer's text; not JSON fails all three |
+//! | `agent_assertions` (`label`, `prompt`) | [`judge`] checks labelled `label` and [graded as](crate::check::JudgeCheck::graded_as) `label` (two labels with one prompt are two grades), in one request; by default the judge sees the final answer only |
 //! | `agent_context.include_prompt` / `include_tool_sequence` / `include_tool_inputs` | the judge also sees the scenario prompt / the called tool names / the tool calls' arguments |
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
-//! use agent_test_runtime::formats::mcplab;
-//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! use agent_test::formats::mcplab;
+//! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let yaml = "
 //! name: refund
 //! prompt: Refund order 7
@@ -57,7 +57,7 @@ const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"
 /// Reads MCPLab scenarios from a YAML (or JSON) file.
 ///
 /// ```
-/// # use agent_test_runtime::formats::mcplab;
+/// # use agent_test::formats::mcplab;
 /// let err = mcplab::load("missing.yaml").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
 /// ```

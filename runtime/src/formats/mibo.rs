@@ -7,24 +7,24 @@
 //! | `context` (also beside `content`) | context variables: template placeholders and expression variables |
 //! | `optimization_target`, `test_dimension` | kept in the `extra` context variable |
 //! | top-level `assertions` / a turn's `assertions` | checks on the whole conversation / on that turn |
-//! | `node_call` MUST_CALL / MUST_NOT_CALL / CALL_COUNT | [`any_call`](crate::check::any_call) (a node, or a tool in a flat trace), `.never()`, `.times(n)` |
+//! | `node_call` MUST_CALL / MUST_NOT_CALL / CALL_COUNT | [`any_call`] (a node, or a tool in a flat trace), `.never()`, `.times(n)` |
 //! | `expected_tool_calls[]` | [`ToolCheck::tool`](crate::check::ToolCheck::tool): checks on the calls inside the node; all fail when the node did not run |
 //! | `expected_arguments`, `expected_index`, `strict`, `forbidden_arguments` | `.arg`, `.at_position`, `.strict()`, `.forbid_arg` |
-//! | a bare value, `exact` | [`exact`](crate::matcher::exact) with unordered lists and the `"*"` wildcard; with `expression`, [`expr`](crate::matcher::expr) |
-//! | `contains` | [`contains`](crate::matcher::contains): both sides as text, case-sensitive |
-//! | `regex`, `date` (+ `tolerance_minutes`, 0 by default), `one_of`, `any`, `optional: true` | [`regex`](crate::matcher::regex), [`date`](crate::matcher::date), [`one_of`](crate::matcher::one_of) of [`matches_schema`](crate::matcher::matches_schema) variants, [`any`](crate::matcher::any), [`optional`](crate::matcher::optional) |
-//! | `json_match` (+ `condition: NOT_EQUALS`) | [`field`](crate::check::field)`.is` / `.is_not` |
-//! | `response_regex` (+ `should_match`) | [`reply`](crate::check::reply)`().matches` / `.not_matches` (case-sensitive unless `(?i)`) |
-//! | `json_schema` (+ `field`) | [`schema`](crate::check::schema)`.at(field)` |
-//! | `http_status`, `response_time`, `token_limit` | [`http_status`](crate::check::http_status), [`latency`](crate::check::latency), [`tokens`](crate::check::tokens) |
-//! | `semantic`: `criteria`, `threshold`, `type`, `negative_constraints`, `target_node`, `output_key` | [`judge`](crate::check::judge)`.threshold`, `.hallucination()`, `.must_not`, `.on_node` |
+//! | a bare value, `exact` | [`exact`] with unordered lists and the `"*"` wildcard; with `expression`, [`expr`] |
+//! | `contains` | [`contains`]: both sides as text, case-sensitive |
+//! | `regex`, `date` (+ `tolerance_minutes`, 0 by default), `one_of`, `any`, `optional: true` | [`regex`](crate::matcher::regex), [`date`], [`one_of`] of [`matches_schema`] variants, [`any`], [`optional`] |
+//! | `json_match` (+ `condition: NOT_EQUALS`) | [`field`]`.is` / `.is_not` |
+//! | `response_regex` (+ `should_match`) | [`reply`]`().matches` / `.not_matches` (case-sensitive unless `(?i)`) |
+//! | `json_schema` (+ `field`) | [`schema`]`.at(field)` |
+//! | `http_status`, `response_time`, `token_limit` | [`http_status`], [`latency`], [`tokens`] |
+//! | `semantic`: `criteria`, `threshold`, `type`, `negative_constraints`, `target_node`, `output_key` | [`judge`]`.threshold`, `.hallucination()`, `.must_not`, `.on_node` |
 //! | `id`, `depends_on` | `.id`, `.depends_on` (an unmet dependency skips the check) |
 //!
 //! Every object is closed: an unknown field is an error naming the file and the path.
 //!
 //! ```
-//! use agent_test_runtime::formats::mibo;
-//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! use agent_test::formats::mibo;
+//! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let text = r#"{
 //!   "scenario": "Order uses SKU from context payload",
 //!   "input_utterance": "Create an order",
@@ -75,7 +75,7 @@ const CASE_FIELDS: &[&str] = &[
 /// Reads Mibo test cases from a JSON file.
 ///
 /// ```
-/// # use agent_test_runtime::formats::mibo;
+/// # use agent_test::formats::mibo;
 /// let err = mibo::load("missing.json").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```

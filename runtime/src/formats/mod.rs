@@ -19,7 +19,7 @@
 //! path inside it and what was expected; nothing is silently ignored.
 //!
 //! ```
-//! use agent_test_runtime::formats::{self, SeedFormat};
+//! use agent_test::formats::{self, SeedFormat};
 //! let text = r#"{"scenario": "ping", "input_utterance": "ping",
 //!   "assertions": {"procedural": [{"target": "http_status", "expected_status": 200}], "semantic": []}}"#;
 //! assert_eq!(formats::detect(text, "ping.json"), Some(SeedFormat::Mibo));
@@ -49,7 +49,7 @@ use crate::util::input::LoadError;
 /// One case of a seed-format file: the scenario, and the run recorded with it, if any.
 ///
 /// ```
-/// use agent_test_runtime::formats::morganabench;
+/// use agent_test::formats::morganabench;
 /// let cases = morganabench::from_text(r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#, "hi.json").unwrap();
 /// assert_eq!(cases[0].scenario.name, "hi");
 /// assert!(cases[0].recording.is_none());
@@ -66,7 +66,7 @@ pub struct ImportedCase {
 /// A seed system's file format.
 ///
 /// ```
-/// use agent_test_runtime::formats::SeedFormat;
+/// use agent_test::formats::SeedFormat;
 /// let f: SeedFormat = "promptkit".parse().unwrap();
 /// assert_eq!(f, SeedFormat::PromptKit);
 /// assert_eq!(f.to_string(), "promptkit");
@@ -196,7 +196,7 @@ impl FromStr for SeedFormat {
 /// Whether `file` is named as YAML (`.yaml`, `.yml`).
 ///
 /// ```
-/// assert!(agent_test_runtime::formats::is_yaml(std::path::Path::new("s.YML")));
+/// assert!(agent_test::formats::is_yaml(std::path::Path::new("s.YML")));
 /// ```
 pub fn is_yaml(file: &Path) -> bool {
     file.extension()
@@ -206,7 +206,7 @@ pub fn is_yaml(file: &Path) -> bool {
 /// Whether `file` is named as JSON lines (`.jsonl`).
 ///
 /// ```
-/// assert!(agent_test_runtime::formats::is_jsonl(std::path::Path::new("suite.jsonl")));
+/// assert!(agent_test::formats::is_jsonl(std::path::Path::new("suite.jsonl")));
 /// ```
 pub fn is_jsonl(file: &Path) -> bool {
     file.extension()
@@ -294,7 +294,7 @@ pub fn from_text(
 /// examples.
 ///
 /// ```
-/// use agent_test_runtime::formats::{self, SeedFormat};
+/// use agent_test::formats::{self, SeedFormat};
 /// let doc = serde_json::json!({"prompt": "hi"});
 /// assert_eq!(formats::detect_value(&doc), Some(SeedFormat::McpLab));
 /// let cases = formats::from_value(&doc, "hi.json", SeedFormat::McpLab).unwrap();

@@ -5,20 +5,20 @@
 //! |---|---|
 //! | `inputs.messages` (the last is the user's request) | earlier messages → the scenario's history; the last → its one user turn |
 //! | `inputs.tools`, `inputs.metadata`, extra fields | context variables `tools`, `metadata`, `extra` (kept, shown in reports) |
-//! | `expectations.expected_response` | [`expected_response`](crate::check::expected_response) (judged) |
-//! | `assert_that: tool_called` + `parameters` | [`tool`](crate::check::tool) with one `.arg` per parameter; some call must satisfy all |
-//! | `assert_that: no_tool_called` | [`no_tools`](crate::check::no_tools) |
+//! | `expectations.expected_response` | [`expected_response`] (judged) |
+//! | `assert_that: tool_called` + `parameters` | [`tool`] with one `.arg` per parameter; some call must satisfy all |
+//! | `assert_that: no_tool_called` | [`no_tools`] |
 //! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers (an `equality` value is a string, number or boolean, as the schema says) |
-//! | `match_as: free_text / date_time` | the judged [`free_text`](crate::matcher::free_text) / [`date_time`](crate::matcher::date_time) (relative to `outputs.environment.user_time`) |
+//! | `match_as: free_text / date_time` | the judged [`free_text`] / [`date_time`] (relative to `outputs.environment.user_time`) |
 //! | a parameter group (`params` + matcher) | [`arg_group`](crate::check::ToolCheck::arg_group): the arguments judged together |
-//! | `outputs` | the recorded run (see [`trace`](crate::trace)) |
+//! | `outputs` | the recorded run (see [`trace`]) |
 //!
 //! Closed objects (assertions, parameters, matchers, messages) reject unknown fields with the
 //! file, the path and what was expected; the objects the schema leaves open (`**extra_data`)
 //! keep their extra fields in the `extra` context variable.
 //!
 //! ```
-//! use agent_test_runtime::formats::morganabench;
+//! use agent_test::formats::morganabench;
 //! let text = r#"{
 //!   "inputs": {"messages": [{"role": "user", "content": "Email Ana the agenda"}]},
 //!   "expectations": {"assertions": [{"assert_that": "tool_called", "tool": "send_email",
@@ -234,7 +234,7 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
 /// Reads MorganaBench examples from a `.json` or `.jsonl` file.
 ///
 /// ```
-/// # use agent_test_runtime::formats::morganabench;
+/// # use agent_test::formats::morganabench;
 /// let err = morganabench::load("missing.jsonl").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.jsonl: cannot read the file"));
 /// ```

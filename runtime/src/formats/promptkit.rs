@@ -30,8 +30,8 @@
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
-//! use agent_test_runtime::formats::promptkit;
-//! use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+//! use agent_test::formats::promptkit;
+//! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let yaml = "
 //! apiVersion: promptkit.altairalabs.ai/v1alpha1
 //! kind: Scenario
@@ -74,7 +74,7 @@ use crate::util::input::LoadError;
 /// Reads PromptKit scenarios from a YAML (or JSON) file.
 ///
 /// ```
-/// # use agent_test_runtime::formats::promptkit;
+/// # use agent_test::formats::promptkit;
 /// let err = promptkit::load("missing.yaml").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
 /// ```

@@ -16,7 +16,7 @@ use crate::util::input::{LoadError, read_text};
 /// when opened (one JSON or YAML document), so its errors are the file's.
 ///
 /// ```
-/// use agent_test_runtime::load::CaseFile;
+/// use agent_test::load::CaseFile;
 /// let dir = std::env::temp_dir().join(format!("case-file-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("suite.jsonl");
@@ -95,7 +95,7 @@ impl CaseFile {
     /// Whether the file holds no case.
     ///
     /// ```
-    /// # use agent_test_runtime::load::CaseFile;
+    /// # use agent_test::load::CaseFile;
     /// # let path = std::env::temp_dir().join(format!("case-file-empty-{}.jsonl", std::process::id()));
     /// std::fs::write(&path, "\n").unwrap();
     /// assert!(CaseFile::open(&path, None).unwrap().is_empty());
@@ -139,7 +139,7 @@ impl CaseFile {
     /// [`take`](Self::take)'s).
     ///
     /// ```
-    /// # use agent_test_runtime::load::CaseFile;
+    /// # use agent_test::load::CaseFile;
     /// # let path = std::env::temp_dir().join(format!("case-file-outputs-{}.jsonl", std::process::id()));
     /// std::fs::write(&path, r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#).unwrap();
     /// assert!(!CaseFile::open(&path, None).unwrap().may_carry_recordings());

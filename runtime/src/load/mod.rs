@@ -5,7 +5,7 @@
 //! with the same error naming its place — the same way everywhere.
 //!
 //! ```
-//! use agent_test_runtime::load;
+//! use agent_test::load;
 //! // agent-test's own form ...
 //! let native = r#"{"name": "greets", "steps": [{"step": "user", "text": "hi"}]}"#;
 //! assert_eq!(load::cases_from_text(native, "greets.json", None).unwrap()[0].scenario.name, "greets");
@@ -38,7 +38,7 @@ pub const RUN_EXTENSIONS: &[&str] = &["json"];
 /// — one scenario, an array of them, or `{"scenarios": [...]}`.
 ///
 /// ```
-/// let err = agent_test_runtime::load::cases("missing.json", None).unwrap_err();
+/// let err = agent_test::load::cases("missing.json", None).unwrap_err();
 /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
 pub fn cases(
@@ -125,7 +125,7 @@ fn native_scenarios(file: &Path, value: Value) -> Result<Vec<Scenario>, LoadErro
 /// detected), named after the file.
 ///
 /// ```
-/// use agent_test_runtime::load;
+/// use agent_test::load;
 /// let trace = r#"{"choices": [{"message": {"role": "assistant", "content": "Hello!"}}]}"#;
 /// let run = load::run_from_text(trace, "greeting.json", None).unwrap();
 /// assert_eq!(run.scenario.name, "greeting");
@@ -189,7 +189,7 @@ fn trace_run(
 /// recursively, in a stable order.
 ///
 /// ```
-/// let err = agent_test_runtime::load::files(&["nope/".into()], &["json"]).unwrap_err();
+/// let err = agent_test::load::files(&["nope/".into()], &["json"]).unwrap_err();
 /// assert_eq!(err, "nope/: no such file or directory");
 /// ```
 pub fn files(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<PathBuf>, String> {

@@ -19,7 +19,7 @@ pub struct ExactMatcher {
 /// lists and `"*"` wildcards.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let tags = exact(serde_json::json!(["vip", "urgent"])).unordered();
 /// assert_eq!(tags.into_matcher().describe(), r#"["vip","urgent"] (any order)"#);
 /// ```
@@ -43,7 +43,7 @@ impl ExactMatcher {
     /// Let an expected `"*"` (at any depth) match any value.
     ///
     /// ```
-    /// use agent_test_runtime::matcher::*;
+    /// use agent_test::matcher::*;
     /// let m = exact(serde_json::json!({"id": "*", "status": "open"})).wildcards();
     /// # let _ = m;
     /// ```
@@ -68,7 +68,7 @@ impl IntoMatcher for ExactMatcher {
 /// `agent_test!` is checked at compile time.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let m = expr("CONCAT('order-', ORDER_ID)");
 /// assert_eq!(m.describe(), "= CONCAT('order-', ORDER_ID)");
 /// ```
@@ -89,7 +89,7 @@ pub struct ContainsMatcher {
 /// Case-sensitive unless [`ContainsMatcher::ignore_case`].
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let m = contains("onboarding").ignore_case();
 /// assert_eq!(m.into_matcher().describe(), r#"text containing "onboarding" (any case)"#);
 /// ```
@@ -124,7 +124,7 @@ impl IntoMatcher for ContainsMatcher {
 /// time.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(regex(r"^ORD-\d{4}$").describe(), r"/^ORD-\d{4}$/");
 /// ```
 pub fn regex(pattern: impl Into<String>) -> Matcher {
@@ -146,7 +146,7 @@ pub struct DateMatcher {
 /// compile time.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let tomorrow_at_nine = date("AT_TIME(DATE_ADD(TODAY, 1, 'day'), '09:00')").tolerance_minutes(5);
 /// # let _ = tomorrow_at_nine;
 /// ```
@@ -180,7 +180,7 @@ impl IntoMatcher for DateMatcher {
 /// "^(metric|si)$"}` (needs the `schema` feature, on by default).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let units = one_of([
 ///     matches_schema(serde_json::json!({"type": "string", "pattern": "^(metric|si)$"})),
 ///     matches_schema(serde_json::json!({"type": "string", "pattern": "^celsius$"})),
@@ -196,7 +196,7 @@ pub fn matches_schema(schema: Value) -> Matcher {
 /// Present, with any value (`null` included).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(any().describe(), "any value");
 /// ```
 pub fn any() -> Matcher {
@@ -206,7 +206,7 @@ pub fn any() -> Matcher {
 /// Missing or `null` passes; a present value must satisfy `inner`.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(optional("en-US").describe(), r#"optionally "en-US""#);
 /// ```
 pub fn optional(inner: impl IntoMatcher) -> Matcher {
@@ -218,7 +218,7 @@ pub fn optional(inner: impl IntoMatcher) -> Matcher {
 /// Must be absent (`null` is present).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(missing().describe(), "absent");
 /// ```
 pub fn missing() -> Matcher {
@@ -229,7 +229,7 @@ pub fn missing() -> Matcher {
 /// name (`Ana <ana@example.com>`) is ignored.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(email("ana@example.com").describe(), r#"the email "ana@example.com""#);
 /// ```
 pub fn email(address: impl Into<String>) -> Matcher {
@@ -241,7 +241,7 @@ pub fn email(address: impl Into<String>) -> Matcher {
 /// Any of the variants: values, matchers, schema fragments ([`matches_schema`]).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let m = one_of(["metric", "si"]);
 /// # let _ = m;
 /// ```
@@ -252,7 +252,7 @@ pub fn one_of<M: IntoMatcher>(variants: impl IntoIterator<Item = M>) -> Matcher 
 /// At least one of the matchers passes.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let m = any_of([regex("^ORD-"), regex("^REF-")]);
 /// # let _ = m;
 /// ```
@@ -268,7 +268,7 @@ pub fn any_of<M: IntoMatcher>(matchers: impl IntoIterator<Item = M>) -> Matcher 
 /// Every matcher passes.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// let m = all_of([regex("^ORD-"), not(contains("TEST"))]);
 /// # let _ = m;
 /// ```
@@ -284,7 +284,7 @@ pub fn all_of<M: IntoMatcher>(matchers: impl IntoIterator<Item = M>) -> Matcher 
 /// The matcher must not pass (an absent value fails too: use [`optional`] to allow it).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(not("admin").describe(), r#"not "admin""#);
 /// ```
 pub fn not(inner: impl IntoMatcher) -> Matcher {

@@ -8,7 +8,7 @@ use crate::assign::assign;
 /// of order, arrays element by element in order. Strings and numbers never coerce (`"1" != 1`).
 ///
 /// ```
-/// use agent_test_runtime::matcher::json_eq;
+/// use agent_test::matcher::json_eq;
 /// use serde_json::json;
 /// assert!(json_eq(&json!({"n": 1, "tags": ["a"]}), &json!({"tags": ["a"], "n": 1.0})));
 /// assert!(!json_eq(&json!("1"), &json!(1)));

@@ -27,9 +27,9 @@ pub struct PredicateMatcher {
 /// A matcher that passes when `f` returns `true` for the value.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::matcher::predicate;
-/// use agent_test_runtime::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::matcher::predicate;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let positive = || predicate(|v| v.as_f64().is_some_and(|n| n > 0.0)).with_description("a positive amount");
 /// let refund = |amount: f64| Transcript::new(vec![Turn::new(0, "refund", Reply::text("")
@@ -63,7 +63,7 @@ impl PredicateMatcher {
     /// The description.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::predicate;
+    /// # use agent_test::matcher::predicate;
     /// assert_eq!(predicate(|v| v.is_string()).with_description("text").describe(), "text");
     /// ```
     pub fn describe(&self) -> &str {

@@ -15,7 +15,7 @@ use crate::util::text::compact;
 /// the run's one judge request; needs a judge.
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(free_text("a polite request to reschedule").describe(), r#"(judged) means "a polite request to reschedule""#);
 /// ```
 pub fn free_text(description: impl Into<String>) -> Matcher {
@@ -29,7 +29,7 @@ pub fn free_text(description: impl Into<String>) -> Matcher {
 /// the run's one judge request; needs a judge. For exact dates, prefer [`date`](super::date).
 ///
 /// ```
-/// use agent_test_runtime::matcher::*;
+/// use agent_test::matcher::*;
 /// assert_eq!(date_time("next Monday at 9am").describe(), r#"(judged) a date/time meaning "next Monday at 9am""#);
 /// ```
 pub fn date_time(description: impl Into<String>) -> Matcher {

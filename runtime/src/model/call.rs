@@ -6,7 +6,7 @@ use serde_json::Value;
 /// What kind of step a [`Call`] records.
 ///
 /// ```
-/// use agent_test_runtime::model::CallKind;
+/// use agent_test::model::CallKind;
 /// assert_eq!(CallKind::default(), CallKind::Tool);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -27,7 +27,7 @@ pub enum CallKind {
 /// tool error; a failed call whose kind nobody reported has no kind.
 ///
 /// ```
-/// use agent_test_runtime::model::{Call, ToolErrorKind};
+/// use agent_test::model::{Call, ToolErrorKind};
 /// use serde_json::json;
 /// let c = Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date"));
 /// assert!(c.error);
@@ -64,7 +64,7 @@ impl ToolErrorKind {
 /// (this is the position tool checks use within a turn); nodes are numbered separately.
 ///
 /// ```
-/// use agent_test_runtime::model::Call;
+/// use agent_test::model::Call;
 /// use serde_json::json;
 ///
 /// let node = Call::node("AI Agent")
@@ -119,7 +119,7 @@ impl Call {
     /// A tool call with its arguments.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Call, CallKind};
+    /// # use agent_test::model::{Call, CallKind};
     /// let c = Call::tool("lookup_order", serde_json::json!({"order_id": "ORD-1"}));
     /// assert_eq!(c.kind, CallKind::Tool);
     /// assert_eq!(c.arguments["order_id"], "ORD-1");
@@ -142,7 +142,7 @@ impl Call {
     /// A workflow node (without arguments; add children with [`Call::child`]).
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Call, CallKind};
+    /// # use agent_test::model::{Call, CallKind};
     /// assert_eq!(Call::node("Scrape Website").kind, CallKind::Node);
     /// ```
     pub fn node(name: impl Into<String>) -> Self {
@@ -155,7 +155,7 @@ impl Call {
     /// Sets the call id.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// assert_eq!(Call::tool("t", serde_json::json!({})).with_id("call_1").id.as_deref(), Some("call_1"));
     /// ```
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
@@ -166,7 +166,7 @@ impl Call {
     /// Sets the arguments (useful for nodes, whose parameters are their arguments).
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// let n = Call::node("HTTP Request").with_arguments(serde_json::json!({"method": "GET"}));
     /// assert_eq!(n.arguments["method"], "GET");
     /// ```
@@ -178,7 +178,7 @@ impl Call {
     /// Records a successful result.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// let c = Call::tool("t", serde_json::json!({})).result(serde_json::json!({"ok": true}));
     /// assert!(!c.error);
     /// ```
@@ -192,7 +192,7 @@ impl Call {
     /// Records a failed call; `error` is what the tool returned as its error.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// let c = Call::tool("t", serde_json::json!({})).failed(serde_json::json!("timeout"));
     /// assert!(c.error);
     /// ```
@@ -215,7 +215,7 @@ impl Call {
     /// Sets the model step that made the call (calls of one model response share a step).
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// assert_eq!(Call::tool("t", serde_json::json!({})).in_step(1).step, Some(1));
     /// ```
     pub fn in_step(mut self, step: usize) -> Self {
@@ -226,7 +226,7 @@ impl Call {
     /// Adds a nested call.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// let n = Call::node("Agent").child(Call::tool("search", serde_json::json!({})));
     /// assert_eq!(n.children[0].name, "search");
     /// ```
@@ -238,7 +238,7 @@ impl Call {
     /// Visits this call and its descendants depth-first, parents before children.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Call;
+    /// # use agent_test::model::Call;
     /// let n = Call::node("Agent").child(Call::tool("a", serde_json::json!({})));
     /// let mut names = Vec::new();
     /// n.walk(&mut |c| names.push(c.name.clone()));

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// Keys are kept sorted so reports are stable.
 ///
 /// ```
-/// use agent_test_runtime::model::Context;
+/// use agent_test::model::Context;
 /// let mut cx = Context::default();
 /// cx.insert("USER_ID", 12345);
 /// cx.insert("PLAN", "premium");
@@ -32,7 +32,7 @@ impl Context {
     /// A variable's value.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Context;
+    /// # use agent_test::model::Context;
     /// assert!(Context::default().get("missing").is_none());
     /// ```
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -42,7 +42,7 @@ impl Context {
     /// Number of variables.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Context;
+    /// # use agent_test::model::Context;
     /// assert_eq!(Context::default().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
@@ -52,7 +52,7 @@ impl Context {
     /// Whether there are no variables.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Context;
+    /// # use agent_test::model::Context;
     /// assert!(Context::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -62,7 +62,7 @@ impl Context {
     /// The variables in key order.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Context;
+    /// # use agent_test::model::Context;
     /// let mut cx = Context::default();
     /// cx.insert("b", 2);
     /// cx.insert("a", 1);
@@ -75,7 +75,7 @@ impl Context {
     /// Adds every variable of `other`, which wins on conflicts (scenario over suite).
     ///
     /// ```
-    /// # use agent_test_runtime::model::Context;
+    /// # use agent_test::model::Context;
     /// let mut suite = Context::default();
     /// suite.insert("A", 1);
     /// let mut scenario = Context::default();

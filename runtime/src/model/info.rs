@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// A scenario's name and origin, shown in reports.
 ///
 /// ```
-/// use agent_test_runtime::ScenarioInfo;
+/// use agent_test::ScenarioInfo;
 /// let info = ScenarioInfo::new("refund").described("Customer is charged twice");
 /// assert_eq!(info.name, "refund");
 /// ```
@@ -59,7 +59,7 @@ impl ScenarioInfo {
     /// Sets the source location.
     ///
     /// ```
-    /// # use agent_test_runtime::ScenarioInfo;
+    /// # use agent_test::ScenarioInfo;
     /// let info = ScenarioInfo::new("x").located(module_path!(), file!(), line!());
     /// assert!(info.file.is_some());
     /// ```
@@ -73,7 +73,7 @@ impl ScenarioInfo {
     /// Marks the run as repeat number `index` (0-based) of its scenario.
     ///
     /// ```
-    /// # use agent_test_runtime::ScenarioInfo;
+    /// # use agent_test::ScenarioInfo;
     /// assert_eq!(ScenarioInfo::new("x").repeated(2).repeat, 2);
     /// ```
     pub fn repeated(mut self, index: usize) -> Self {

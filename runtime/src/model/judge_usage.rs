@@ -8,7 +8,7 @@ use crate::model::Usage;
 /// tokens, and the cost when prices are set ([`Judge::price_per_million_tokens`](crate::judge::Judge::price_per_million_tokens)).
 ///
 /// ```
-/// use agent_test_runtime::judge::JudgeUsage;
+/// use agent_test::judge::JudgeUsage;
 /// let u = JudgeUsage { model: "openai:gpt-4o-mini".into(), requests: 1, checks: 3, cached: 1, input_tokens: 900, output_tokens: 120, cost_usd: None };
 /// assert_eq!(u.to_string(), "judge openai:gpt-4o-mini: 3 checks, 1 from the cache, 1 request, 900 input + 120 output tokens");
 /// ```

@@ -13,7 +13,7 @@ pub(crate) const DEFAULT_THRESHOLD: f64 = 0.8;
 /// Its JSON (with the model id and repeat index) is the check's cache key.
 ///
 /// ```
-/// use agent_test_runtime::judge::{JudgeItem, JudgeKind};
+/// use agent_test::judge::{JudgeItem, JudgeKind};
 /// let item = JudgeItem::new(JudgeKind::Quality, "is polite", serde_json::json!({"reply": "Hello!"}));
 /// assert_eq!(item.criteria, "is polite");
 /// ```
@@ -52,7 +52,7 @@ impl JudgeItem {
 /// The kind of grading (Mibo's semantic `type`).
 ///
 /// ```
-/// use agent_test_runtime::judge::JudgeKind;
+/// use agent_test::judge::JudgeKind;
 /// assert_eq!(serde_json::to_value(JudgeKind::Hallucination).unwrap(), "hallucination_check");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ pub enum JudgeKind {
 /// A judge's grade for one check.
 ///
 /// ```
-/// use agent_test_runtime::judge::Judgement;
+/// use agent_test::judge::Judgement;
 /// let j = Judgement { score: 0.9, pass: true, reasoning: "polite and complete".into() };
 /// assert!(j.score >= 0.8);
 /// ```
@@ -88,7 +88,7 @@ pub struct Judgement {
 /// runtime before the checks are evaluated and read by them. Opaque.
 ///
 /// ```
-/// # use agent_test_runtime::judge::Judgements;
+/// # use agent_test::judge::Judgements;
 /// fn takes(_: Option<&Judgements>) {}
 /// takes(None);
 /// ```

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// Who wrote a [`Message`].
 ///
 /// ```
-/// use agent_test_runtime::model::Role;
+/// use agent_test::model::Role;
 /// assert_eq!(serde_json::to_string(&Role::Assistant).unwrap(), "\"assistant\"");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -26,7 +26,7 @@ impl Role {
     /// The lowercase name used in reports and JSON.
     ///
     /// ```
-    /// use agent_test_runtime::model::Role;
+    /// use agent_test::model::Role;
     /// assert_eq!(Role::User.as_str(), "user");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -42,7 +42,7 @@ impl Role {
 /// One message of a conversation, in the OpenAI chat shape (`role` + `content`).
 ///
 /// ```
-/// use agent_test_runtime::model::{Message, Role};
+/// use agent_test::model::{Message, Role};
 /// let m = Message::user("Where is my order?");
 /// assert_eq!(m.role, Role::User);
 /// assert_eq!(m.content, "Where is my order?");
@@ -60,7 +60,7 @@ impl Message {
     /// A message with the given role.
     ///
     /// ```
-    /// use agent_test_runtime::model::{Message, Role};
+    /// use agent_test::model::{Message, Role};
     /// assert_eq!(Message::new(Role::Tool, "42").role, Role::Tool);
     /// ```
     pub fn new(role: Role, content: impl Into<String>) -> Self {
@@ -73,7 +73,7 @@ impl Message {
     /// A user message.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Message, Role};
+    /// # use agent_test::model::{Message, Role};
     /// assert_eq!(Message::user("hi").role, Role::User);
     /// ```
     pub fn user(content: impl Into<String>) -> Self {
@@ -83,7 +83,7 @@ impl Message {
     /// An assistant message.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Message, Role};
+    /// # use agent_test::model::{Message, Role};
     /// assert_eq!(Message::assistant("hello").role, Role::Assistant);
     /// ```
     pub fn assistant(content: impl Into<String>) -> Self {
@@ -93,7 +93,7 @@ impl Message {
     /// A system message.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Message, Role};
+    /// # use agent_test::model::{Message, Role};
     /// assert_eq!(Message::system("be brief").role, Role::System);
     /// ```
     pub fn system(content: impl Into<String>) -> Self {

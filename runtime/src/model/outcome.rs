@@ -8,7 +8,7 @@ use serde_json::Value;
 /// How a check ended.
 ///
 /// ```
-/// use agent_test_runtime::check::Status;
+/// use agent_test::check::Status;
 /// assert_eq!(serde_json::to_string(&Status::Skipped).unwrap(), "\"skipped\"");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ impl fmt::Display for Status {
 /// One concrete way the agent's behaviour broke a check (a missing tool, a wrong argument).
 ///
 /// ```
-/// use agent_test_runtime::check::Violation;
+/// use agent_test::check::Violation;
 /// let v = Violation::new("missing_tool", "`verify_identity` was never called");
 /// assert_eq!(v.kind, "missing_tool");
 /// ```
@@ -72,7 +72,7 @@ impl Violation {
     /// Attaches the 0-based turn index.
     ///
     /// ```
-    /// # use agent_test_runtime::check::Violation;
+    /// # use agent_test::check::Violation;
     /// assert_eq!(Violation::new("k", "m").in_turn(2).turn_index, Some(2));
     /// ```
     pub fn in_turn(mut self, turn_index: usize) -> Self {
@@ -83,7 +83,7 @@ impl Violation {
     /// Attaches evidence.
     ///
     /// ```
-    /// # use agent_test_runtime::check::Violation;
+    /// # use agent_test::check::Violation;
     /// let v = Violation::new("k", "m").evidence(serde_json::json!({"command": "rm"}));
     /// assert!(v.evidence.is_some());
     /// ```
@@ -97,7 +97,7 @@ impl Violation {
 /// they differ.
 ///
 /// ```
-/// use agent_test_runtime::check::Details;
+/// use agent_test::check::Details;
 /// assert!(Details::default().is_empty());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ impl Details {
 /// What evaluating a check produced: a status, a one-line reason and details.
 ///
 /// ```
-/// use agent_test_runtime::check::{Outcome, Status};
+/// use agent_test::check::{Outcome, Status};
 /// let o = Outcome::fail("tool `x` was not called").expected(serde_json::json!("x"));
 /// assert_eq!(o.status, Status::Fail);
 /// assert!(o.details.expected.is_some());
@@ -159,7 +159,7 @@ impl Outcome {
     /// A pass.
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Status};
+    /// # use agent_test::check::{Outcome, Status};
     /// assert_eq!(Outcome::pass("ok").status, Status::Pass);
     /// ```
     pub fn pass(reason: impl Into<String>) -> Self {
@@ -170,7 +170,7 @@ impl Outcome {
     /// passing path then allocates nothing).
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Status};
+    /// # use agent_test::check::{Outcome, Status};
     /// assert_eq!(Outcome::passed().reason, "");
     /// ```
     pub fn passed() -> Self {
@@ -187,7 +187,7 @@ impl Outcome {
     /// An error: the check could not be evaluated.
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Status};
+    /// # use agent_test::check::{Outcome, Status};
     /// assert_eq!(Outcome::error("invalid regex").status, Status::Error);
     /// ```
     pub fn error(reason: impl Into<String>) -> Self {
@@ -197,7 +197,7 @@ impl Outcome {
     /// A skip (used for unmet dependencies).
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Status};
+    /// # use agent_test::check::{Outcome, Status};
     /// assert_eq!(Outcome::skipped("depends on `a`").status, Status::Skipped);
     /// ```
     pub fn skipped(reason: impl Into<String>) -> Self {
@@ -207,7 +207,7 @@ impl Outcome {
     /// Pass when `ok`, else fail; the same reason either way.
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Status};
+    /// # use agent_test::check::{Outcome, Status};
     /// assert_eq!(Outcome::pass_if(false, "reply contains `x`").status, Status::Fail);
     /// ```
     pub fn pass_if(ok: bool, reason: impl Into<String>) -> Self {
@@ -225,7 +225,7 @@ impl Outcome {
     /// Records the actual side.
     ///
     /// ```
-    /// # use agent_test_runtime::check::Outcome;
+    /// # use agent_test::check::Outcome;
     /// assert!(Outcome::fail("x").actual(serde_json::json!(1)).details.actual.is_some());
     /// ```
     pub fn actual(mut self, actual: Value) -> Self {
@@ -236,7 +236,7 @@ impl Outcome {
     /// Adds a violation.
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Violation};
+    /// # use agent_test::check::{Outcome, Violation};
     /// let o = Outcome::fail("x").violation(Violation::new("missing_tool", "`a` never called"));
     /// assert_eq!(o.details.violations.len(), 1);
     /// ```
@@ -248,7 +248,7 @@ impl Outcome {
     /// Adds several violations.
     ///
     /// ```
-    /// # use agent_test_runtime::check::{Outcome, Violation};
+    /// # use agent_test::check::{Outcome, Violation};
     /// let o = Outcome::fail("x").violations(vec![Violation::new("a", "b"), Violation::new("c", "d")]);
     /// assert_eq!(o.details.violations.len(), 2);
     /// ```
@@ -260,7 +260,7 @@ impl Outcome {
     /// Attaches a rendered diff.
     ///
     /// ```
-    /// # use agent_test_runtime::check::Outcome;
+    /// # use agent_test::check::Outcome;
     /// assert!(Outcome::fail("x").diff("-a\n+b\n").details.diff.is_some());
     /// ```
     pub fn diff(mut self, diff: impl Into<String>) -> Self {
@@ -273,7 +273,7 @@ impl Outcome {
 /// [`Outcome`].
 ///
 /// ```
-/// use agent_test_runtime::check::{IntoOutcome, Status};
+/// use agent_test::check::{IntoOutcome, Status};
 /// assert_eq!(true.into_outcome("short reply").status, Status::Pass);
 /// assert_eq!(Err::<(), _>("too long").into_outcome("short reply").reason, "too long");
 /// ```

@@ -30,7 +30,7 @@ use crate::util::input::{LoadError, json_text_error, read_text};
 /// ```
 ///
 /// ```
-/// use agent_test_runtime::RecordedRun;
+/// use agent_test::RecordedRun;
 /// let run = RecordedRun::from_json(r#"{"scenario": {"name": "x"}, "transcript": {"turns": []}}"#, "x.json").unwrap();
 /// assert_eq!(run.scenario.name, "x");
 /// let err = RecordedRun::from_json(r#"{"scenario": {"name": "x"}, "transcript": {"turns": [{"index": "one"}]}}"#, "x.json").unwrap_err();
@@ -72,7 +72,7 @@ impl RecordedRun {
     /// Reads a recorded run (or a JSON report) from a file.
     ///
     /// ```
-    /// # use agent_test_runtime::RecordedRun;
+    /// # use agent_test::RecordedRun;
     /// let err = RecordedRun::load("missing.json").unwrap_err();
     /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
     /// ```
@@ -92,7 +92,7 @@ impl RecordedRun {
     /// always reloads.
     ///
     /// ```
-    /// # use agent_test_runtime::RecordedRun;
+    /// # use agent_test::RecordedRun;
     /// let deep = format!("{}1{}", "[".repeat(600), "]".repeat(600));
     /// let text = format!(r#"{{"scenario": {{"name": "x"}}, "transcript": {{"turns": [], "context": {{"v": {deep}}}}}}}"#);
     /// assert_eq!(RecordedRun::from_json(&text, "x.json").unwrap_err().to_string(),
@@ -109,7 +109,7 @@ impl RecordedRun {
     /// Reads a recorded run (or a JSON report) from parsed JSON; `file` names it in errors.
     ///
     /// ```
-    /// # use agent_test_runtime::RecordedRun;
+    /// # use agent_test::RecordedRun;
     /// let value = serde_json::json!({"scenario": {"name": "x"}, "transcript": {"turns": []}});
     /// assert_eq!(RecordedRun::from_value(value, "x.json").unwrap().scenario.name, "x");
     /// ```
@@ -135,7 +135,7 @@ impl RecordedRun {
     /// Writes the run as pretty JSON.
     ///
     /// ```
-    /// # use agent_test_runtime::{RecordedRun, ScenarioInfo, model::Transcript};
+    /// # use agent_test::{RecordedRun, ScenarioInfo, model::Transcript};
     /// let path = std::env::temp_dir().join("agent-test-doc-recording.json");
     /// let run = RecordedRun { scenario: ScenarioInfo::new("x"), transcript: Transcript::default() };
     /// run.save(&path).unwrap();

@@ -11,7 +11,7 @@ use super::{Call, Guardrail, Usage, Workflow};
 /// the user's input and the measured latency.
 ///
 /// ```
-/// use agent_test_runtime::model::{Call, Reply, Usage};
+/// use agent_test::model::{Call, Reply, Usage};
 /// use serde_json::json;
 ///
 /// let reply = Reply::text("Your order ORD-9921 has been refunded.")
@@ -66,7 +66,7 @@ impl Reply {
     /// A reply with the given text.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Reply;
+    /// # use agent_test::model::Reply;
     /// assert_eq!(Reply::text("hi").text, "hi");
     /// ```
     pub fn text(text: impl Into<String>) -> Self {
@@ -79,7 +79,7 @@ impl Reply {
     /// Adds a call (a tool call, or a node with nested calls).
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Call, Reply};
+    /// # use agent_test::model::{Call, Reply};
     /// let r = Reply::text("ok").call(Call::tool("search", serde_json::json!({"q": "x"})));
     /// assert_eq!(r.calls[0].name, "search");
     /// ```
@@ -91,7 +91,7 @@ impl Reply {
     /// Sets the raw JSON body.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Reply;
+    /// # use agent_test::model::Reply;
     /// let r = Reply::text("").body(serde_json::json!({"status": "confirmed"}));
     /// assert_eq!(r.body.unwrap()["status"], "confirmed");
     /// ```
@@ -103,7 +103,7 @@ impl Reply {
     /// Sets the token usage.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Reply, Usage};
+    /// # use agent_test::model::{Reply, Usage};
     /// assert_eq!(Reply::text("").usage(Usage::new(3, 4)).usage.unwrap().total(), Some(7));
     /// ```
     pub fn usage(mut self, usage: Usage) -> Self {
@@ -114,7 +114,7 @@ impl Reply {
     /// Sets the HTTP status.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Reply;
+    /// # use agent_test::model::Reply;
     /// assert_eq!(Reply::text("").http_status(503).http_status, Some(503));
     /// ```
     pub fn http_status(mut self, status: u16) -> Self {
@@ -125,7 +125,7 @@ impl Reply {
     /// Records the chat model that wrote the reply (the field of the same name).
     ///
     /// ```
-    /// # use agent_test_runtime::model::Reply;
+    /// # use agent_test::model::Reply;
     /// let r = Reply::text("Hello!").chat_model("gpt-4o-mini");
     /// assert_eq!(r.chat_model.as_deref(), Some("gpt-4o-mini"));
     /// ```
@@ -137,7 +137,7 @@ impl Reply {
     /// Sets the workflow state.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Reply, Workflow};
+    /// # use agent_test::model::{Reply, Workflow};
     /// let r = Reply::text("").workflow(Workflow::in_state("intake"));
     /// assert!(r.workflow.is_some());
     /// ```
@@ -149,7 +149,7 @@ impl Reply {
     /// Adds a guardrail result.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Guardrail, Reply};
+    /// # use agent_test::model::{Guardrail, Reply};
     /// let r = Reply::text("").guardrail(Guardrail::triggered("banned_words"));
     /// assert_eq!(r.guardrails.len(), 1);
     /// ```
@@ -161,7 +161,7 @@ impl Reply {
     /// Sets the latency the agent measured itself, in milliseconds.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Reply;
+    /// # use agent_test::model::Reply;
     /// assert_eq!(Reply::text("").latency_ms(1500).latency_ms, Some(1500));
     /// ```
     pub fn latency_ms(mut self, ms: u64) -> Self {

@@ -13,7 +13,7 @@ use super::{ScenarioInfo, Transcript, Verdict};
 /// Counts of verdicts by status.
 ///
 /// ```
-/// use agent_test_runtime::report::Summary;
+/// use agent_test::report::Summary;
 /// let s = Summary::default();
 /// assert_eq!(s.total(), 0);
 /// ```
@@ -35,7 +35,7 @@ impl Summary {
     /// Counts the verdicts.
     ///
     /// ```
-    /// # use agent_test_runtime::report::Summary;
+    /// # use agent_test::report::Summary;
     /// assert_eq!(Summary::of(&[]).passed, 0);
     /// ```
     pub fn of(verdicts: &[Verdict]) -> Self {
@@ -68,8 +68,8 @@ impl Summary {
 /// environment variable).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::agent::agent_fn;
+/// use agent_test::prelude::*;
+/// use agent_test::agent::agent_fn;
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let mut run = ScenarioRun::new(Suite::new().agent(agent_fn(|_r| async { "Hello" })), "greeting");
@@ -151,7 +151,7 @@ impl Report {
     /// The verdicts that fail the test.
     ///
     /// ```
-    /// # use agent_test_runtime::{report::Report, ScenarioInfo};
+    /// # use agent_test::{report::Report, ScenarioInfo};
     /// let r = Report::new(ScenarioInfo::new("x"), vec![], Default::default(), 0);
     /// assert_eq!(r.failures().count(), 0);
     /// ```
@@ -164,7 +164,7 @@ impl Report {
 /// often it passed; a check that both passed and failed is flaky.
 ///
 /// ```
-/// use agent_test_runtime::report::RepeatSummary;
+/// use agent_test::report::RepeatSummary;
 /// let s = RepeatSummary { runs: 5, passed_runs: 4, required: 4, checks: vec![] };
 /// assert!(s.passed());
 /// ```
@@ -192,7 +192,7 @@ impl RepeatSummary {
 /// How one check fared over the repeated runs.
 ///
 /// ```
-/// use agent_test_runtime::{check::Scope, report::CheckTally};
+/// use agent_test::{check::Scope, report::CheckTally};
 /// let t = CheckTally { label: "reply contains \"refund\"".into(), scope: Scope::Conversation, passed: 3, not_passed: 2 };
 /// assert!(t.flaky());
 /// ```

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// reports number turns from 1; data uses the 0-based index.
 ///
 /// ```
-/// use agent_test_runtime::check::Scope;
+/// use agent_test::check::Scope;
 /// assert_eq!(Scope::Turn(0).to_string(), "turn 1");
 /// assert_eq!(Scope::UpTo(2).to_string(), "turns 1-3");
 /// assert_eq!(Scope::Conversation.to_string(), "conversation");
@@ -57,7 +57,7 @@ impl Scope {
     /// marked [`so_far`](crate::check::CheckExt::so_far) sees every turn up to that turn.
     ///
     /// ```
-    /// use agent_test_runtime::check::Scope;
+    /// use agent_test::check::Scope;
     /// assert_eq!(Scope::UpTo(0).placed(Scope::Turn(2)), Scope::UpTo(2));
     /// assert_eq!(Scope::Conversation.placed(Scope::Turn(2)), Scope::Turn(2));
     /// assert_eq!(Scope::UpTo(0).placed(Scope::Conversation), Scope::Conversation);
@@ -73,7 +73,7 @@ impl Scope {
 /// Whether a failed check fails the test.
 ///
 /// ```
-/// use agent_test_runtime::check::Severity;
+/// use agent_test::check::Severity;
 /// assert_eq!(Severity::default(), Severity::Error);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use super::{Context, Message, Turn};
 /// run without calling the agent.
 ///
 /// ```
-/// use agent_test_runtime::model::{Message, Reply, Role, Transcript, Turn};
+/// use agent_test::model::{Message, Reply, Role, Transcript, Turn};
 /// let t = Transcript {
 ///     history: vec![Message::system("You are a booking assistant.")],
 ///     ..Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)])
@@ -48,7 +48,7 @@ pub struct Transcript {
 /// One value a data scenario's step set in the variable bag.
 ///
 /// ```
-/// use agent_test_runtime::model::Variable;
+/// use agent_test::model::Variable;
 /// let v = Variable::new("var.orderId", serde_json::json!("ORD-7"));
 /// assert_eq!(v.path, "var.orderId");
 /// ```
@@ -77,7 +77,7 @@ impl Transcript {
     /// A transcript of these turns, with no history, context or user time.
     ///
     /// ```
-    /// use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)]);
     /// assert_eq!(t.turns.len(), 1);
     /// ```
@@ -121,7 +121,7 @@ impl Transcript {
     /// The last turn's reply text (the final answer), or `""` when no turn ran.
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Reply, Transcript, Turn};
+    /// # use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "a", Reply::text("b"), 1)]);
     /// assert_eq!(t.final_reply(), "b");
     /// ```

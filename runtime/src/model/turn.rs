@@ -9,7 +9,7 @@ use super::{Call, CallKind, Message, Reply};
 /// `index` is 0-based in data and JSON; text reports number turns from 1.
 ///
 /// ```
-/// use agent_test_runtime::model::{Reply, Turn};
+/// use agent_test::model::{Reply, Turn};
 /// let turn = Turn::new(0, "hello", Reply::text("Hi! How can I help?"), 12);
 /// assert_eq!(turn.reply.text, "Hi! How can I help?");
 /// assert!(turn.error.is_none());
@@ -44,7 +44,7 @@ impl Turn {
     /// figure); numbers the positions of its calls (see [`Call`]).
     ///
     /// ```
-    /// use agent_test_runtime::model::{Call, Reply, Turn};
+    /// use agent_test::model::{Call, Reply, Turn};
     /// let reply = Reply::text("")
     ///     .call(Call::node("Agent").child(Call::tool("a", serde_json::json!({}))))
     ///     .call(Call::tool("b", serde_json::json!({})));
@@ -60,7 +60,7 @@ impl Turn {
     /// the reply's own figure ([`Reply::latency_ms`], a trace's `duration_ms`) or not measured.
     ///
     /// ```
-    /// use agent_test_runtime::model::{Reply, Turn};
+    /// use agent_test::model::{Reply, Turn};
     /// assert_eq!(Turn::recorded(0, "hi", Reply::text("Hello")).latency_ms, None);
     /// assert_eq!(Turn::recorded(0, "hi", Reply::text("Hello").latency_ms(40)).latency_ms, Some(40));
     /// ```
@@ -90,7 +90,7 @@ impl Turn {
     /// Records a turn on which the agent failed.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Turn;
+    /// # use agent_test::model::Turn;
     /// let t = Turn::failed(1, "hi", "connection refused", 3);
     /// assert_eq!(t.error.as_deref(), Some("connection refused"));
     /// ```
@@ -109,7 +109,7 @@ impl Turn {
     /// The tool calls of this turn, depth-first in call order (nodes themselves excluded).
     ///
     /// ```
-    /// # use agent_test_runtime::model::{Call, Reply, Turn};
+    /// # use agent_test::model::{Call, Reply, Turn};
     /// let reply = Reply::text("").call(Call::node("Agent").child(Call::tool("a", serde_json::json!({}))));
     /// let turn = Turn::new(0, "go", reply, 1);
     /// assert_eq!(turn.tool_calls().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["a"]);

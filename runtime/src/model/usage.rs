@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// gave no total.
 ///
 /// ```
-/// use agent_test_runtime::model::Usage;
+/// use agent_test::model::Usage;
 /// let u = Usage::new(120, 80);
 /// assert_eq!(u.total(), Some(200));
 /// ```
@@ -33,7 +33,7 @@ impl Usage {
     /// Usage with known input and output counts.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Usage;
+    /// # use agent_test::model::Usage;
     /// assert_eq!(Usage::new(1, 2).output_tokens, Some(2));
     /// ```
     pub fn new(input_tokens: u64, output_tokens: u64) -> Self {
@@ -47,7 +47,7 @@ impl Usage {
     /// The total: the stated total, else input + output when either is known.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Usage;
+    /// # use agent_test::model::Usage;
     /// assert_eq!(Usage::default().total(), None);
     /// assert_eq!(Usage { total_tokens: Some(7), ..Usage::default() }.total(), Some(7));
     /// // Sums saturate: a count this large exceeds every limit anyway.
@@ -64,7 +64,7 @@ impl Usage {
     /// Adds another usage to this one (for summing across model calls or turns).
     ///
     /// ```
-    /// # use agent_test_runtime::model::Usage;
+    /// # use agent_test::model::Usage;
     /// let mut u = Usage::new(10, 5);
     /// u.add(&Usage::new(1, 1));
     /// assert_eq!((u.input_tokens, u.output_tokens, u.total()), (Some(11), Some(6), Some(17)));

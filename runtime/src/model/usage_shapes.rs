@@ -19,7 +19,7 @@ use super::{Call, CallKind, Reply, Usage};
 /// usage; the first shape found wins.
 ///
 /// ```
-/// use agent_test_runtime::model::{Usage, usage_in};
+/// use agent_test::model::{Usage, usage_in};
 /// use serde_json::json;
 /// assert_eq!(usage_in(&json!({"usage": {"prompt_tokens": 120, "completion_tokens": 80, "total_tokens": 200}})),
 ///            Some(Usage { input_tokens: Some(120), output_tokens: Some(80), total_tokens: Some(200) }));
@@ -92,7 +92,7 @@ impl Reply {
     /// sum over the outputs of workflow nodes (AI nodes each report their own).
     ///
     /// ```
-    /// use agent_test_runtime::model::{Call, Reply};
+    /// use agent_test::model::{Call, Reply};
     /// use serde_json::json;
     /// let r = Reply::text("")
     ///     .call(Call::node("AI Agent").result(json!({"usage": {"input_tokens": 100, "output_tokens": 20}})))

@@ -10,8 +10,8 @@ use super::{Details, Scope, Severity, Status};
 /// reason and structured details (expected, actual, violations, diff).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
 /// let v = &evaluate(&t, &[reply().contains("bye").warning()])[0];

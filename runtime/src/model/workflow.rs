@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// Where a state-machine workflow stands after a turn.
 ///
 /// ```
-/// use agent_test_runtime::model::Workflow;
+/// use agent_test::model::Workflow;
 /// let w = Workflow::in_state("processing").transitions(["intake", "processing"]);
 /// assert_eq!(w.state.as_deref(), Some("processing"));
 /// assert!(!w.complete);
@@ -46,7 +46,7 @@ impl Workflow {
     /// Marks the workflow complete.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Workflow;
+    /// # use agent_test::model::Workflow;
     /// assert!(Workflow::in_state("resolved").completed().complete);
     /// ```
     pub fn completed(mut self) -> Self {
@@ -58,7 +58,7 @@ impl Workflow {
 /// The result of one guardrail (validator) on a turn.
 ///
 /// ```
-/// use agent_test_runtime::model::Guardrail;
+/// use agent_test::model::Guardrail;
 /// let g = Guardrail::triggered("banned_words").message("'definitely' is banned");
 /// assert!(g.triggered);
 /// ```
@@ -89,7 +89,7 @@ impl Guardrail {
     /// A guardrail that ran and did not fire.
     ///
     /// ```
-    /// # use agent_test_runtime::model::Guardrail;
+    /// # use agent_test::model::Guardrail;
     /// assert!(!Guardrail::passed("max_length").triggered);
     /// ```
     pub fn passed(name: impl Into<String>) -> Self {

@@ -19,9 +19,9 @@ use serde_json::Value;
 /// [`Scenario::evaluate`] is the one-off form.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Transcript, Turn};
-/// use agent_test_runtime::scenario::Scenario;
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Transcript, Turn};
+/// use agent_test::scenario::Scenario;
 ///
 /// let scenario = Scenario::new("greeting").user("hi").expect_turn(reply().matches("(?i)^hello"));
 /// let evaluator = scenario.evaluator();
@@ -75,7 +75,7 @@ impl ScenarioEvaluator {
     /// The scenario's name.
     ///
     /// ```
-    /// # use agent_test_runtime::scenario::Scenario;
+    /// # use agent_test::scenario::Scenario;
     /// assert_eq!(Scenario::new("refund").evaluator().name(), "refund");
     /// ```
     pub fn name(&self) -> &str {
@@ -85,7 +85,7 @@ impl ScenarioEvaluator {
     /// Whether some check needs the judge ([`ScenarioEvaluator::evaluate_judged`]).
     ///
     /// ```
-    /// # use agent_test_runtime::{prelude::*, scenario::Scenario};
+    /// # use agent_test::{prelude::*, scenario::Scenario};
     /// assert!(Scenario::new("x").expect(judge("polite")).evaluator().needs_judge());
     /// ```
     pub fn needs_judge(&self) -> bool {
@@ -106,9 +106,9 @@ impl ScenarioEvaluator {
     /// (all in one request, or from its cache). Without a judge, judge checks are errors.
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Transcript, Turn};
-    /// use agent_test_runtime::scenario::Scenario;
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Transcript, Turn};
+    /// use agent_test::scenario::Scenario;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let scenario = Scenario::new("greeting").user("hi").expect_turn(judge("is friendly"));
     /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
@@ -332,8 +332,8 @@ impl VariableCheckAt {
 /// command evaluating thousands of scenarios uses.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::{ScenarioEvaluator, scenario::Scenario};
+/// use agent_test::prelude::*;
+/// use agent_test::{ScenarioEvaluator, scenario::Scenario};
 /// let evaluator = ScenarioEvaluator::from(Scenario::new("x").user("hi").expect(no_tools()));
 /// assert_eq!(evaluator.name(), "x");
 /// ```

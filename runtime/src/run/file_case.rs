@@ -61,7 +61,7 @@ impl FileCases {
 ///
 /// ```
 /// use agent_test_runtime::{__private::FileCases, run_file_case};
-/// use agent_test_runtime::{agent::agent_fn, Suite};
+/// use agent_test::{agent::agent_fn, Suite};
 /// static GREETS: FileCases = FileCases::new(r#"{"scenario": "greets", "input_utterance": "hi",
 ///   "assertions": {"procedural": [{"target": "response_regex", "pattern": "^Hello"}]}}"#, "cases/greets.json");
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

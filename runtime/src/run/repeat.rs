@@ -58,9 +58,9 @@ impl Repeat {
 /// of them all comes back once enough runs were made.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::{Repeats, ScenarioInfo};
-/// use agent_test_runtime::agent::agent_fn;
+/// use agent_test::prelude::*;
+/// use agent_test::{Repeats, ScenarioInfo};
+/// use agent_test::agent::agent_fn;
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

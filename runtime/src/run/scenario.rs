@@ -16,9 +16,9 @@ impl Scenario {
     /// evaluate many transcripts, prepare the scenario once with [`Scenario::evaluator`].
     ///
     /// ```
-    /// use agent_test_runtime::prelude::*;
-    /// use agent_test_runtime::model::{Transcript, Turn};
-    /// use agent_test_runtime::scenario::Scenario;
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Transcript, Turn};
+    /// use agent_test::scenario::Scenario;
     /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
     /// let report = Scenario::new("greeting").user("hi").expect_turn(reply().starts_with("hello")).evaluate(&recorded);
     /// assert!(report.passed());

@@ -29,9 +29,9 @@ use crate::report::{Report, write_json};
 /// steps and feed later turns and checks.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::agent::agent_fn;
-/// use agent_test_runtime::model::{Call, Reply};
+/// use agent_test::prelude::*;
+/// use agent_test::agent::agent_fn;
+/// use agent_test::model::{Call, Reply};
 /// use serde_json::json;
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -74,7 +74,7 @@ impl ScenarioRun {
     /// Starts a run with full scenario info (description, source location).
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioInfo, ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioInfo, ScenarioRun, Suite};
     /// let run = ScenarioRun::with_info(Suite::new(), ScenarioInfo::new("x").described("demo"));
     /// # let _ = run;
     /// ```
@@ -100,7 +100,7 @@ impl ScenarioRun {
     /// name). It is passed to the agent with every turn.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioRun, Suite};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.context("PLAN", "premium");
     /// assert_eq!(run.context_vars().get("PLAN").unwrap(), "premium");
@@ -126,7 +126,7 @@ impl ScenarioRun {
     /// Replaces the suite's agent for this scenario.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite, agent::agent_fn};
+    /// # use agent_test::{ScenarioRun, Suite, agent::agent_fn};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.agent(agent_fn(|_r| async { "hi" }));
     /// ```
@@ -138,7 +138,7 @@ impl ScenarioRun {
     /// Replaces the per-turn timeout for this scenario.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioRun, Suite};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.timeout(std::time::Duration::from_secs(5));
     /// ```
@@ -151,7 +151,7 @@ impl ScenarioRun {
     /// taken when the user sends the first message).
     ///
     /// ```
-    /// # use agent_test_runtime::{Clock, ScenarioRun, Suite};
+    /// # use agent_test::{Clock, ScenarioRun, Suite};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.clock(Clock::fixed("2026-11-23T09:00:00Z")).timezone("Europe/Lisbon");
     /// ```
@@ -172,7 +172,7 @@ impl ScenarioRun {
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
-    /// # use agent_test_runtime::{ScenarioRun, Suite, judge::Judge};
+    /// # use agent_test::{ScenarioRun, Suite, judge::Judge};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.judge(Judge::anthropic("claude-3-5-haiku-20241022"));
     /// # }
@@ -186,7 +186,7 @@ impl ScenarioRun {
     /// [`Suite::repeat`].
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioRun, Suite};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.repeat(5).min_passes(4);
     /// ```
@@ -265,7 +265,7 @@ impl ScenarioRun {
     /// prior history; later it is inserted before the next user message.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite, model::Message};
+    /// # use agent_test::{ScenarioRun, Suite, model::Message};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.history([Message::user("Who is the King of England?"), Message::assistant("Charles III.")]);
     /// assert_eq!(run.transcript().history.len(), 2);
@@ -282,7 +282,7 @@ impl ScenarioRun {
     /// Adds a system message; the agent sees it with the next user turn. No agent call is made.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioRun, Suite};
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.system("Answer in French.");
     /// ```
@@ -388,7 +388,7 @@ impl ScenarioRun {
     /// The last recorded turn, if any turn ran.
     ///
     /// ```
-    /// # use agent_test_runtime::{ScenarioRun, Suite};
+    /// # use agent_test::{ScenarioRun, Suite};
     /// assert!(ScenarioRun::new(Suite::new(), "x").last_turn().is_none());
     /// ```
     pub fn last_turn(&self) -> Option<&Turn> {

@@ -15,7 +15,7 @@ use crate::scenario::turns_problem;
 /// minimum), unless asked to [continue after that](SimulatedUser::continue_after_pass).
 ///
 /// ```
-/// use agent_test_runtime::simulated_user;
+/// use agent_test::simulated_user;
 /// let user = simulated_user("get a refund for the double charge on ORD-9921")
 ///     .persona("an impatient customer who writes short messages")
 ///     .turns(2..=6);
@@ -79,7 +79,7 @@ impl SimulatedUser {
     /// (Lamdis's `continueAfterPass`).
     ///
     /// ```
-    /// # use agent_test_runtime::simulated_user;
+    /// # use agent_test::simulated_user;
     /// let user = simulated_user("book a hotel in Lisbon").turns(3..=3).continue_after_pass();
     /// # let _ = user;
     /// ```
@@ -105,8 +105,8 @@ impl ScenarioRun {
     /// judge, a failing model), an error verdict saying why; the run then goes on.
     ///
     /// ```
-    /// # use agent_test_runtime::{prelude::*, agent::{agent_fn, BoxFuture}, simulated_user};
-    /// # use agent_test_runtime::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+    /// # use agent_test::{prelude::*, agent::{agent_fn, BoxFuture}, simulated_user};
+    /// # use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
     /// /// Asks for a refund, then is satisfied once the agent mentions one.
     /// struct Customer;
     /// impl JudgeModel for Customer {

@@ -20,8 +20,8 @@ use crate::model::Context;
 /// the builder API, build a `Suite` and start each [`ScenarioRun`](crate::ScenarioRun) from it.
 ///
 /// ```
-/// use agent_test_runtime::Suite;
-/// use agent_test_runtime::agent::agent_fn;
+/// use agent_test::Suite;
+/// use agent_test::agent::agent_fn;
 /// use std::time::Duration;
 ///
 /// let suite = Suite::new()
@@ -113,7 +113,7 @@ impl Suite {
     /// (`TODAY()`, `date(..)`) and the time agents are told reproducible.
     ///
     /// ```
-    /// # use agent_test_runtime::{Clock, Suite};
+    /// # use agent_test::{Clock, Suite};
     /// let suite = Suite::new().clock(Clock::fixed("2026-11-23T09:00:00Z")).timezone("Europe/Lisbon");
     /// # let _ = suite;
     /// ```
@@ -134,7 +134,7 @@ impl Suite {
     /// variable `AGENT_TEST_REPORT_DIR` overrides both).
     ///
     /// ```
-    /// # use agent_test_runtime::Suite;
+    /// # use agent_test::Suite;
     /// let suite = Suite::new().report_dir("/tmp/agent-reports");
     /// # let _ = suite;
     /// ```
@@ -148,7 +148,7 @@ impl Suite {
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
-    /// use agent_test_runtime::{Suite, judge::Judge};
+    /// use agent_test::{Suite, judge::Judge};
     /// let suite = Suite::new().judge(Judge::openai("gpt-4o-mini-2024-07-18"));
     /// # let _ = suite;
     /// # }
@@ -163,7 +163,7 @@ impl Suite {
     /// impossible constraints: the run gets an error verdict saying so.
     ///
     /// ```
-    /// use agent_test_runtime::Suite;
+    /// use agent_test::Suite;
     /// let suite = Suite::new().repeat(5).min_passes(4);
     /// # let _ = suite;
     /// ```
@@ -187,7 +187,7 @@ impl Suite {
     /// schema. A declaration that cannot be read is an error verdict of every scenario.
     ///
     /// ```
-    /// use agent_test_runtime::Suite;
+    /// use agent_test::Suite;
     /// use serde_json::json;
     /// let suite = Suite::new().tools(json!([{"type": "function", "function": {
     ///     "name": "lookup_order",

@@ -16,7 +16,7 @@ use crate::matcher::Schema;
 /// "inputSchema"}`) or a plain `{"name", "parameters"}`.
 ///
 /// ```
-/// use agent_test_runtime::DeclaredTools;
+/// use agent_test::DeclaredTools;
 /// use serde_json::json;
 /// let tools = DeclaredTools::from_json(&json!([{"type": "function", "function": {
 ///     "name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}

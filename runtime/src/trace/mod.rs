@@ -15,7 +15,7 @@
 //! format, the place in the document and what was expected — never a panic.
 //!
 //! ```
-//! use agent_test_runtime::trace::{parse, TraceFormat};
+//! use agent_test::trace::{parse, TraceFormat};
 //! use serde_json::json;
 //! let response = json!({
 //!     "object": "chat.completion",
@@ -87,7 +87,7 @@ impl TraceFormat {
     /// The format's name, as the command line and errors spell it.
     ///
     /// ```
-    /// assert_eq!(agent_test_runtime::trace::TraceFormat::OpenAiChat.name(), "openai-chat");
+    /// assert_eq!(agent_test::trace::TraceFormat::OpenAiChat.name(), "openai-chat");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
@@ -105,7 +105,7 @@ impl TraceFormat {
     /// The format named `name` (as [`TraceFormat::name`] spells it).
     ///
     /// ```
-    /// use agent_test_runtime::trace::TraceFormat;
+    /// use agent_test::trace::TraceFormat;
     /// assert_eq!(TraceFormat::from_name("n8n"), Some(TraceFormat::N8n));
     /// ```
     pub fn from_name(name: &str) -> Option<TraceFormat> {
@@ -135,7 +135,7 @@ impl fmt::Display for TraceFormat {
 /// A trace that could not be read: which format, where in the document, what was expected.
 ///
 /// ```
-/// use agent_test_runtime::trace::{parse, TraceFormat};
+/// use agent_test::trace::{parse, TraceFormat};
 /// let err = parse(&serde_json::json!({"choices": "oops"}), Some(TraceFormat::OpenAiChat)).unwrap_err();
 /// assert_eq!(err.to_string(), "openai-chat trace: at $.choices: expected an array of choices");
 /// ```
@@ -153,7 +153,7 @@ impl TraceError {
     /// The place as a path inside the document (`choices[0].message`; empty for the root).
     ///
     /// ```
-    /// let e = agent_test_runtime::trace::parse(&serde_json::json!({"choices": []}), Some(agent_test_runtime::trace::TraceFormat::OpenAiChat)).unwrap_err();
+    /// let e = agent_test::trace::parse(&serde_json::json!({"choices": []}), Some(agent_test::trace::TraceFormat::OpenAiChat)).unwrap_err();
     /// assert!(!e.relative_path().starts_with('$'));
     /// ```
     pub fn relative_path(&self) -> &str {
@@ -187,7 +187,7 @@ impl std::error::Error for TraceError {}
 /// Which format a document is, if it is one of them.
 ///
 /// ```
-/// use agent_test_runtime::trace::{detect, TraceFormat};
+/// use agent_test::trace::{detect, TraceFormat};
 /// let v = serde_json::json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}}]});
 /// assert_eq!(detect(&v), Some(TraceFormat::Gemini));
 /// ```

@@ -7,7 +7,7 @@ use similar::{ChangeTag, TextDiff};
 /// multi-line texts a line diff with `-`/`+` markers.
 ///
 /// ```
-/// use agent_test_runtime::report::text_diff;
+/// use agent_test::report::text_diff;
 /// assert_eq!(text_diff("refund processed", "refund pending"), "refund [-processed-]{+pending+}");
 /// assert_eq!(text_diff("a\nb\n", "a\nc\n"), "  a\n- b\n+ c\n");
 /// ```
@@ -44,7 +44,7 @@ fn merge_adjacent(s: &str) -> String {
 /// A diff of two JSON values, pretty-printed with sorted keys, line by line.
 ///
 /// ```
-/// use agent_test_runtime::report::json_diff;
+/// use agent_test::report::json_diff;
 /// use serde_json::json;
 /// let d = json_diff(&json!({"order_id": "ORD-2"}), &json!({"order_id": "ORD-1"}));
 /// assert_eq!(d, "  {\n-   \"order_id\": \"ORD-2\"\n+   \"order_id\": \"ORD-1\"\n  }\n");

@@ -13,7 +13,7 @@ pub const REPORT_DIR_ENV: &str = "AGENT_TEST_REPORT_DIR";
 /// `target/agent-test` in the working directory.
 ///
 /// ```
-/// use agent_test_runtime::report::report_root;
+/// use agent_test::report::report_root;
 /// let dir = report_root(Some(std::path::Path::new("/tmp/reports")));
 /// # if std::env::var_os("AGENT_TEST_REPORT_DIR").is_none() {
 /// assert_eq!(dir, std::path::Path::new("/tmp/reports"));

@@ -17,8 +17,8 @@ pub(crate) const IMPOSSIBLE_AT: &str = "impossible constraint at ";
 /// A file that could not be loaded: which file, where inside it, and what was expected.
 ///
 /// ```
-/// use agent_test_runtime::scenario::Scenario;
-/// let err = agent_test_runtime::load::load_json::<Scenario>("s.json", r#"{"name": "x", "steps": [{"step": "usr"}]}"#).unwrap_err();
+/// use agent_test::scenario::Scenario;
+/// let err = agent_test::load::load_json::<Scenario>("s.json", r#"{"name": "x", "steps": [{"step": "usr"}]}"#).unwrap_err();
 /// assert_eq!(err.path, "steps[0].step");
 /// assert!(err.message.starts_with("unknown variant `usr`"));
 /// ```
@@ -53,7 +53,7 @@ impl std::error::Error for LoadError {}
 /// Reads a text file, or says why it cannot (missing, unreadable, not UTF-8).
 ///
 /// ```
-/// let err = agent_test_runtime::load::read_text("nope.json").unwrap_err();
+/// let err = agent_test::load::read_text("nope.json").unwrap_err();
 /// assert!(err.to_string().starts_with("nope.json: cannot read the file"));
 /// ```
 pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
@@ -107,8 +107,8 @@ pub(crate) fn json_text_error(file: &Path, e: JsonTextError) -> LoadError {
 /// Reads an already parsed JSON value into `T`, naming the field at fault (see [`load_json`]).
 ///
 /// ```
-/// # use agent_test_runtime::scenario::Scenario;
-/// let err = agent_test_runtime::load::load_value::<Scenario>("s.json", serde_json::json!({"name": 3})).unwrap_err();
+/// # use agent_test::scenario::Scenario;
+/// let err = agent_test::load::load_value::<Scenario>("s.json", serde_json::json!({"name": 3})).unwrap_err();
 /// assert_eq!(err.path, "name");
 /// ```
 pub fn load_value<T: DeserializeOwned>(
@@ -220,8 +220,8 @@ pub fn load_json<T: DeserializeOwned>(file: impl AsRef<Path>, text: &str) -> Res
 /// Reads and parses a JSON file into `T` (see [`load_json`]).
 ///
 /// ```
-/// # use agent_test_runtime::scenario::Scenario;
-/// assert!(agent_test_runtime::load::load_json_file::<Scenario>("nope.json").is_err());
+/// # use agent_test::scenario::Scenario;
+/// assert!(agent_test::load::load_json_file::<Scenario>("nope.json").is_err());
 /// ```
 pub fn load_json_file<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, LoadError> {
     let path = path.as_ref();
