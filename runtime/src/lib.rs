@@ -5,9 +5,9 @@
 //! macro; everything the macro expands to is ordinary API of this crate, usable by hand:
 //!
 //! ```
-//! use agent_test_runtime::prelude::*;
-//! use agent_test_runtime::agent::agent_fn;
-//! use agent_test_runtime::model::{Call, Reply};
+//! use agent_test::prelude::*;
+//! use agent_test::agent::agent_fn;
+//! use agent_test::model::{Call, Reply};
 //! use serde_json::json;
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -69,7 +69,7 @@ pub use util::input::LoadError;
 /// Everything a test file needs: check builders, their options, and the run types.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let checks = [
 ///     tool("lookup_order").arg("order_id", "ORD-9921").into_expectation(),
 ///     reply().not_contains("error").warning(),
@@ -95,9 +95,12 @@ pub mod prelude {
         IntoMatcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
         matches_schema, missing, not, one_of, optional, predicate, regex,
     };
-    pub use crate::model::{Call, Guardrail, Message, Reply, Usage, Workflow};
+    pub use crate::model::{Call, Guardrail, Message, Reply, ToolErrorKind, Usage, Workflow};
+    /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.
+    #[cfg(feature = "http")]
+    pub use crate::request;
     pub use crate::run::{Extraction, simulated_user};
-    pub use crate::{Clock, ScenarioRun, Suite, evaluate};
+    pub use crate::{Clock, RecordedRun, ScenarioRun, Suite, evaluate};
     pub use serde_json::json;
     pub use std::time::Duration;
 }
