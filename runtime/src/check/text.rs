@@ -16,7 +16,7 @@ use crate::util::diff::text_diff;
 /// Which text a [`TextCheck`] reads.
 ///
 /// ```
-/// use agent_test_runtime::check::TextSource;
+/// use agent_test::check::TextSource;
 /// assert_eq!(TextSource::Reply.to_string(), "reply");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,7 +100,7 @@ impl TextSource {
 /// The comparison a [`TextCheck`] makes.
 ///
 /// ```
-/// use agent_test_runtime::check::TextOp;
+/// use agent_test::check::TextOp;
 /// assert!(TextOp::NotContains.is_negative());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,7 +172,7 @@ pub struct Text {
 /// for checks on one step of a multi-node workflow (Mibo's `target_node` / `output_key`).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let c = node_output("Message a model", "content.parts.0.text").contains("RSI");
 /// assert_eq!(c.describe(), r#"content.parts.0.text of node `Message a model` contains "RSI""#);
 /// ```
@@ -192,7 +192,7 @@ pub fn node_output(node: impl Into<String>, path: impl Into<String>) -> Text {
 /// is called. Nothing is trimmed unless [`TextCheck::trimmed`] is called.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let check = reply().contains("refund processed");
 /// # let _ = check;
 /// ```
@@ -205,7 +205,7 @@ pub fn reply() -> Text {
 /// Every agent reply in scope, joined with newlines (in a turn, the same as [`reply`]).
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let never_rude = replies().not_contains("stupid");
 /// # let _ = never_rude;
 /// ```
@@ -218,7 +218,7 @@ pub fn replies() -> Text {
 /// Every message in scope, the user's included, joined with newlines.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
+/// use agent_test::prelude::*;
 /// let mentions_order = conversation().matches(r"ORD-\d{4}");
 /// # let _ = mentions_order;
 /// ```
@@ -236,7 +236,7 @@ impl Text {
     /// The text contains `value` (case-insensitive by default).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().contains("Refund");
     /// # let _ = c;
     /// ```
@@ -247,7 +247,7 @@ impl Text {
     /// The text does not contain `value` (case-insensitive by default).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().not_contains("internal error");
     /// # let _ = c;
     /// ```
@@ -258,7 +258,7 @@ impl Text {
     /// The text starts with `value` (case-insensitive by default, no trimming).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().starts_with("Hello");
     /// # let _ = c;
     /// ```
@@ -269,7 +269,7 @@ impl Text {
     /// The text ends with `value` (case-insensitive by default, no trimming).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().ends_with("thank you").trimmed();
     /// # let _ = c;
     /// ```
@@ -281,7 +281,7 @@ impl Text {
     /// makes it differ unless [`TextCheck::trimmed`] is called).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().equals("success");
     /// # let _ = c;
     /// ```
@@ -294,7 +294,7 @@ impl Text {
     /// an invalid pattern built at run time gives an *error* verdict.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().matches(r"refund\s+(processed|completed)");
     /// # let _ = c;
     /// ```
@@ -305,7 +305,7 @@ impl Text {
     /// The regex finds no match (see [`Text::matches`]).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().not_matches("(?i)error|exception|failed");
     /// # let _ = c;
     /// ```
@@ -316,7 +316,7 @@ impl Text {
     /// The text's length in characters; see [`LengthCheck`](super::LengthCheck).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().length().at_most(280);
     /// # let _ = c;
     /// ```
@@ -334,8 +334,8 @@ impl Text {
 /// verdict "compared nothing: …", never a pass. `equals("")` compares: the text must be empty.
 ///
 /// ```
-/// use agent_test_runtime::prelude::*;
-/// use agent_test_runtime::model::{Reply, Transcript, Turn};
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Refund PROCESSED."), 1)]);
 /// let v = evaluate(&t, &[
@@ -442,7 +442,7 @@ impl TextCheck {
     /// Compare case-insensitively (regexes are case-sensitive by default).
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().matches("refund").case_insensitive();
     /// # let _ = c;
     /// ```
@@ -458,10 +458,13 @@ impl TextCheck {
         self
     }
 
-    /// Trim surrounding whitespace from the text before comparing.
+    /// Trim surrounding whitespace from the **actual** text (the reply, or whichever text the
+    /// check reads) before comparing. The expected text is compared as written, so
+    /// `equals(" done ").trimmed()` can never pass: write the expected text without the
+    /// whitespace.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// let c = reply().equals("done").trimmed();
     /// # let _ = c;
     /// ```
@@ -473,7 +476,7 @@ impl TextCheck {
     /// One line describing the check: `reply contains "refund"`.
     ///
     /// ```
-    /// # use agent_test_runtime::prelude::*;
+    /// # use agent_test::prelude::*;
     /// assert_eq!(reply().not_matches("x+").describe(), "reply does not match /x+/");
     /// ```
     pub fn describe(&self) -> String {

@@ -1,11 +1,95 @@
 //! Matchers: how an expected value is compared with an actual JSON value (tool arguments, JSON
-//! fields, results).
+//! fields, results) — the matcher reference.
 //!
-//! A plain value (`"ORD-9921"`, `3`, `true`, `json!({...})`) means exact equality: JSON
-//! equality with numbers compared by value (`1 == 1.0`) and no string/number coercion. The
-//! functions of this module build the others; they combine with [`all_of`], [`any_of`] and
-//! [`not`]. Data comparisons are case-sensitive unless asked otherwise (prose — reply text —
-//! is compared case-insensitively by the text checks).
+//! Anywhere an expected value goes (`.arg`, `.result`, `field(..).is`, `tool_call(..).arg`), a
+//! plain value (`"ORD-9921"`, `3`, `true`, `json!({...})`) means exact equality: JSON equality
+//! with numbers compared by value (`1 == 1.0`) and no string/number coercion. The functions of
+//! this module build the others; they combine with [`all_of`], [`any_of`] and [`not`]. Data
+//! comparisons are case-sensitive unless asked otherwise (prose — reply text — is compared
+//! case-insensitively by the text checks). All of them are in the prelude.
+//!
+//! | matcher | passes when the value… |
+//! |---|---|
+//! | `exact(v)` / `.unordered()` / `.wildcards()` | equals `v`; lists in any order (one-to-one); an expected `"*"` matches anything |
+//! | `contains(s)` / `.ignore_case()` | rendered as text (numbers and objects as compact JSON), contains `s` |
+//! | `regex(re)` | rendered as text, matches the regex |
+//! | `date(expr)` / `.tolerance_minutes(n)` | is a date or date-time within `n` minutes (0 by default) of the expression's value; dates mean midnight, text without an offset is read in the run's time zone |
+//! | `expr(expr)` | equals the expression's value (dates compare as instants) |
+//! | `one_of([..])` | satisfies any of the variants: values, matchers, schema fragments |
+//! | `matches_schema(json!({..}))` | is valid against a JSON Schema fragment (`{"type": "string", "pattern": "^x$"}`) |
+//! | `any()` | is present (any value, `null` included) |
+//! | `optional(m)` | is missing or `null`, or satisfies `m` |
+//! | `missing()` | is absent |
+//! | `email(addr)` | is the same address: the **local part exactly** (`Ana@example.com` is not `ana@example.com`: mail servers may treat local parts case-sensitively), the domain in any case; a display name (`Ana <ana@example.com>`) is ignored |
+//! | `free_text(description)` | means what the description says, as judged by the model (MorganaBench's `free_text`); graded in the run's one judge request, score ≥ 0.8 |
+//! | `date_time(description)` | is a date/time denoting the description relative to the run's `user_time` (`"the day after tomorrow at noon"`), as judged (MorganaBench's `date_time`) |
+//! | `tool(..).arg_group([..], matcher)` | several arguments judged together by a semantic matcher, which sees an object of them (MorganaBench's parameter groups) |
+//! | `all_of([..])` / `any_of([..])` / `not(m)` | composition |
+//! | `predicate(\|v\| ..).with_description("..")` | the closure returns `true` for it (a missing value fails, a panic is an error verdict); reports show the description. The escape hatch for comparisons the vocabulary lacks; like `check(..)` closures it has no data form |
+//!
+//! ```
+//! use agent_test::prelude::*;
+//! use agent_test::model::{Call, Reply, Transcript, Turn};
+//!
+//! let call = Call::tool("create_booking", json!({
+//!     "hotel_id": "H-101",
+//!     "guests": 2.0,
+//!     "email": "ana@EXAMPLE.com",
+//!     "rooms": ["double", "single"],
+//!     "note": null,
+//! }));
+//! let transcript = Transcript::new(vec![Turn::new(0, "Book H-101", Reply::text("Booked.").call(call), 80)]);
+//! let booking = tool("create_booking")
+//!     .arg("hotel_id", all_of([regex(r"^H-\d+$"), not(exact("H-999"))]))
+//!     .arg("guests", 2)                                   // 2 == 2.0
+//!     .arg("email", email("ana@example.com"))             // the domain in any case
+//!     .arg("rooms", exact(json!(["single", "*"])).unordered().wildcards())
+//!     .arg("note", optional(contains("late")))            // null is allowed
+//!     .arg("payment", missing());
+//! assert_eq!(evaluate(&transcript, &[booking.into_expectation()])[0].status, Status::Pass);
+//!
+//! let wrong_case = tool("create_booking").arg("email", email("Ana@example.com"));
+//! assert_eq!(evaluate(&transcript, &[wrong_case.into_expectation()])[0].status, Status::Fail);
+//! ```
+//!
+//! A `json!` object given as an expected value is data, compared as it is; matchers are the
+//! functions above. `agent_test!` refuses one that reads as a matcher
+//! (`.arg("id", json!({"regex": "^ORD-"}))` would compare with that object) and asks for
+//! `regex("^ORD-")`, or `exact(json!(..))` when the object is meant; it also refuses a `json!`
+//! literal that gives a key twice (serde_json would keep the last one silently).
+//!
+//! # Expressions and the clock
+//!
+//! `date(..)` and `expr(..)` take expressions evaluated when the check runs:
+//! `TODAY()` (or `TODAY`), `NOW()`, `DATE_ADD(date, n, unit)` / `DATE_SUB(..)` with units day(s),
+//! hour(s), minute(s), week(s), `AT_TIME(date, '14:30' | '09:00:00' | '3:30 PM')`,
+//! `FORMAT_DATE(date, '%Y-%m-%d')` (strftime), `CONCAT(a, b, ..)`, `UPPER(x)`, `LOWER(x)`,
+//! `JSON_EXTRACT(data, 'items.0.sku')` (over JSON strings or objects), and context variables by
+//! name — nestable: `CONCAT('Reminder for ', FORMAT_DATE(DATE_ADD(TODAY, 1, 'day'), '%Y-%m-%d'))`.
+//! Literal expressions are parsed at compile time in `agent_test!`: an unknown function, a wrong
+//! number of arguments, a bad unit or time, or a variable no `context` block defines is a compile
+//! error on the literal.
+//!
+//! Calls nest at most 64 deep (`expression nested deeper than 64 levels at column 385`). Whole
+//! numbers are exact (`9223372036854775807` is not rounded to a float), and date arithmetic is
+//! checked: dates go from the year -9999 to 9999, so `DATE_SUB(TODAY(), -9223372036854775808,
+//! 'day')` is an error verdict (`DATE_SUB: -9223372036854775808 days is out of range (dates go
+//! from the year -9999 to 9999)`), never an overflow.
+//!
+//! "Now" is pinned per run: the run records its `user_time` when the user sends the first
+//! message, from the `clock` setting (`clock = Clock::fixed("2026-11-23T09:30:00Z");`, default the
+//! wall clock) in the `timezone` setting (an IANA name, default `UTC`). Agents receive it
+//! (`AgentRequest::user_time`), every expression of the run is evaluated against it, and a
+//! recorded run re-evaluated later uses its recorded time.
+//!
+//! ```
+//! use agent_test::prelude::*;
+//!
+//! let meeting = tool("create_calendar")
+//!     .arg("date", date("AT_TIME(DATE_ADD(TODAY(), 2, 'days'), '12:00')").tolerance_minutes(5))
+//!     .arg("title", expr("CONCAT('Lunch with ', CUSTOMER)"));
+//! # let _ = meeting;
+//! ```
 
 // Every computation on input is checked (dates and tolerances included): an overflow is an
 // error verdict, never a panic.
@@ -38,8 +122,8 @@ use crate::util::text::compact;
 /// plain values convert into exact matchers ([`IntoMatcher`]).
 ///
 /// ```
-/// use agent_test_runtime::matcher::{IntoMatcher, Matcher, Mismatch};
-/// use agent_test_runtime::{Env, model::Context};
+/// use agent_test::matcher::{IntoMatcher, Matcher, Mismatch};
+/// use agent_test::{Env, model::Context};
 /// use serde_json::json;
 ///
 /// let now = jiff::Zoned::now();
@@ -169,7 +253,7 @@ impl Mismatch {
     /// The message.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::Mismatch;
+    /// # use agent_test::matcher::Mismatch;
     /// assert_eq!(Mismatch::Fail("x".into()).message(), "x");
     /// ```
     pub fn message(&self) -> &str {
@@ -187,8 +271,8 @@ impl Matcher {
     /// Whether an actual value (`None` when absent) satisfies the matcher.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::IntoMatcher;
-    /// # use agent_test_runtime::{Env, model::Context};
+    /// # use agent_test::matcher::IntoMatcher;
+    /// # use agent_test::{Env, model::Context};
     /// # let now = jiff::Zoned::now();
     /// # let ctx = Context::default();
     /// # let env = Env::new(&now, &ctx);
@@ -436,7 +520,7 @@ impl Matcher {
     /// A short description of what the matcher expects, for messages and reports.
     ///
     /// ```
-    /// use agent_test_runtime::matcher::*;
+    /// use agent_test::matcher::*;
     /// assert_eq!(one_of(["metric", "celsius"]).describe(), r#"one of "metric", "celsius""#);
     /// assert_eq!(date("TODAY()").tolerance_minutes(5).into_matcher().describe(), "a date TODAY() ± 5 min");
     /// assert_eq!(not(contains("secret")).describe(), r#"not text containing "secret""#);
@@ -494,7 +578,7 @@ impl Matcher {
     /// for the others.
     ///
     /// ```
-    /// # use agent_test_runtime::matcher::{IntoMatcher, any};
+    /// # use agent_test::matcher::{IntoMatcher, any};
     /// assert_eq!(3.into_matcher().expected_json(), serde_json::json!(3));
     /// assert_eq!(any().expected_json(), serde_json::json!("any value"));
     /// ```
@@ -607,7 +691,7 @@ pub(crate) fn text(v: &Value) -> String {
 /// builders.
 ///
 /// ```
-/// use agent_test_runtime::matcher::{IntoMatcher, Matcher};
+/// use agent_test::matcher::{IntoMatcher, Matcher};
 /// assert_eq!(true.into_matcher(), Matcher::Exact { value: serde_json::json!(true), unordered: false, wildcard: false });
 /// ```
 #[diagnostic::on_unimplemented(
