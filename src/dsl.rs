@@ -6,7 +6,7 @@
 //! in a scenario's body, [`in_turn`] in a turn's `{ ... }` block. They are not meant to be used
 //! in code: each is a marker constant.
 //!
-//! The README's "Writing scenarios" has the full grammar.
+//! The documentation of [`agent_test!`](crate::agent_test) has the full grammar.
 #![allow(non_upper_case_globals)]
 
 /// The type of the marker constants of [`dsl`](self): a word of `agent_test!`.
@@ -14,8 +14,9 @@
 pub struct Word;
 
 /// `agent = <expr>;` — the agent under test: any expression implementing
-/// [`Agent`](crate::agent::Agent), built once per scenario run. Required at the top of
-/// `agent_test!`; a scenario may set its own.
+/// [`Agent`](crate::agent::Agent). The expression is evaluated for every run of a scenario —
+/// once per scenario, and again for each repeat — so an agent's state starts fresh on every
+/// run. Required at the top of `agent_test!`; a scenario may set its own.
 ///
 /// ```text
 /// agent = my_agent();

@@ -6,9 +6,11 @@
 //! and their nesting, usage, status, latency) and evaluates every check, reporting all
 //! failures of the scenario at once.
 //!
-//! See the [README](https://github.com/agent-test/agent-test#readme) for the grammar of the
-//! macro and the check reference; every check is a documented function or method of this
-//! crate ([`check`], [`prelude`]).
+//! The grammar is the documentation of [`agent_test!`]; the check reference is that of the
+//! [`check`] and [`matcher`] modules (everything a test file needs is in the [`prelude`]).
+//! Guides — testing your agent offline, the kinds of agents, the command line, the seed
+//! formats — are in the repository's
+//! [`docs/`](https://github.com/agent-test/agent-test/tree/main/docs).
 //!
 //! ```
 //! use agent_test::prelude::*;
@@ -73,7 +75,22 @@ pub mod __private {
     pub use agent_test_runtime::__private::*;
 }
 
-/// The README's examples, compiled as doctests so they stay true.
-#[doc = include_str!("../README.md")]
+// The README's Rust blocks (and those of docs/testing.md) are not doctests: they are compiled
+// exactly as shown, as test files, and run by `tests/integration/docs.rs` (rustdoc would wrap
+// each in `fn main`, which a paste into `tests/` does not do). The other guides' blocks are
+// doctests here.
+
+/// The Rust blocks of docs/agents.md, compiled as doctests so they stay true.
+#[doc = include_str!("../docs/agents.md")]
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub struct AgentsDoctests;
+
+/// The Rust blocks of docs/command-line.md, compiled and run as doctests.
+#[doc = include_str!("../docs/command-line.md")]
+#[cfg(doctest)]
+pub struct CommandLineDoctests;
+
+/// The Rust blocks of docs/seed-formats.md, compiled as doctests.
+#[doc = include_str!("../docs/seed-formats.md")]
+#[cfg(doctest)]
+pub struct SeedFormatsDoctests;

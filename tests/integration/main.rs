@@ -2,6 +2,7 @@
 
 mod agents;
 mod declared_tools;
+mod docs;
 mod failures;
 mod formats;
 mod judged;
@@ -11,3 +12,4 @@ mod reports;
 mod robustness;
 #[cfg(feature = "files")]
 mod seed_files;
+mod snippets;

@@ -1,0 +1,33 @@
+//! Generated from the documents' Rust blocks by `tests/integration/docs.rs`: do not edit;
+//! `AGENT_TEST_UPDATE_DOCS=1 cargo test -p agent-test --test integration docs` rewrites
+//! these files. Each block is one module, compiled exactly as shown.
+
+/// README.md, the block at line 44.
+mod readme_1 {
+    include!("readme_1.rs");
+}
+
+/// README.md, the block at line 125.
+mod readme_2 {
+    include!("readme_2.rs");
+}
+
+/// README.md, the block at line 245.
+mod readme_3 {
+    include!("readme_3.rs");
+}
+
+/// docs/testing.md, the block at line 18.
+mod testing_1 {
+    include!("testing_1.rs");
+}
+
+/// docs/testing.md, the block at line 123.
+mod testing_2 {
+    include!("testing_2.rs");
+}
+
+/// docs/testing.md, the block at line 178.
+mod testing_3 {
+    include!("testing_3.rs");
+}
