@@ -98,7 +98,7 @@ async fn failed_extractions_and_simulations_are_error_verdicts_and_the_run_goes_
     assert_eq!(report.verdicts[0].status, Status::Error);
     assert_eq!(
         report.verdicts[0].reason,
-        "the model found no the booking reference in the text"
+        "the model did not find \"the booking reference\" in the text"
     );
     assert_eq!(
         report.verdicts[2].status,

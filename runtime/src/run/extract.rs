@@ -10,7 +10,7 @@ use crate::judge::JudgePrompt;
 /// (Lamdis's `extract` step). Strings convert into an extraction from the last reply.
 ///
 /// ```
-/// use agent_test_runtime::Extraction;
+/// use agent_test::Extraction;
 /// let e = Extraction::from("the booking reference").from_transcript();
 /// assert_eq!(e.description(), "the booking reference");
 /// ```
@@ -77,8 +77,8 @@ impl ScenarioRun {
     /// `T::default()`, so every other check is still evaluated.
     ///
     /// ```
-    /// # use agent_test_runtime::{prelude::*, agent::{agent_fn, BoxFuture}};
-    /// # use agent_test_runtime::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+    /// # use agent_test::{prelude::*, agent::{agent_fn, BoxFuture}};
+    /// # use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
     /// struct Finder;
     /// impl JudgeModel for Finder {
     ///     fn id(&self) -> String { "finder".into() }
@@ -155,8 +155,10 @@ impl ScenarioRun {
         self.add_step_notes(notes);
         let answer = answer?;
         if answer.get("found").and_then(Value::as_bool) == Some(false) {
+            // Quoted: a description reads as a noun phrase ("the booking reference", "a
+            // date"), which "found no …" would garble.
             return Err(format!(
-                "the model found no {} in the text",
+                "the model did not find {:?} in the text",
                 what.description
             ));
         }
