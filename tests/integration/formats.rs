@@ -53,7 +53,25 @@ fn documented_scenario() -> Scenario {
         .expect(tokens().total_at_most(2_000))
         .expect(state_is("refunded"))
         .expect(guardrail_not_triggered("credentials"))
+        // The newer families: reply length, JSON in prose, tool errors by kind, a call's whole
+        // argument object, JSONPath over a call's arguments and result, a chain of calls.
+        .expect(reply().length().between(10, 300))
+        .expect(field("refund_id").is("RF-5001").in_text())
+        .expect(no_tool_errors().of_kind(ToolErrorKind::Execution))
+        .expect(
+            tool("lookup_order")
+                .arguments(json!({"order_id": "ORD-9921"}))
+                .arg_json_path("$.order_id", regex(r"^ORD-\d+$"))
+                .result_json_path("$.charged_twice", true),
+        )
+        .expect(tool_chain([
+            tool("lookup_order").result_json_path("$.total", 42.5),
+            tool("process_refund").arg("amount", 42.5).no_error(),
+        ]))
 }
+
+/// The last reply: prose with a JSON receipt in it.
+const RECEIPT: &str = r#"Done: refund RF-5001 of €42.50 is on its way. Receipt: {"refund_id": "RF-5001", "amount": 42.5}"#;
 
 /// What a run of it recorded.
 fn documented_run() -> RecordedRun {
@@ -90,10 +108,10 @@ fn documented_run() -> RecordedRun {
         turn(
             2,
             "Yes, please process the refund",
-            Reply::text("Done: refund RF-5001 of €42.50 is on its way.")
+            Reply::text(RECEIPT)
                 .call(refund)
                 .body(json!({
-                    "reply": "Done: refund RF-5001 of €42.50 is on its way.",
+                    "reply": RECEIPT,
                     "refund": {"id": "RF-5001", "issued_on": "2026-11-23"}
                 }))
                 .usage(Usage::new(260, 18))
@@ -177,7 +195,7 @@ fn the_documented_scenario_passes_on_the_documented_recording() {
         .map(|v| format!("{}: {:?} {}", v.label, v.status, v.reason))
         .collect();
     assert!(failed.is_empty(), "{failed:#?}");
-    assert_eq!(report.verdicts.len(), 18);
+    assert_eq!(report.verdicts.len(), 23);
 }
 
 #[test]
@@ -193,7 +211,9 @@ fn the_documented_scenario_fails_on_a_wrong_refund() {
         .filter(|v| v.status == Status::Fail)
         .map(|v| v.label.as_str())
         .collect();
-    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert_eq!(failed.len(), 3, "{failed:?}");
     assert!(failed[0].starts_with("tool `process_refund`"), "{failed:?}");
     assert!(failed[1].starts_with("trajectory"), "{failed:?}");
+    // The chain's second step is the next refund call after the lookup: it has the wrong amount.
+    assert!(failed[2].starts_with("tool chain"), "{failed:?}");
 }
