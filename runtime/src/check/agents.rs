@@ -1,11 +1,12 @@
-//! Checks on sub-agents. A delegation is a tool call named after the agent (`research_agent`)
-//! or an agent-member tool of it (`a2a__research_agent__search_papers`), and an agent's
+//! Checks on sub-agents. A delegation is a call named after the agent (`research_agent`): a
+//! tool call, or a node (an agent span of an OpenTelemetry trace, a sub-agent node of a
+//! workflow); or an agent-member tool of it (`a2a__research_agent__search_papers`). An agent's
 //! response is that call's result.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{EvalContext, Outcome, Violation};
+use super::{EvalContext, Outcome, Target, Violation};
 use crate::util::text::compact;
 
 /// Whether a call named `call` is an invocation of the agent `agent`: a call named exactly
@@ -22,7 +23,9 @@ fn invokes(agent: &str, call: &str, exact: bool) -> bool {
 /// A check that sub-agents were (or were not) invoked. Build it with [`agent_invoked`] or
 /// [`agent_not_invoked`].
 ///
-/// An agent name matches a call named exactly that, or any of the agent's member tools
+/// An agent name matches a call named exactly that — a tool call, or a node: the agent span of
+/// an OpenTelemetry trace (`invoke_agent visa_agent`) is a node named `visa_agent` — or any of
+/// the agent's member tools
 /// `a2a__<name>__<tool>`: `agent_not_invoked(["visa_agent"])` fails when
 /// `a2a__visa_agent__book` was called. A full member name (`a2a__visa_agent__book`) matches
 /// that tool only. [`AgentCheck::exact_names`] matches exact tool names only (PromptKit's
@@ -157,7 +160,7 @@ impl AgentCheck {
         if self.agents.iter().any(String::is_empty) {
             return Outcome::error("compared nothing: an agent name in the list is empty");
         }
-        let calls = cx.tool_calls();
+        let calls = cx.calls(Target::Any);
         let exact = self.exact_names;
         // The listed agent a call invokes (the first that matches), if any.
         let agent_of = |name: &str| {
@@ -190,7 +193,7 @@ impl AgentCheck {
                 evidence.insert("arguments".into(), c.arguments.clone());
                 violations.push(
                     Violation::new("forbidden_agent", "forbidden agent was invoked")
-                        .in_turn(cx.turn_of_call(i))
+                        .in_turn(cx.turn_of(Target::Any, i))
                         .evidence(Value::Object(evidence)),
                 );
             }
@@ -318,7 +321,7 @@ impl AgentResponseCheck {
             return Outcome::error("compared nothing: the text to look for is empty");
         }
         let responses: Vec<String> = cx
-            .tool_calls()
+            .calls(Target::Any)
             .iter()
             .filter(|c| invokes(&self.agent, &c.name, self.exact_name))
             .filter_map(|c| c.result.as_ref())

@@ -10,6 +10,8 @@
 //! | [`TraceFormat::Mibo`] | Mibo's pushed trace: `data` (nodes with their tool calls) + `metadata.{http_status, duration_ms}` |
 //! | [`TraceFormat::MorganaBench`] | MorganaBench `outputs`: `response`, `trace` of `tool_call`/`tool_result` events, `environment.user_time` |
 //! | [`TraceFormat::N8n`] | n8n execution data: run data per node; an AI agent's tool and model sub-nodes nested under it |
+//! | [`TraceFormat::Otel`] | OpenTelemetry spans as OTLP/JSON (`resourceSpans`), read by the GenAI semantic conventions: agents, tools, model calls, usage, messages |
+//! | [`TraceFormat::OpenInference`] | OpenTelemetry spans as OTLP/JSON, read by the OpenInference conventions (Arize Phoenix): `AGENT`, `TOOL`, `LLM` spans |
 //!
 //! [`parse`] detects the format unless told; malformed input gives a [`TraceError`] naming the
 //! format, the place in the document and what was expected — never a panic.
@@ -39,6 +41,7 @@ mod mibo;
 mod morganabench;
 mod n8n;
 mod openai;
+pub(crate) mod otel;
 mod responses;
 
 use std::fmt;
@@ -69,11 +72,17 @@ pub enum TraceFormat {
     MorganaBench,
     /// n8n execution data.
     N8n,
+    /// OpenTelemetry spans (OTLP/JSON) by the GenAI semantic conventions.
+    Otel,
+    /// OpenTelemetry spans (OTLP/JSON) by the OpenInference conventions.
+    OpenInference,
 }
 
 impl TraceFormat {
     /// Every format, in detection order.
-    pub const ALL: [TraceFormat; 8] = [
+    pub const ALL: [TraceFormat; 10] = [
+        TraceFormat::OpenInference,
+        TraceFormat::Otel,
         TraceFormat::Mibo,
         TraceFormat::N8n,
         TraceFormat::MorganaBench,
@@ -99,6 +108,8 @@ impl TraceFormat {
             TraceFormat::Mibo => "mibo",
             TraceFormat::MorganaBench => "morganabench",
             TraceFormat::N8n => "n8n",
+            TraceFormat::Otel => "otel",
+            TraceFormat::OpenInference => "openinference",
         }
     }
 
@@ -122,6 +133,10 @@ impl TraceFormat {
             TraceFormat::Mibo => mibo::detect(v),
             TraceFormat::MorganaBench => morganabench::detect(v),
             TraceFormat::N8n => n8n::detect(v),
+            TraceFormat::Otel => otel::spans::detect(v),
+            TraceFormat::OpenInference => {
+                otel::spans::detect(v) && otel::spans::has_attribute(v, "openinference.span.kind")
+            }
         }
     }
 }
@@ -222,6 +237,8 @@ pub fn parse(value: &Value, format: Option<TraceFormat>) -> Result<Transcript, T
         TraceFormat::Mibo => mibo::parse(value),
         TraceFormat::MorganaBench => morganabench::parse(value),
         TraceFormat::N8n => n8n::parse(value),
+        TraceFormat::Otel => otel::parse(value, format, otel::genai::role),
+        TraceFormat::OpenInference => otel::parse(value, format, otel::openinference::role),
     }?;
     for turn in &mut transcript.turns {
         crate::model::call::number_positions(&mut turn.reply.calls);

@@ -1,0 +1,292 @@
+//! The OpenTelemetry GenAI semantic conventions: what each span is, by
+//! `gen_ai.operation.name` (`invoke_agent`, `execute_tool`, `chat`, ...) or, for older
+//! instrumentations, by the attributes they write.
+//!
+//! | reads | current convention | older names also read |
+//! |---|---|---|
+//! | agents | `invoke_agent` with `gen_ai.agent.name`; `invoke_workflow` with `gen_ai.workflow.name` | OpenLLMetry `traceloop.span.kind` `agent` / `workflow` with `traceloop.entity.name` |
+//! | tools | `execute_tool` with `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result` (objects or JSON text); the span's ERROR status is the call's failure | `traceloop.span.kind` `tool` with `traceloop.entity.input` / `output` |
+//! | model calls | `chat`, `text_completion`, `generate_content`; usage `gen_ai.usage.input_tokens` / `output_tokens`; messages `gen_ai.input.messages` / `gen_ai.output.messages` (parts `text`, `tool_call`, `tool_call_response` with `response` or `result`) | usage `gen_ai.usage.prompt_tokens` / `completion_tokens`; OpenLLMetry's `gen_ai.prompt.{i}.*` / `gen_ai.completion.{i}.*` (with `tool_calls.{j}.*`); span events `gen_ai.user.message`, `gen_ai.tool.message`, `gen_ai.choice` |
+
+use serde_json::Value;
+
+use super::spans::{Span, text};
+use super::{ModelStep, RequestedCall, Role, ToolSpan, json_text};
+use crate::model::Usage;
+use crate::trace::arguments_from_string;
+
+/// Whether the spans follow the GenAI conventions (some span has a `gen_ai.` attribute or is
+/// an OpenLLMetry span).
+pub(crate) fn detect(spans: &[Span]) -> bool {
+    spans.iter().any(|s| {
+        s.attributes
+            .keys()
+            .any(|k| k.starts_with("gen_ai.") || k.starts_with("traceloop."))
+    })
+}
+
+/// What a span is.
+pub(crate) fn role(s: &Span) -> Role {
+    let op = s.text("gen_ai.operation.name");
+    let traceloop = s.text("traceloop.span.kind");
+    let named = |prefix: &str| {
+        s.name
+            .strip_prefix(prefix)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+    };
+    match (op.as_deref(), traceloop.as_deref()) {
+        (Some("invoke_agent"), _) => Role::Agent {
+            name: s
+                .text("gen_ai.agent.name")
+                .or_else(|| named("invoke_agent").map(str::to_owned))
+                .unwrap_or_else(|| "agent".to_owned()),
+        },
+        (Some("invoke_workflow"), _) => Role::Agent {
+            name: s
+                .text("gen_ai.workflow.name")
+                .or_else(|| named("invoke_workflow").map(str::to_owned))
+                .unwrap_or_else(|| "workflow".to_owned()),
+        },
+        (Some("execute_tool"), _) => Role::Tool(ToolSpan {
+            name: s
+                .text("gen_ai.tool.name")
+                .or_else(|| named("execute_tool").map(str::to_owned))
+                .unwrap_or_else(|| s.name.clone()),
+            id: s.text("gen_ai.tool.call.id"),
+            arguments: s
+                .attributes
+                .get("gen_ai.tool.call.arguments")
+                .map(arguments),
+            result: s.attributes.get("gen_ai.tool.call.result").map(json_text),
+        }),
+        (Some("chat" | "text_completion" | "generate_content"), _) => Role::Model(model(s)),
+        (Some(_), _) => Role::Other,
+        (None, Some("agent" | "workflow")) => Role::Agent {
+            name: s
+                .text("traceloop.entity.name")
+                .unwrap_or_else(|| s.name.clone()),
+        },
+        (None, Some("tool")) => Role::Tool(ToolSpan {
+            name: s
+                .text("traceloop.entity.name")
+                .unwrap_or_else(|| s.name.clone()),
+            id: None,
+            arguments: s.attributes.get("traceloop.entity.input").map(arguments),
+            result: s.attributes.get("traceloop.entity.output").map(json_text),
+        }),
+        (None, _) if s.attributes.contains_key("gen_ai.tool.name") => Role::Tool(ToolSpan {
+            name: s.text("gen_ai.tool.name").unwrap_or_default(),
+            id: s.text("gen_ai.tool.call.id"),
+            arguments: s
+                .attributes
+                .get("gen_ai.tool.call.arguments")
+                .map(arguments),
+            result: s.attributes.get("gen_ai.tool.call.result").map(json_text),
+        }),
+        (None, _) if is_model(s) => Role::Model(model(s)),
+        _ => Role::Other,
+    }
+}
+
+/// A model span of an instrumentation that writes no operation name.
+fn is_model(s: &Span) -> bool {
+    [
+        "gen_ai.request.model",
+        "gen_ai.response.model",
+        "llm.request.type",
+    ]
+    .iter()
+    .any(|k| s.attributes.contains_key(*k))
+}
+
+fn arguments(v: &Value) -> Value {
+    match v {
+        Value::String(s) => arguments_from_string(s),
+        other => other.clone(),
+    }
+}
+
+fn model(s: &Span) -> ModelStep {
+    let mut m = ModelStep {
+        usage: usage(s),
+        ..ModelStep::default()
+    };
+    if let Some(input) = s.attributes.get("gen_ai.input.messages").map(json_text) {
+        messages_in(&input, &mut m);
+    }
+    if let Some(output) = s.attributes.get("gen_ai.output.messages").map(json_text) {
+        messages_out(&output, &mut m);
+    }
+    indexed(s, &mut m);
+    events(s, &mut m);
+    m
+}
+
+fn usage(s: &Span) -> Option<Usage> {
+    let input = s
+        .count("gen_ai.usage.input_tokens")
+        .or_else(|| s.count("gen_ai.usage.prompt_tokens"));
+    let output = s
+        .count("gen_ai.usage.output_tokens")
+        .or_else(|| s.count("gen_ai.usage.completion_tokens"));
+    (input.is_some() || output.is_some()).then(|| Usage {
+        input_tokens: input,
+        output_tokens: output,
+        total_tokens: match (input, output, s.count("llm.usage.total_tokens")) {
+            (_, _, Some(t)) => Some(t),
+            (i, o, None) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0))),
+        },
+    })
+}
+
+/// The parts of a message: its text, the tool calls it asks for, the tool results it gives.
+fn parts(msg: &Value) -> (Option<String>, Vec<RequestedCall>, Vec<(String, Value)>) {
+    let mut texts = Vec::new();
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for p in msg
+        .get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match p.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if let Some(t) = p.get("content").and_then(Value::as_str) {
+                    texts.push(t.to_owned());
+                }
+            }
+            Some("tool_call") => calls.push(RequestedCall {
+                id: p.get("id").and_then(text),
+                name: p.get("name").and_then(text).unwrap_or_default(),
+                arguments: p
+                    .get("arguments")
+                    .map_or(Value::Object(Default::default()), arguments),
+            }),
+            Some("tool_call_response") => {
+                // The schema says `response`; the specification's example and some
+                // producers write `result`.
+                if let (Some(id), Some(r)) = (
+                    p.get("id").and_then(text),
+                    p.get("response").or_else(|| p.get("result")),
+                ) {
+                    results.push((id, json_text(r)));
+                }
+            }
+            _ => {}
+        }
+    }
+    let text = (!texts.is_empty()).then(|| texts.join(""));
+    (text, calls, results)
+}
+
+fn messages_in(v: &Value, m: &mut ModelStep) {
+    for msg in v.as_array().into_iter().flatten() {
+        let (text, _, results) = parts(msg);
+        if msg.get("role").and_then(Value::as_str) == Some("user")
+            && let Some(t) = text
+        {
+            m.user_input = Some(t);
+        }
+        m.tool_results.extend(results);
+    }
+}
+
+fn messages_out(v: &Value, m: &mut ModelStep) {
+    for msg in v.as_array().into_iter().flatten() {
+        let (text, calls, _) = parts(msg);
+        if text.is_some() {
+            m.output_text = text;
+        }
+        m.output_calls.extend(calls);
+    }
+}
+
+/// OpenLLMetry's indexed attributes: `gen_ai.prompt.{i}.role|content|tool_call_id` and
+/// `gen_ai.completion.{i}.content|tool_calls.{j}.id|name|arguments`.
+fn indexed(s: &Span, m: &mut ModelStep) {
+    let get = |k: String| s.text(&k);
+    for i in 0.. {
+        let Some(role) = get(format!("gen_ai.prompt.{i}.role")) else {
+            break;
+        };
+        let content = get(format!("gen_ai.prompt.{i}.content"));
+        match role.as_str() {
+            "user" => m.user_input = content.or(m.user_input.take()),
+            "tool" => {
+                if let (Some(id), Some(c)) =
+                    (get(format!("gen_ai.prompt.{i}.tool_call_id")), content)
+                {
+                    m.tool_results.push((id, crate::trace::json_or_string(&c)));
+                }
+            }
+            _ => {}
+        }
+    }
+    for i in 0.. {
+        let base = format!("gen_ai.completion.{i}");
+        let content = get(format!("{base}.content"));
+        let first_call = get(format!("{base}.tool_calls.0.name"));
+        if content.is_none() && first_call.is_none() && get(format!("{base}.role")).is_none() {
+            break;
+        }
+        if content.is_some() {
+            m.output_text = content;
+        }
+        for j in 0.. {
+            let Some(name) = get(format!("{base}.tool_calls.{j}.name")) else {
+                break;
+            };
+            m.output_calls.push(RequestedCall {
+                id: get(format!("{base}.tool_calls.{j}.id")),
+                name,
+                arguments: get(format!("{base}.tool_calls.{j}.arguments"))
+                    .map_or(Value::Object(Default::default()), |a| {
+                        arguments_from_string(&a)
+                    }),
+            });
+        }
+    }
+}
+
+/// Span events of the conventions before messages moved to attributes (and to logs):
+/// `gen_ai.user.message`, `gen_ai.tool.message` (`id`), `gen_ai.assistant.message` and
+/// `gen_ai.choice` (`message`, `tool_calls`).
+fn events(s: &Span, m: &mut ModelStep) {
+    for e in &s.events {
+        let a = &e.attributes;
+        let content = a
+            .get("content")
+            .or_else(|| a.get("message").and_then(|msg| msg.get("content")))
+            .and_then(text);
+        match e.name.as_str() {
+            "gen_ai.user.message" => m.user_input = content.or(m.user_input.take()),
+            "gen_ai.tool.message" => {
+                if let (Some(id), Some(c)) = (a.get("id").and_then(text), content) {
+                    m.tool_results.push((id, crate::trace::json_or_string(&c)));
+                }
+            }
+            // An assistant message among the input is history; the choice is the answer.
+            "gen_ai.choice" => {
+                if content.is_some() {
+                    m.output_text = content;
+                }
+                let calls = a
+                    .get("tool_calls")
+                    .or_else(|| a.get("message").and_then(|msg| msg.get("tool_calls")));
+                for c in calls.and_then(Value::as_array).into_iter().flatten() {
+                    let f = c.get("function").unwrap_or(c);
+                    m.output_calls.push(RequestedCall {
+                        id: c.get("id").and_then(text),
+                        name: f.get("name").and_then(text).unwrap_or_default(),
+                        arguments: f
+                            .get("arguments")
+                            .map_or(Value::Object(Default::default()), arguments),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
