@@ -147,7 +147,7 @@ def generate():
     marker.touch()
 
 
-STATS = re.compile(r"(\d+) runs in ([\d.]+) s; peak memory (\d+) kB")
+STATS = re.compile(r"(\d+) runs? in ([\d.]+) s; peak memory (\d+) kB")
 
 
 def measure(scenarios, fmt, verify):

@@ -128,8 +128,9 @@ fn execute<'a>(
     };
     if output.stats {
         eprintln!(
-            "agent-test: {} runs in {:.3} s; peak memory {}",
+            "agent-test: {} run{} in {:.3} s; peak memory {}",
             totals.runs,
+            if totals.runs == 1 { "" } else { "s" },
             started.elapsed().as_secs_f64(),
             peak_memory().unwrap_or_else(|| "unknown".into())
         );

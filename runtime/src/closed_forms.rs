@@ -295,6 +295,8 @@ fn full_recording() -> RecordedRun {
         )
         .guardrail(Guardrail::triggered("g").message("m"))
         .latency_ms(3);
+    let mut reply = reply;
+    reply.notes = vec!["a note".into()];
     let mut turn = Turn::new(0, "hi", reply, 3);
     turn.before = vec![Message::system("s")];
     turn.error = Some("boom".into());

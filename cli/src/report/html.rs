@@ -210,9 +210,12 @@ fn scenario(h: &mut String, e: &Entry) {
     if let Some(rep) = &r.repeats {
         let _ = write!(
             h,
-            "<h3>Repeats: {} of {} runs passed ({} required)</h3><table><tr><th>check</th>\
+            "<h3>Repeats: {} of {} run{} passed ({} required)</h3><table><tr><th>check</th>\
              <th>scope</th><th>passed</th><th>not passed</th></tr>",
-            rep.passed_runs, rep.runs, rep.required
+            rep.passed_runs,
+            rep.runs,
+            plural(rep.runs as usize),
+            rep.required
         );
         for t in &rep.checks {
             let _ = write!(

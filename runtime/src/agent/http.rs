@@ -79,6 +79,18 @@ pub struct HttpAgent {
     client: Arc<OnceLock<Result<reqwest::Client, AgentError>>>,
     /// The secret headers' values, removed from everything recorded; built on first use.
     redactor: OnceLock<Redactor>,
+    /// Where the agent's spans arrive, when its tool calls come from them.
+    #[cfg(feature = "otlp")]
+    traces: Option<Traces>,
+}
+
+/// An OTLP receiver the agent exports to, and how long a turn waits for its spans.
+#[cfg(feature = "otlp")]
+#[derive(Clone)]
+struct Traces {
+    receiver: crate::trace::OtlpReceiver,
+    max_wait: Duration,
+    settle: Duration,
 }
 
 #[derive(Clone)]
@@ -116,7 +128,59 @@ impl HttpAgent {
             session: Mutex::new(None),
             client: Arc::default(),
             redactor: OnceLock::new(),
+            #[cfg(feature = "otlp")]
+            traces: None,
         }
+    }
+
+    /// Reads the agent's tool calls (and usage, and its reply if the body has none) from the
+    /// OpenTelemetry spans it exports to `receiver`, for an agent whose HTTP answer carries
+    /// only its reply: each request carries a W3C `traceparent` header starting a new trace;
+    /// the agent continues it (any OpenTelemetry SDK does, with the W3C propagator) and exports
+    /// its spans to the receiver (`OTEL_EXPORTER_OTLP_ENDPOINT` set to
+    /// [`OtlpReceiver::endpoint`](crate::trace::OtlpReceiver::endpoint)); after the answer the
+    /// turn waits for them (see [`HttpAgent::trace_wait`]) and reads them by the GenAI
+    /// conventions or OpenInference (see [`TraceFormat::Otel`](crate::trace::TraceFormat::Otel)).
+    ///
+    /// The spans' calls are the turn's unless the body listed calls itself; their usage is the
+    /// turn's unless the body gave some. A turn whose spans do not arrive is an agent error
+    /// (its tool calls are unknown: no check on them may pass); spans that arrive late or
+    /// belong to no turn, and exports the receiver refused, are noted in the report.
+    ///
+    /// ```no_run
+    /// use agent_test_runtime::agent::HttpAgent;
+    /// use agent_test_runtime::trace::OtlpReceiver;
+    /// let receiver = OtlpReceiver::bind("127.0.0.1:4318").unwrap();
+    /// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").traces_from(&receiver);
+    /// # let _ = agent;
+    /// ```
+    #[cfg(feature = "otlp")]
+    pub fn traces_from(mut self, receiver: &crate::trace::OtlpReceiver) -> Self {
+        self.traces = Some(Traces {
+            receiver: receiver.clone(),
+            max_wait: Duration::from_secs(2),
+            settle: Duration::from_millis(50),
+        });
+        self
+    }
+
+    /// How long a turn waits for its spans after the answer (default 2 s): until the agent's
+    /// root span has arrived and no span has for a moment (exporters batch), at most this
+    /// long. Give a batching exporter's delay here, or have it export at once.
+    ///
+    /// ```
+    /// # use agent_test_runtime::{agent::HttpAgent, trace::OtlpReceiver};
+    /// # use std::time::Duration;
+    /// let r = OtlpReceiver::start().unwrap();
+    /// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").traces_from(&r).trace_wait(Duration::from_secs(6));
+    /// # let _ = agent;
+    /// ```
+    #[cfg(feature = "otlp")]
+    pub fn trace_wait(mut self, max_wait: Duration) -> Self {
+        if let Some(t) = &mut self.traces {
+            t.max_wait = max_wait;
+        }
+        self
     }
 
     /// Uses another HTTP method (`PUT`, `PATCH`, ...). An invalid method name keeps `POST`.
@@ -318,6 +382,12 @@ impl HttpAgent {
         for (name, value) in &self.headers {
             builder = builder.header(name.as_str(), value.value());
         }
+        #[cfg(feature = "otlp")]
+        let context = self.traces.as_ref().map(|_| TraceContext::new());
+        #[cfg(feature = "otlp")]
+        if let Some(c) = &context {
+            builder = builder.header("traceparent", c.traceparent());
+        }
         let response = builder
             .send()
             .await
@@ -328,7 +398,8 @@ impl HttpAgent {
             .get(reqwest::header::CONTENT_TYPE)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let bytes = read_body(response, self.max_body_bytes, &self.url, self.timeout).await?;
-        self.read(status, content_type.as_deref(), &bytes)
+        let reply = self
+            .read(status, content_type.as_deref(), &bytes)
             .map_err(|problem| {
                 // The turn keeps the status, so `http_status` checks on the conversation see it.
                 let status_only = Reply {
@@ -340,7 +411,12 @@ impl HttpAgent {
                     shown_url(&self.url)
                 ))
                 .with_partial(status_only)
-            })
+            })?;
+        #[cfg(feature = "otlp")]
+        if let (Some(traces), Some(context)) = (&self.traces, &context) {
+            return traces.merge(context, reply).await;
+        }
+        Ok(reply)
     }
 
     /// The reply in a response, or what is wrong with it (the rest of a sentence that starts
@@ -565,6 +641,105 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
     }
 }
 
+/// A turn's place in a trace: the trace the request starts and the span it stands for.
+#[cfg(feature = "otlp")]
+struct TraceContext {
+    trace_id: String,
+    span_id: String,
+}
+
+#[cfg(feature = "otlp")]
+impl TraceContext {
+    fn new() -> Self {
+        TraceContext {
+            trace_id: random_hex(16),
+            span_id: random_hex(8),
+        }
+    }
+
+    /// The W3C `traceparent` header: version 00, sampled.
+    fn traceparent(&self) -> String {
+        format!("00-{}-{}-01", self.trace_id, self.span_id)
+    }
+}
+
+/// `bytes` random bytes as hex (the standard library's randomly keyed hasher, fed a counter
+/// and the time: unique ids, not secrets).
+#[cfg(feature = "otlp")]
+fn random_hex(bytes: usize) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut out = String::with_capacity(bytes * 2 + 16);
+    while out.len() < bytes * 2 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out.truncate(bytes * 2);
+    out
+}
+
+#[cfg(feature = "otlp")]
+impl Traces {
+    /// The turn's spans read into its reply.
+    async fn merge(&self, context: &TraceContext, mut reply: Reply) -> Result<Reply, AgentError> {
+        use crate::trace::otel::{genai, openinference};
+        let spans = self
+            .receiver
+            .take(
+                &context.trace_id,
+                &context.span_id,
+                self.max_wait,
+                self.settle,
+            )
+            .await;
+        reply.notes.extend(self.receiver.news(self.max_wait));
+        if spans.is_empty() {
+            let endpoint = self.receiver.endpoint();
+            return Err(AgentError::new(format!(
+                "no span of the turn arrived at the OTLP receiver within {} ms (trace {}): the \
+                 turn's tool calls are unknown. The agent must export to {endpoint} \
+                 (OTEL_EXPORTER_OTLP_ENDPOINT) and continue the trace of the request's \
+                 `traceparent` header",
+                self.max_wait.as_millis(),
+                context.trace_id
+            ))
+            .with_partial(reply));
+        }
+        let role = if openinference::detect(&spans) {
+            openinference::role
+        } else {
+            genai::role
+        };
+        let traced = crate::trace::otel::turn(0, spans, role);
+        if reply.calls.is_empty() {
+            reply.calls = traced.reply.calls;
+        } else if !traced.reply.calls.is_empty() {
+            reply.notes.push(format!(
+                "the response listed its tool calls: they were kept, and the {} calls of its \
+                 spans were not merged",
+                traced.reply.calls.len()
+            ));
+        }
+        if reply.usage.is_none() {
+            reply.usage = traced.reply.usage;
+        }
+        if reply.text.is_empty() {
+            reply.text = traced.reply.text;
+        }
+        if let Some(e) = traced.error {
+            reply.notes.push(e);
+        }
+        Ok(reply)
+    }
+}
+
 /// A clone is the same agent in a new conversation: the same settings, no session id yet, and
 /// the same connection pool — what runs many scenarios against one endpoint at once use (the
 /// `agent-test run` command does). Clones are meant for one async runtime: a pool's
@@ -593,6 +768,8 @@ impl Clone for HttpAgent {
             session: Mutex::new(None),
             client: Arc::clone(&self.client),
             redactor: OnceLock::new(),
+            #[cfg(feature = "otlp")]
+            traces: self.traces.clone(),
         }
     }
 }

@@ -60,6 +60,11 @@ pub struct Reply {
     /// The guardrails (validators) that ran on the turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub guardrails: Vec<Guardrail>,
+    /// What the agent adapter wants the report to say of the turn, beside the checks (spans
+    /// that arrived late, or that no turn claimed): the run copies them into the report's
+    /// notes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Reply {

@@ -145,8 +145,11 @@ impl fmt::Display for Report {
 /// `3 of 5 runs passed (4 required)`.
 fn runs_passed(r: &RepeatSummary) -> String {
     format!(
-        "{} of {} runs passed ({} required)",
-        r.passed_runs, r.runs, r.required
+        "{} of {} run{} passed ({} required)",
+        r.passed_runs,
+        r.runs,
+        plural(r.runs as usize),
+        r.required
     )
 }
 

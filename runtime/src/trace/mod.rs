@@ -42,6 +42,8 @@ mod morganabench;
 mod n8n;
 mod openai;
 pub(crate) mod otel;
+#[cfg(feature = "otlp")]
+mod otlp;
 mod responses;
 
 use std::fmt;
@@ -50,6 +52,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::Transcript;
+#[cfg(feature = "otlp")]
+pub use otlp::{OtlpReceiver, Unclaimed};
 
 /// A trace format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -92,6 +92,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             (odd_string(), any::<bool>(), option::of(odd_string())),
             0..2,
         ),
+        proptest::collection::vec(odd_string(), 0..2),
     )
         .prop_map(
             |(
@@ -104,6 +105,7 @@ fn reply() -> impl Strategy<Value = Reply> {
                 latency_ms,
                 workflow,
                 guardrails,
+                notes,
             )| Reply {
                 text,
                 body,
@@ -129,6 +131,7 @@ fn reply() -> impl Strategy<Value = Reply> {
                         message,
                     })
                     .collect(),
+                notes,
             },
         )
 }

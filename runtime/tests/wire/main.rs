@@ -9,6 +9,8 @@ mod judge_cache;
 mod judge_down;
 mod judge_errors;
 mod judge_server;
+#[cfg(feature = "otlp")]
+mod otlp;
 mod secrets;
 mod servers;
 mod step_errors;

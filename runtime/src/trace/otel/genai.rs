@@ -15,16 +15,6 @@ use super::{ModelStep, RequestedCall, Role, ToolSpan, json_text};
 use crate::model::Usage;
 use crate::trace::arguments_from_string;
 
-/// Whether the spans follow the GenAI conventions (some span has a `gen_ai.` attribute or is
-/// an OpenLLMetry span).
-pub(crate) fn detect(spans: &[Span]) -> bool {
-    spans.iter().any(|s| {
-        s.attributes
-            .keys()
-            .any(|k| k.starts_with("gen_ai.") || k.starts_with("traceloop."))
-    })
-}
-
 /// What a span is.
 pub(crate) fn role(s: &Span) -> Role {
     let op = s.text("gen_ai.operation.name");

@@ -102,7 +102,7 @@ pub(crate) fn turns(spans: Vec<Span>, role: fn(&Span) -> Role) -> Vec<Turn> {
 
 /// The turn of one trace.
 pub(crate) fn turn(index: usize, mut spans: Vec<Span>, role: fn(&Span) -> Role) -> Turn {
-    spans.sort_by(|a, b| (a.start_ns, a.end_ns).cmp(&(b.start_ns, b.end_ns)));
+    spans.sort_by_key(|s| (s.start_ns, s.end_ns));
     // A span repeated (an exporter retried) counts once.
     let mut seen = HashSet::new();
     spans.retain(|s| seen.insert(s.span_id.clone()));
