@@ -324,6 +324,14 @@ pub(crate) struct HttpOptions {
     /// Read bodies that are not UTF-8 anyway (else an agent error).
     #[arg(long, conflicts_with = "openai", help_heading = "HTTP agent")]
     pub(crate) lossy_utf8: bool,
+    /// Read the agent's tool calls from the OpenTelemetry spans it exports: an OTLP/HTTP
+    /// receiver listens at ADDR (default 127.0.0.1:4318; give the agent
+    /// OTEL_EXPORTER_OTLP_ENDPOINT=http://ADDR), and each request carries a `traceparent`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:4318", conflicts_with = "openai", help_heading = "HTTP agent")]
+    pub(crate) otlp: Option<String>,
+    /// How long a turn waits for its spans after the answer, in seconds (default 2).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, requires = "otlp", help_heading = "HTTP agent")]
+    pub(crate) trace_wait: Option<Duration>,
 }
 
 /// An OpenAI-compatible chat model with mocked tools.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent};
 use agent_test_runtime::judge::Judge;
 use agent_test_runtime::scenario::Scenario;
+use agent_test_runtime::trace::OtlpReceiver;
 use agent_test_runtime::{Clock, Suite};
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -38,7 +39,8 @@ fn json_arg(s: &str, what: &str) -> Result<Value, String> {
 /// (an HTTP agent's clone starts a new session on the same connection pool; a chat agent has
 /// no state between conversations and is shared).
 pub(crate) enum AgentTemplate {
-    Http(Box<HttpAgent>),
+    /// An HTTP agent, and the OTLP receiver its spans go to (`--otlp`).
+    Http(Box<HttpAgent>, Option<OtlpReceiver>),
     Chat(Arc<ChatAgent>),
 }
 
@@ -46,7 +48,7 @@ impl AgentTemplate {
     /// The agent for the next scenario.
     fn next(&self) -> Arc<dyn Agent> {
         match self {
-            AgentTemplate::Http(a) => Arc::new(HttpAgent::clone(a)),
+            AgentTemplate::Http(a, _) => Arc::new(HttpAgent::clone(a)),
             AgentTemplate::Chat(a) => a.clone(),
         }
     }
@@ -94,7 +96,20 @@ impl AgentTemplate {
             if h.lossy_utf8 {
                 a = a.lossy_utf8();
             }
-            return Ok(AgentTemplate::Http(Box::new(a)));
+            if let Some(addr) = &h.otlp {
+                let receiver = OtlpReceiver::bind(addr.as_str())
+                    .map_err(|e| format!("--otlp: cannot listen at {addr}: {e}"))?;
+                eprintln!(
+                    "agent-test: receiving spans at {} (OTEL_EXPORTER_OTLP_ENDPOINT)",
+                    receiver.endpoint()
+                );
+                a = a.traces_from(&receiver);
+                if let Some(wait) = h.trace_wait {
+                    a = a.trace_wait(wait);
+                }
+                return Ok(AgentTemplate::Http(Box::new(a), Some(receiver)));
+            }
+            return Ok(AgentTemplate::Http(Box::new(a), None));
         }
         let o = &args.openai;
         let model = o
@@ -202,8 +217,22 @@ impl<'a> LiveRun<'a> {
             while let Some((i, result)) = runs.next().await {
                 sink.push(i, result)?;
             }
-            Ok(())
-        })
+            Ok::<(), std::io::Error>(())
+        })?;
+        // What the receiver got that no turn claimed, or refused: said, never dropped.
+        if let AgentTemplate::Http(_, Some(receiver)) = &self.agent {
+            for u in receiver.unclaimed() {
+                eprintln!(
+                    "agent-test: spans that belong to no turn (trace {}): {}",
+                    u.trace_id,
+                    u.spans.join(", ")
+                );
+            }
+            for p in receiver.problems() {
+                eprintln!("agent-test: {p}");
+            }
+        }
+        Ok(())
     }
 
     async fn run_one(&self, scenario: &Scenario) -> RunResult {

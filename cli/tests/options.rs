@@ -326,3 +326,96 @@ fn json_output_of_no_runs_is_a_document() {
         "checks": {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "warnings": 0}}, "passed": true})
     );
 }
+
+/// An agent that answers with its reply only and exports the turn's spans (OTLP/JSON) to the
+/// receiver at `otlp`, continuing the request's `traceparent`.
+async fn traced_agent(otlp: String) -> String {
+    use axum::http::HeaderMap;
+    use axum::routing::post;
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = reqwest::Client::new();
+    let router = axum::Router::new().route(
+        "/agent",
+        post(move |headers: HeaderMap, axum::Json(body): axum::Json<Value>| {
+            let (http, otlp) = (http.clone(), otlp.clone());
+            async move {
+                let tp = headers
+                    .get("traceparent")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_owned();
+                let parts: Vec<&str> = tp.split('-').collect();
+                let (trace, parent) = (parts.get(1).copied().unwrap_or(""), parts.get(2).copied().unwrap_or(""));
+                let order = body["input"].as_str().unwrap_or("").to_owned();
+                let attr = |k: &str, v: &str| json!({"key": k, "value": {"stringValue": v}});
+                let spans = json!([
+                    {"traceId": trace, "spanId": "00000000000000a1", "parentSpanId": parent,
+                     "name": "invoke_agent support", "startTimeUnixNano": "1", "endTimeUnixNano": "9",
+                     "attributes": [attr("gen_ai.operation.name", "invoke_agent"), attr("gen_ai.agent.name", "support")]},
+                    {"traceId": trace, "spanId": "00000000000000a2", "parentSpanId": "00000000000000a1",
+                     "name": "execute_tool lookup_order", "startTimeUnixNano": "2", "endTimeUnixNano": "3",
+                     "attributes": [attr("gen_ai.operation.name", "execute_tool"), attr("gen_ai.tool.name", "lookup_order"),
+                                    attr("gen_ai.tool.call.arguments", &json!({"order_id": order}).to_string())]}
+                ]);
+                let export = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+                http.post(format!("http://{otlp}/v1/traces"))
+                    .header("content-type", "application/json")
+                    .body(export.to_string())
+                    .send()
+                    .await
+                    .expect("the receiver answers");
+                axum::Json(json!({"reply": format!("Looked up {order}.")}))
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://{addr}/agent")
+}
+
+#[tokio::test]
+async fn run_otlp_reads_a_black_box_agent_s_calls_from_its_spans() {
+    let dir = temp("otlp");
+    let scenario = json!({"name": "lookup", "steps": [{"step": "user", "text": "ORD-9921", "expect": [
+        {"check": {"type": "tool", "name": "lookup_order", "args": [{"name": "order_id", "matcher": "exact", "value": "ORD-9921"}]}}]}]});
+    std::fs::write(dir.join("s.json"), scenario.to_string()).expect("write");
+    let otlp = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .to_string();
+    let url = traced_agent(otlp.clone()).await;
+    let shown = otlp.clone();
+    let (with, without) = tokio::task::spawn_blocking(move || {
+        let run = |extra: &[&str]| {
+            bin()
+                .args(["run", "--scenarios"])
+                .arg(dir.join("s.json"))
+                .args(["--http", &url, "--record-dir"])
+                .arg(dir.join("rec"))
+                .args(extra)
+                .output()
+                .expect("runs")
+        };
+        (run(&["--otlp", &otlp]), run(&["--trace-wait", "1"]))
+    })
+    .await
+    .expect("joined");
+    assert_exit(&with, 0);
+    assert!(
+        text(&with.stderr).contains(&format!("receiving spans at http://{shown}")),
+        "{}",
+        text(&with.stderr)
+    );
+    // `--trace-wait` needs `--otlp`.
+    assert_exit(&without, 2);
+    assert!(
+        text(&without.stderr).contains("--otlp"),
+        "{}",
+        text(&without.stderr)
+    );
+}

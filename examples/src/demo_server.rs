@@ -55,6 +55,19 @@ impl DemoServer {
         }
     }
 
+    /// Starts the demo agent as a black box instrumented with OpenTelemetry: its answers carry
+    /// only `reply` and `session_id`, and its spans — tool calls, sub-agents, model steps and
+    /// usage — are exported over OTLP/HTTP to `otlp_endpoint` (see [`crate::demo_otel`]).
+    ///
+    /// # Panics
+    ///
+    /// As [`DemoServer::start`].
+    pub fn start_traced(otlp_endpoint: &str) -> DemoServer {
+        DemoServer {
+            addr: crate::background::serve("demo-server-otel", traced_router(otlp_endpoint)),
+        }
+    }
+
     /// One server per process, started on first use: every test of a binary shares it (each
     /// conversation still gets its own session and shop).
     pub fn shared() -> &'static DemoServer {
@@ -84,7 +97,27 @@ impl DemoServer {
 pub fn router() -> Router {
     Router::new()
         .route("/chat", post(chat))
-        .with_state(Arc::new(Sessions::default()))
+        .with_state(Server::default())
+}
+
+/// The routes of [`DemoServer::start_traced`]: `POST /chat` answering `{"reply",
+/// "session_id"}` only, the rest told by the spans exported to `otlp_endpoint`.
+///
+/// # Panics
+///
+/// If the OTLP exporter cannot be built.
+pub fn traced_router(otlp_endpoint: &str) -> Router {
+    Router::new().route("/chat", post(chat)).with_state(Server {
+        sessions: Arc::default(),
+        telemetry: Some(Arc::new(crate::demo_otel::Telemetry::new(otlp_endpoint))),
+    })
+}
+
+/// The server's state: its conversations, and its telemetry when it is instrumented.
+#[derive(Clone, Default)]
+struct Server {
+    sessions: Arc<Sessions>,
+    telemetry: Option<Arc<crate::demo_otel::Telemetry>>,
 }
 
 /// The conversations in progress.
@@ -125,7 +158,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// `POST /chat`. The body is read as raw JSON so that a bad one gets the demo's own error
 /// message instead of axum's rejection text.
-async fn chat(State(sessions): State<Arc<Sessions>>, body: axum::body::Bytes) -> Response {
+async fn chat(
+    State(server): State<Server>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let started = std::time::SystemTime::now();
+    let sessions = &server.sessions;
     let Ok(body) = agent_test::serde_json::from_slice::<Value>(&body) else {
         return error(StatusCode::BAD_REQUEST, "the body is not JSON");
     };
@@ -151,7 +190,24 @@ async fn chat(State(sessions): State<Arc<Sessions>>, body: axum::body::Bytes) ->
     }
     let reply = session.agent.handle(&request);
     messages.push(Message::assistant(reply.text.clone()));
-    (StatusCode::OK, axum::Json(response(&id, &reply))).into_response()
+    drop(messages);
+    let Some(telemetry) = &server.telemetry else {
+        return (StatusCode::OK, axum::Json(response(&id, &reply))).into_response();
+    };
+    // A black box: the answer is the reply; what the agent did is in its spans.
+    let headers = headers
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned())))
+        .collect();
+    telemetry.record(
+        &headers,
+        message,
+        &reply,
+        started,
+        std::time::SystemTime::now(),
+    );
+    let answer = json!({"reply": reply.text, "session_id": id});
+    (StatusCode::OK, axum::Json(answer)).into_response()
 }
 
 /// The response body: the agent's own JSON body, plus the session, its tool calls and usage.

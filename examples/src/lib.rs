@@ -8,5 +8,6 @@
 
 pub mod background;
 pub mod demo;
+pub mod demo_otel;
 pub mod demo_server;
 pub mod scripted_judge;

@@ -327,3 +327,94 @@ fn malformed_exports_are_errors_naming_the_place() {
         "openinference trace: at $.resourceSpans: missing: expected an array"
     );
 }
+
+/// An in-process agent instrumented with `tracing`, the way Rust LLM crates write their spans
+/// (`otel.name`, `otel.status_code`, the GenAI fields): a sub-agent, two model steps, a tool
+/// that fails, recorded fields.
+#[cfg(feature = "tracing")]
+#[tokio::test]
+async fn an_in_process_agent_s_tracing_spans_are_its_turn() {
+    use agent_test_runtime::agent::{AgentRequest, traced};
+    use agent_test_runtime::model::Reply;
+    use tracing::field::Empty;
+
+    let agent = traced(agent_fn(|req: AgentRequest| async move {
+        let agent = tracing::info_span!(
+            "invoke_agent",
+            "otel.name" = "invoke_agent travel",
+            "gen_ai.operation.name" = "invoke_agent",
+            "gen_ai.agent.name" = "travel"
+        );
+        let _in_agent = agent.enter();
+        let chat = tracing::info_span!(
+            "chat",
+            "otel.name" = "chat demo-model",
+            "gen_ai.operation.name" = "chat",
+            "gen_ai.usage.input_tokens" = Empty,
+            "gen_ai.usage.output_tokens" = Empty
+        );
+        chat.record("gen_ai.usage.input_tokens", 100u64);
+        chat.record("gen_ai.usage.output_tokens", 20u64);
+        drop(chat);
+        let search = tracing::info_span!(
+            "execute_tool",
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = "search_hotels",
+            "gen_ai.tool.call.id" = "t1",
+            "gen_ai.tool.call.arguments" = r#"{"city": "Lisbon"}"#,
+            "gen_ai.tool.call.result" = Empty
+        );
+        search.record("gen_ai.tool.call.result", r#"[{"id": "H-1"}]"#);
+        drop(search);
+        {
+            let book = tracing::info_span!(
+                "execute_tool",
+                "gen_ai.operation.name" = "execute_tool",
+                "gen_ai.tool.name" = "book",
+                "gen_ai.tool.call.arguments" = r#"{"hotel": "H-1"}"#,
+                "otel.status_code" = "ERROR",
+                "otel.status_message" = "fully booked"
+            );
+            let _b = book.enter();
+        }
+        let chat = tracing::info_span!(
+            "chat",
+            "gen_ai.operation.name" = "chat",
+            "gen_ai.usage.input_tokens" = 150u64,
+            "gen_ai.usage.output_tokens" = 30u64
+        );
+        drop(chat);
+        Reply::text(format!("Sorry, H-1 is fully booked ({}).", req.input))
+    }));
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "tracing");
+    run.user("Book a hotel in Lisbon").await;
+    run.expect(
+        tool("search_hotels")
+            .arg("city", "Lisbon")
+            .result(contains("H-1")),
+    );
+    run.expect(tool("book").failed());
+    run.expect(agent_invoked(["travel"]));
+    run.expect(tokens().total_at_most(300));
+    run.expect(tokens().total_at_most(299));
+    let report = run.report().await;
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            Status::Pass,
+            Status::Pass,
+            Status::Pass,
+            Status::Pass,
+            Status::Fail
+        ],
+        "{report}"
+    );
+    let turn = &report.transcript.turns[0];
+    assert_eq!(turn.reply.calls[0].name, "travel");
+    assert_eq!(
+        turn.reply.calls[0].children[1].result,
+        Some(json!("fully booked"))
+    );
+    let _ = Message::user("");
+}

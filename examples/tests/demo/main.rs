@@ -7,6 +7,7 @@
 //! ```
 
 mod booking;
+mod instrumented;
 mod judged;
 mod over_http;
 mod seed_files;

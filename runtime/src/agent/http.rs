@@ -718,24 +718,7 @@ impl Traces {
             genai::role
         };
         let traced = crate::trace::otel::turn(0, spans, role);
-        if reply.calls.is_empty() {
-            reply.calls = traced.reply.calls;
-        } else if !traced.reply.calls.is_empty() {
-            reply.notes.push(format!(
-                "the response listed its tool calls: they were kept, and the {} calls of its \
-                 spans were not merged",
-                traced.reply.calls.len()
-            ));
-        }
-        if reply.usage.is_none() {
-            reply.usage = traced.reply.usage;
-        }
-        if reply.text.is_empty() {
-            reply.text = traced.reply.text;
-        }
-        if let Some(e) = traced.error {
-            reply.notes.push(e);
-        }
+        crate::trace::otel::merge(&mut reply, traced);
         Ok(reply)
     }
 }

@@ -7,6 +7,8 @@ mod closure;
 mod http;
 mod input;
 mod replay;
+#[cfg(feature = "tracing")]
+mod traced;
 mod turn_request;
 #[cfg(feature = "http")]
 pub(crate) mod wire;
@@ -18,6 +20,8 @@ pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 pub use http::HttpAgent;
 pub use input::{UserInput, UserMessage, custom_body, user_message};
 pub use replay::ReplayAgent;
+#[cfg(feature = "tracing")]
+pub use traced::{Traced, traced};
 pub use turn_request::AgentRequest;
 #[cfg(feature = "http")]
 pub use wire::{DEFAULT_MAX_BODY_BYTES, Secret};

@@ -85,6 +85,31 @@ pub(crate) fn parse(
     Ok(Transcript::new(turns(spans, role)))
 }
 
+/// A live turn's reply completed by what its spans say: their calls when the reply lists
+/// none (else a note that they were not merged), their usage when it has none, their text
+/// when it has none; the error of the agent's root span, as a note.
+#[cfg(any(feature = "otlp", feature = "tracing"))]
+pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
+    if reply.calls.is_empty() {
+        reply.calls = traced.reply.calls;
+    } else if !traced.reply.calls.is_empty() {
+        reply.notes.push(format!(
+            "the reply listed its tool calls: they were kept, and the {} calls of its spans \
+             were not merged",
+            traced.reply.calls.len()
+        ));
+    }
+    if reply.usage.is_none() {
+        reply.usage = traced.reply.usage;
+    }
+    if reply.text.is_empty() {
+        reply.text = traced.reply.text;
+    }
+    if let Some(e) = traced.error {
+        reply.notes.push(e);
+    }
+}
+
 /// One turn per trace, in the order the traces start.
 pub(crate) fn turns(spans: Vec<Span>, role: fn(&Span) -> Role) -> Vec<Turn> {
     let mut traces: BTreeMap<String, Vec<Span>> = BTreeMap::new();

@@ -18,6 +18,7 @@ use crate::model::Usage;
 use crate::trace::{arguments_from_string, json_or_string};
 
 /// Whether the spans follow OpenInference (some span has `openinference.span.kind`).
+#[cfg(feature = "otlp")]
 pub(crate) fn detect(spans: &[Span]) -> bool {
     spans
         .iter()
