@@ -32,8 +32,9 @@ pub struct Traced<A> {
 /// none), its usage (when the reply has none) and its text (when the reply has none).
 ///
 /// The spans are captured by a subscriber set for the turn's future as it is polled
-/// (`tracing`'s `WithSubscriber`): tasks the agent spawns onto other tasks emit into their
-/// own subscriber unless spawned with `.with_current_subscriber()`. A span's ERROR status
+/// (`tracing`'s `WithSubscriber`): a span the agent starts in `respond` before returning its
+/// future, or in a task it spawns (unless spawned with `.with_current_subscriber()`), goes to
+/// another subscriber — start them inside the future. A span's ERROR status
 /// (`otel.status_code = "ERROR"`, or an `error.type` field) is a failed call; its name is its
 /// `otel.name` field when it has one.
 ///
