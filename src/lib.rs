@@ -90,6 +90,11 @@ pub struct AgentsDoctests;
 #[cfg(doctest)]
 pub struct CommandLineDoctests;
 
+/// The Rust blocks of docs/opentelemetry.md, compiled and run as doctests.
+#[doc = include_str!("../docs/opentelemetry.md")]
+#[cfg(doctest)]
+pub struct OpenTelemetryDoctests;
+
 /// The Rust blocks of docs/seed-formats.md, compiled as doctests.
 #[doc = include_str!("../docs/seed-formats.md")]
 #[cfg(doctest)]
