@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use agent_test_runtime::agent::McpServer;
 use agent_test_runtime::formats::SeedFormat;
 use agent_test_runtime::trace::TraceFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser, ValueParser};
@@ -224,7 +225,7 @@ pub(crate) struct EvalArgs {
 
 /// `agent-test run`.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("agent").required(true).args(["http", "openai"])))]
+#[command(group(clap::ArgGroup::new("agent").required(true).args(["http", "openai", "mcp_server"])))]
 pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) inputs: Inputs,
@@ -375,6 +376,15 @@ pub(crate) struct OpenAiOptions {
     /// Model calls per turn (default 8).
     #[arg(long, value_name = "N", conflicts_with = "http", value_parser = clap::value_parser!(u16).range(1..=1000), help_heading = "OpenAI-compatible model")]
     pub(crate) max_steps: Option<u16>,
+    /// Offer the model the tools of an MCP server: `stdio:COMMAND ARGS...` or an http(s) URL
+    /// (repeatable).
+    #[arg(long = "mcp", value_name = "SERVER", requires = "openai", value_parser = mcp_server, help_heading = "OpenAI-compatible model")]
+    pub(crate) mcp: Vec<McpServer>,
+    /// Test an MCP server itself, without a model: each turn is an MCP request (a user step's
+    /// body `{"mcp": "tools/call", "name": ..., "arguments": {...}}`, or `tools/list`,
+    /// `resources/read`, `prompts/get`). `stdio:COMMAND ARGS...` or an http(s) URL.
+    #[arg(long, value_name = "SERVER", value_parser = mcp_server, help_heading = "MCP server under test")]
+    pub(crate) mcp_server: Option<McpServer>,
 }
 
 /// Output formats.
@@ -400,6 +410,10 @@ fn trace_formats() -> ValueParser {
     PossibleValuesParser::new(names)
         .try_map(|s| TraceFormat::from_name(&s).ok_or("unknown trace format"))
         .into()
+}
+
+fn mcp_server(s: &str) -> Result<McpServer, String> {
+    McpServer::parse(s)
 }
 
 /// The longest wait any option accepts: a day.

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent};
+use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent, McpAgent, McpServer};
 use agent_test_runtime::judge::Judge;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::trace::OtlpReceiver;
@@ -41,7 +41,11 @@ fn json_arg(s: &str, what: &str) -> Result<Value, String> {
 pub(crate) enum AgentTemplate {
     /// An HTTP agent, and the OTLP receiver its spans go to (`--otlp`).
     Http(Box<HttpAgent>, Option<OtlpReceiver>),
-    Chat(Arc<ChatAgent>),
+    /// A chat model with mocked tools and the tools of MCP servers (started once per
+    /// scenario: a conversation's MCP sessions are its own).
+    Chat(Box<ChatSpec>),
+    /// An MCP server under test.
+    Mcp(McpServer),
 }
 
 impl AgentTemplate {
@@ -49,7 +53,8 @@ impl AgentTemplate {
     fn next(&self) -> Arc<dyn Agent> {
         match self {
             AgentTemplate::Http(a, _) => Arc::new(HttpAgent::clone(a)),
-            AgentTemplate::Chat(a) => a.clone(),
+            AgentTemplate::Chat(spec) => Arc::new(spec.build()),
+            AgentTemplate::Mcp(server) => Arc::new(McpAgent::new(server.clone())),
         }
     }
 
@@ -112,17 +117,39 @@ impl AgentTemplate {
             return Ok(AgentTemplate::Http(Box::new(a), None));
         }
         let o = &args.openai;
+        if let Some(server) = &o.mcp_server {
+            return Ok(AgentTemplate::Mcp(server.clone()));
+        }
+        // Read the files once; each scenario builds its agent from them.
+        Ok(AgentTemplate::Chat(Box::new(ChatSpec::read(args)?)))
+    }
+}
+
+/// What `--openai` and its options say, read once.
+pub(crate) struct ChatSpec {
+    model: String,
+    timeout: std::time::Duration,
+    base_url: Option<String>,
+    system: Option<String>,
+    tools: Vec<(String, String, Value)>,
+    mocks: Vec<(String, Value)>,
+    max_steps: Option<u16>,
+    mcp: Vec<McpServer>,
+}
+
+impl ChatSpec {
+    fn read(args: &RunArgs) -> Result<Self, String> {
+        let o = &args.openai;
         let model = o
             .openai
             .clone()
-            .ok_or("`agent-test run` needs an agent: --http <URL> or --openai <MODEL>")?;
-        let mut a = ChatAgent::new(model).timeout(timeout);
-        if let Some(u) = &o.base_url {
-            a = a.base_url(u.clone());
-        }
-        if let Some(s) = &o.system {
-            a = a.system(inline_or_file(s, "--system")?);
-        }
+            .ok_or("`agent-test run` needs an agent: --http <URL>, --openai <MODEL> or --mcp-server <SERVER>")?;
+        let system = o
+            .system
+            .as_ref()
+            .map(|s| inline_or_file(s, "--system"))
+            .transpose()?;
+        let mut tools = Vec::new();
         if let Some(t) = &o.tools {
             let defs = json_arg(t, "--tools")?;
             let defs = defs
@@ -142,22 +169,50 @@ impl AgentTemplate {
                     .get("parameters")
                     .cloned()
                     .unwrap_or(serde_json::json!({"type": "object"}));
-                a = a.tool(name, description, parameters);
+                tools.push((name.to_owned(), description.to_owned(), parameters));
             }
         }
+        let mut mocks = Vec::new();
         if let Some(m) = &o.mocks {
-            let mocks = json_arg(m, "--mocks")?;
-            let mocks = mocks
+            let parsed = json_arg(m, "--mocks")?;
+            let parsed = parsed
                 .as_object()
                 .ok_or("--mocks: expected an object {\"tool\": result, ...}")?;
-            for (tool, result) in mocks {
-                a = a.mock(tool.clone(), result.clone());
-            }
+            mocks.extend(parsed.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
-        if let Some(n) = o.max_steps {
+        Ok(ChatSpec {
+            model,
+            timeout: args.timeout,
+            base_url: o.base_url.clone(),
+            system,
+            tools,
+            mocks,
+            max_steps: o.max_steps,
+            mcp: o.mcp.clone(),
+        })
+    }
+
+    fn build(&self) -> ChatAgent {
+        let mut a = ChatAgent::new(self.model.clone()).timeout(self.timeout);
+        if let Some(u) = &self.base_url {
+            a = a.base_url(u.clone());
+        }
+        if let Some(s) = &self.system {
+            a = a.system(s.clone());
+        }
+        for (name, description, parameters) in &self.tools {
+            a = a.tool(name.clone(), description.clone(), parameters.clone());
+        }
+        for (tool, result) in &self.mocks {
+            a = a.mock(tool.clone(), result.clone());
+        }
+        if let Some(n) = self.max_steps {
             a = a.max_steps(usize::from(n));
         }
-        Ok(AgentTemplate::Chat(Arc::new(a)))
+        for server in &self.mcp {
+            a = a.mcp(server.clone());
+        }
+        a
     }
 }
 

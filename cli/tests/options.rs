@@ -86,7 +86,7 @@ fn options_of_another_subcommand_are_errors() {
         ),
         (
             vec!["run", "--scenarios", "s.json"],
-            "the following required arguments were not provided:\n  <--http <URL>|--openai <MODEL>>",
+            "the following required arguments were not provided:\n  <--http <URL>|--openai <MODEL>|--mcp-server <SERVER>>",
         ),
     ] {
         let out = bin().args(&args).output().expect("runs");

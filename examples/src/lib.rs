@@ -8,6 +8,8 @@
 
 pub mod background;
 pub mod demo;
+pub mod demo_mcp;
 pub mod demo_otel;
 pub mod demo_server;
 pub mod scripted_judge;
+pub mod scripted_model;

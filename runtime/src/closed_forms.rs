@@ -280,6 +280,7 @@ fn full_recording() -> RecordedRun {
             Call::tool("t", json!({"a": 1}))
                 .with_id("c1")
                 .in_step(2)
+                .took_ms(7)
                 .failed_with(ToolErrorKind::Validation, json!({"e": 1})),
         );
     let reply = Reply::text("ok")

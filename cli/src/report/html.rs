@@ -454,6 +454,9 @@ fn call(h: &mut String, c: &Call) {
     if c.error {
         h.push_str(" <em>(failed)</em>");
     }
+    if let Some(ms) = c.latency_ms {
+        let _ = write!(h, " <span class=\"kind\">{ms} ms</span>");
+    }
     h.push_str("</div>");
     if !c.children.is_empty() {
         h.push_str("<ul class=\"calls\">");

@@ -73,6 +73,12 @@ pub struct ChatAgent {
     client: OnceLock<Result<reqwest::Client, AgentError>>,
     /// The key, removed from everything recorded; built on first use.
     redactor: OnceLock<Redactor>,
+    /// MCP servers whose tools the model is offered.
+    #[cfg(feature = "mcp")]
+    mcp: Vec<super::mcp::McpServer>,
+    /// Their sessions, started on the first turn and kept for the agent's life.
+    #[cfg(feature = "mcp")]
+    mcp_sessions: tokio::sync::OnceCell<Result<Vec<Arc<super::mcp::Session>>, String>>,
 }
 
 impl ChatAgent {
@@ -94,7 +100,52 @@ impl ChatAgent {
             timeout: Duration::from_secs(120),
             client: OnceLock::new(),
             redactor: OnceLock::new(),
+            #[cfg(feature = "mcp")]
+            mcp: Vec::new(),
+            #[cfg(feature = "mcp")]
+            mcp_sessions: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// Offers the model the tools of an MCP server: on the first turn the server is started
+    /// (stdio) or reached (HTTP) and its tools listed; each call the model makes to one of
+    /// them runs on the server, and is recorded under a node named after the server (so
+    /// `node("demo")` checks target one server) with its arguments, result, failure and
+    /// latency. A mock of the same name wins over the server's tool. A server that does not
+    /// start, dies or hangs makes the turn an agent error naming it, with the last lines it
+    /// wrote to standard error; a protocol error (an unknown tool, invalid parameters) is a
+    /// failed call of the validation kind, and the model is told, as a real tool would.
+    ///
+    /// ```no_run
+    /// use agent_test::agent::{ChatAgent, McpServer};
+    /// let agent = ChatAgent::new("gpt-4o-mini")
+    ///     .mcp(McpServer::stdio("demo-mcp").named("shop"))
+    ///     .mcp(McpServer::http("http://127.0.0.1:8000/mcp").named("maps"));
+    /// # let _ = agent;
+    /// ```
+    #[cfg(feature = "mcp")]
+    pub fn mcp(mut self, server: super::mcp::McpServer) -> Self {
+        self.mcp.push(server);
+        self
+    }
+
+    /// The MCP sessions, started on first use.
+    #[cfg(feature = "mcp")]
+    async fn mcp_sessions(&self) -> Result<&[Arc<super::mcp::Session>], AgentError> {
+        let sessions = self
+            .mcp_sessions
+            .get_or_init(|| async {
+                let mut out = Vec::new();
+                for server in &self.mcp {
+                    out.push(Arc::new(super::mcp::Session::connect(server).await?));
+                }
+                Ok(out)
+            })
+            .await;
+        sessions
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(|e| AgentError::new(e.clone()))
     }
 
     /// The model from `AGENT_TEST_MODEL` (or `OPENAI_MODEL`, default `gpt-4o-mini`).
@@ -225,15 +276,27 @@ impl ChatAgent {
         self
     }
 
-    fn tool_definitions(&self) -> Vec<Value> {
+    fn tool_definitions(&self, servers: &[Arc<McpSession>]) -> Vec<Value> {
         let mut defs: Vec<Value> = self
             .tools
             .iter()
             .map(|(n, d, p)| json!({"type": "function", "function": {"name": n, "description": d, "parameters": p}}))
             .collect();
+        let defined = |defs: &[Value], name: &str| {
+            defs.iter()
+                .any(|d| d.pointer("/function/name").and_then(Value::as_str) == Some(name))
+        };
         for (name, _) in &self.mocks {
-            if !self.tools.iter().any(|(n, _, _)| n == name) {
+            if !defined(&defs, name) {
                 defs.push(json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}));
+            }
+        }
+        // The servers' tools, the first server's where two have one name.
+        for session in servers {
+            for t in mcp_tools(session) {
+                if !defined(&defs, &t.0) {
+                    defs.push(json!({"type": "function", "function": {"name": t.0, "description": t.1, "parameters": t.2}}));
+                }
             }
         }
         defs
@@ -264,7 +327,11 @@ impl ChatAgent {
                 .iter()
                 .map(|m| json!({"role": m.role.as_str(), "content": m.content})),
         );
-        let tools = self.tool_definitions();
+        #[cfg(feature = "mcp")]
+        let servers = self.mcp_sessions().await?;
+        #[cfg(not(feature = "mcp"))]
+        let servers: &[Arc<McpSession>] = &[];
+        let tools = self.tool_definitions(servers);
         // The reply says it is a chat model's: its HTTP exchanges are with the model endpoint.
         let mut reply = Reply::default().chat_model(self.model.clone());
         let mut usage: Option<Usage> = None;
@@ -349,9 +416,19 @@ impl ChatAgent {
                 let call = Call::tool(name.clone(), args.clone())
                     .with_id(id.clone())
                     .in_step(step);
-                let (call, content) = match self.answer(&name, &args) {
-                    Ok(v) => (call.result(v.clone()), v),
-                    Err(e) => (call.failed(json!(e)), json!({"error": e})),
+                let mocked = self.mocks.iter().any(|(n, _)| *n == name);
+                let server = servers
+                    .iter()
+                    .find(|s| !mocked && mcp_tools(s).iter().any(|t| t.0 == name));
+                let (call, content) = match server {
+                    Some(session) => match call_on(session, call, &name, &args).await {
+                        Ok(pair) => pair,
+                        Err(e) => return Err(e.with_partial(reply)),
+                    },
+                    None => match self.answer(&name, &args) {
+                        Ok(v) => (call.result(v.clone()), v),
+                        Err(e) => (call.failed(json!(e)), json!({"error": e})),
+                    },
                 };
                 reply.calls.push(call);
                 let content = match content {
@@ -367,6 +444,74 @@ impl ChatAgent {
         ))
         .with_partial(reply))
     }
+}
+
+/// An MCP session, or nothing without the `mcp` feature.
+#[cfg(feature = "mcp")]
+type McpSession = super::mcp::Session;
+#[cfg(not(feature = "mcp"))]
+enum McpSession {}
+
+/// A server's tools as (name, description, input schema).
+#[cfg(feature = "mcp")]
+fn mcp_tools(session: &McpSession) -> Vec<(String, String, Value)> {
+    session
+        .tools
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.description.clone().unwrap_or_default(),
+                t.input_schema.clone(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "mcp"))]
+fn mcp_tools(session: &McpSession) -> Vec<(String, String, Value)> {
+    match *session {}
+}
+
+/// A model's call run on an MCP server: the call recorded under the server's node, and what
+/// the model is told.
+#[cfg(feature = "mcp")]
+async fn call_on(
+    session: &McpSession,
+    call: Call,
+    name: &str,
+    args: &Value,
+) -> Result<(Call, Value), AgentError> {
+    use super::mcp::Failure;
+    use crate::model::ToolErrorKind;
+    let (answer, took) = session.call_tool(name, args).await;
+    let call = call.took_ms(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
+    let (call, content) = match answer {
+        Ok(a) if a.is_error => (
+            call.failed_with(ToolErrorKind::Execution, a.result.clone()),
+            json!({"error": a.text}),
+        ),
+        Ok(a) => (call.result(a.result.clone()), Value::String(a.text)),
+        Err(Failure::Protocol { code, message }) => (
+            call.failed_with(
+                ToolErrorKind::Validation,
+                json!({"code": code, "message": message}),
+            ),
+            json!({"error": message}),
+        ),
+        Err(f) => return Err(AgentError::new(session.failure_text("tools/call", &f))),
+    };
+    Ok((Call::node(session.server.name()).child(call), content))
+}
+
+#[cfg(not(feature = "mcp"))]
+async fn call_on(
+    session: &McpSession,
+    _: Call,
+    _: &str,
+    _: &Value,
+) -> Result<(Call, Value), AgentError> {
+    match *session {}
 }
 
 impl Agent for ChatAgent {

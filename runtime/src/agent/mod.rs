@@ -6,6 +6,8 @@ mod closure;
 #[cfg(feature = "http")]
 mod http;
 mod input;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod replay;
 #[cfg(feature = "tracing")]
 mod traced;
@@ -19,6 +21,8 @@ pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 #[cfg(feature = "http")]
 pub use http::HttpAgent;
 pub use input::{UserInput, UserMessage, custom_body, user_message};
+#[cfg(feature = "mcp")]
+pub use mcp::{McpAgent, McpServer};
 pub use replay::ReplayAgent;
 #[cfg(feature = "tracing")]
 pub use traced::{Traced, traced};

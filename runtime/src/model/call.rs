@@ -106,6 +106,10 @@ pub struct Call {
     /// trace does not say; such a call is a step of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
+    /// How long the call took, in milliseconds, when the agent or trace measured it (an MCP
+    /// tool call, a tool span's duration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
     /// Calls made inside this one (tool calls of an agent node).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Call>,
@@ -134,6 +138,7 @@ impl Call {
             error: false,
             error_kind: None,
             step: None,
+            latency_ms: None,
             children: Vec::new(),
             position: 0,
         }
@@ -220,6 +225,17 @@ impl Call {
     /// ```
     pub fn in_step(mut self, step: usize) -> Self {
         self.step = Some(step);
+        self
+    }
+
+    /// Records how long the call took.
+    ///
+    /// ```
+    /// # use agent_test::model::Call;
+    /// assert_eq!(Call::tool("t", serde_json::json!({})).took_ms(12).latency_ms, Some(12));
+    /// ```
+    pub fn took_ms(mut self, ms: u64) -> Self {
+        self.latency_ms = Some(ms);
         self
     }
 

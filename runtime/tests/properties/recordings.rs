@@ -39,19 +39,23 @@ fn call() -> impl Strategy<Value = Call> {
             ToolErrorKind::Execution,
         ])),
         option::of(edgy_usize()),
+        option::of(edgy_u64()),
     )
         .prop_map(
-            |(name, node, id, arguments, result, error, position, error_kind, step)| Call {
-                name,
-                kind: if node { CallKind::Node } else { CallKind::Tool },
-                id,
-                arguments,
-                result,
-                error,
-                error_kind,
-                step,
-                children: Vec::new(),
-                position,
+            |(name, node, id, arguments, result, error, position, error_kind, step, latency_ms)| {
+                Call {
+                    name,
+                    kind: if node { CallKind::Node } else { CallKind::Tool },
+                    id,
+                    arguments,
+                    result,
+                    error,
+                    error_kind,
+                    step,
+                    latency_ms,
+                    children: Vec::new(),
+                    position,
+                }
             },
         );
     leaf.prop_recursive(3, 12, 3, |inner| {

@@ -302,6 +302,8 @@ impl<'a> Tree<'a> {
                 if let Some(step) = self.step_of(i, t.id.as_ref()) {
                     call = call.in_step(step);
                 }
+                let span = &self.spans[i];
+                call = call.took_ms(span.end_ns.saturating_sub(span.start_ns) / 1_000_000);
                 vec![nested().into_iter().fold(call, Call::child)]
             }
             Role::Model(m) => {

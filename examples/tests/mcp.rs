@@ -1,0 +1,234 @@
+//! MCP both ways, with the demo store as a real MCP server (`demo-mcp`, the official Rust SDK)
+//! over stdio and streamable HTTP:
+//!
+//! - the model as the agent, its tools from MCP: a `ChatAgent`, driven by a scripted
+//!   OpenAI-compatible model on 127.0.0.1, calls the server's tools through MCP;
+//! - the server under test, without a model: `McpAgent` turns that call tools, list them, read
+//!   a resource and get a prompt;
+//! - an MCPLab scenario (the seed format built for MCP servers) evaluating a run;
+//! - and the faults: a server that does not start, dies mid-run or hangs.
+
+use agent_test::agent::{ChatAgent, McpAgent, McpServer, mcp};
+use agent_test::check::Status;
+use agent_test::prelude::*;
+use agent_test::report::Report;
+use agent_test_examples::demo_mcp::DemoMcp;
+use agent_test_examples::scripted_model;
+
+/// The demo MCP server over stdio: this package's `demo-mcp` binary.
+fn stdio_server() -> McpServer {
+    McpServer::stdio(env!("CARGO_BIN_EXE_demo-mcp")).named("shop")
+}
+
+fn shop_agent(model_url: &str, server: McpServer) -> ChatAgent {
+    ChatAgent::new("scripted")
+        .base_url(model_url)
+        .api_key("sk-scripted")
+        .system("You are Acme's support agent.")
+        .mcp(server)
+}
+
+async fn refund_through(server: McpServer) -> Report {
+    let (url, received) = scripted_model::start();
+    let mut run = ScenarioRun::new(Suite::new().agent(shop_agent(&url, server)), "mcp refund");
+    run.user("I was charged twice for ORD-9921, please refund it")
+        .await;
+    run.expect(tool("lookup_order").arg("order_id", "ORD-9921").succeeded());
+    run.expect(
+        tool("process_refund")
+            .arg("order_id", "ORD-9921")
+            .arg("amount", 42.5)
+            .result(contains("RF-")),
+    );
+    run.expect(tool_sequence(["lookup_order", "process_refund"]));
+    run.expect(node("shop"));
+    run.expect(reply().matches(r"refund RF-\d+ is on its way"));
+    run.expect(no_tool_errors());
+    let report = run.report().await;
+    // The model was offered the server's tools, with their schemas.
+    let first = received.lock().unwrap()[0].clone();
+    let offered: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.pointer("/function/name").and_then(|n| n.as_str()))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            "create_booking",
+            "lookup_order",
+            "process_refund",
+            "search_hotels"
+        ]
+    );
+    let lookup = first["tools"][1]["function"].clone();
+    assert_eq!(lookup["parameters"]["required"], json!(["order_id"]));
+    assert_eq!(
+        lookup["description"],
+        "Look an order up: its items, total, status and charges"
+    );
+    report
+}
+
+#[tokio::test]
+async fn a_model_uses_the_tools_of_an_mcp_server_over_stdio() {
+    let report = refund_through(stdio_server()).await;
+    assert!(report.passed(), "{report}");
+    let shop = &report.transcript.turns[0].reply.calls[0];
+    assert_eq!(shop.name, "shop");
+    assert!(
+        shop.children[0].latency_ms.is_some(),
+        "each call's latency is recorded"
+    );
+}
+
+#[tokio::test]
+async fn a_model_uses_the_tools_of_an_mcp_server_over_http() {
+    let server = McpServer::http(DemoMcp::serve_http()).named("shop");
+    let report = refund_through(server).await;
+    assert!(report.passed(), "{report}");
+}
+
+#[tokio::test]
+async fn a_mock_wins_over_the_server_s_tool_and_a_wrong_check_fails() {
+    let (url, _) = scripted_model::start();
+    let agent = shop_agent(&url, stdio_server()).mock(
+        "lookup_order",
+        json!({"order_id": "ORD-9921", "status": "lost"}),
+    );
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "mocked");
+    run.user("Where is ORD-9921?").await;
+    run.expect(reply().contains("is lost"));
+    run.expect(node("shop"));
+    let report = run.report().await;
+    assert_eq!(report.verdicts[0].status, Status::Pass, "{report}");
+    // The mocked call ran on no server: there is no `shop` node.
+    assert_eq!(report.verdicts[1].status, Status::Fail, "{report}");
+}
+
+agent_test! {
+    agent = McpAgent::new(McpServer::stdio(env!("CARGO_BIN_EXE_demo-mcp")));
+
+    /// The server under test, tool by tool: results, tool errors, protocol errors, the tool
+    /// list, a resource and a prompt.
+    scenario the_demo_mcp_server_answers_its_protocol {
+        user mcp::call_tool("search_hotels", json!({"city": "Lisbon"})) {
+            expect tool("search_hotels").result(contains("Casa Azul")).succeeded();
+            expect latency().at_most(Duration::from_secs(5));
+        }
+        user mcp::call_tool("lookup_order", json!({"order_id": "ORD-0000"})) {
+            expect tool("lookup_order").failed_with(ToolErrorKind::Execution);
+            expect reply().contains("ORD-0000");
+        }
+        user mcp::call_tool("no_such_tool", json!({})) {
+            expect tool("no_such_tool").failed_with(ToolErrorKind::Validation);
+        }
+        user mcp::list_tools() {
+            expect mcp::valid_tool_list();
+            expect json_path("$.tools[?@.name == 'process_refund']").exists();
+        }
+        user mcp::read_resource("demo://hotels") {
+            expect reply().contains("Lisbon");
+        }
+        user mcp::get_prompt("support_reply", json!({"customer": "Ana"})) {
+            expect reply().contains("Greet Ana by name");
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_mcplab_scenario_evaluates_a_run_through_mcp() {
+    // MCPLab's format, made for testing MCP servers with an agent.
+    let yaml = "name: refund through mcp\nprompt: I was charged twice for ORD-9921, please refund it\n\
+                eval:\n  tool_constraints:\n    required_tools: [lookup_order, process_refund]\n    forbidden_tools: [cancel_order]\n  \
+                tool_sequence: [lookup_order, process_refund]\n  response_assertions:\n    - type: regex\n      pattern: 'refund RF-\\d+'\n";
+    let cases = agent_test::load::cases_from_text(yaml, "refund.yaml", None).unwrap();
+    let (url, _) = scripted_model::start();
+    let suite = Suite::new().agent(shop_agent(&url, stdio_server()));
+    let report = cases[0].scenario.run(suite).await;
+    assert!(report.passed(), "{report}");
+    assert_eq!(report.verdicts.len(), 4, "{report}");
+}
+
+/// A run against a faulty server: the turn is an agent error naming the server, with its
+/// standard error, and every other check is still evaluated.
+async fn faulty(server: McpServer) -> Report {
+    let mut run = ScenarioRun::new(Suite::new().agent(McpAgent::new(server)), "faulty");
+    run.user(mcp::call_tool(
+        "lookup_order",
+        json!({"order_id": "ORD-9921"}),
+    ))
+    .await;
+    run.expect(tool("lookup_order"));
+    run.expect(latency().at_most(Duration::from_secs(60)));
+    run.report().await
+}
+
+fn agent_failure(report: &Report) -> String {
+    report
+        .verdicts
+        .iter()
+        .find(|v| v.check == "agent")
+        .map(|v| v.reason.clone())
+        .unwrap_or_else(|| panic!("no agent failure in {report}"))
+}
+
+#[tokio::test]
+async fn faults_are_turn_errors_with_the_server_s_last_words() {
+    let report = faulty(McpServer::stdio("/nonexistent/mcp-server")).await;
+    assert_eq!(
+        agent_failure(&report),
+        "the agent failed: MCP server `mcp-server` (stdio: /nonexistent/mcp-server) could not start: No such file or directory (os error 2)"
+    );
+    let lookup = report.verdicts.iter().find(|v| v.check == "tool").unwrap();
+    assert_ne!(lookup.status, Status::Pass, "{report}");
+
+    let exits =
+        McpServer::stdio("sh").args(["-c", "echo 'fatal: bad config at line 3' >&2; exit 2"]);
+    let failure = agent_failure(&faulty(exits).await);
+    assert!(failure.contains("could not start"), "{failure}");
+    assert!(
+        failure.ends_with("its standard error ended with:\n    fatal: bad config at line 3"),
+        "{failure}"
+    );
+
+    let silent = McpServer::stdio("sh")
+        .args(["-c", "sleep 30"])
+        .timeout(Duration::from_millis(300));
+    assert!(
+        agent_failure(&faulty(silent).await)
+            .ends_with("(stdio: sh -c sleep 30) did not answer the MCP handshake within 300 ms"),
+    );
+
+    let crashes = stdio_server().env("DEMO_MCP_FAULT", "crash");
+    let failure = agent_failure(&faulty(crashes).await);
+    assert!(
+        failure.contains("failed during tools/call: the connection closed (the server exited?)"),
+        "{failure}"
+    );
+    assert!(
+        failure.contains("demo-mcp: crashing on purpose (DEMO_MCP_FAULT=crash)"),
+        "{failure}"
+    );
+
+    let hangs = stdio_server()
+        .env("DEMO_MCP_FAULT", "hang")
+        .timeout(Duration::from_millis(500));
+    let failure = agent_failure(&faulty(hangs).await);
+    assert!(
+        failure.contains("failed during tools/call: no answer within 500 ms"),
+        "{failure}"
+    );
+}
+
+#[tokio::test]
+async fn a_text_turn_is_not_an_mcp_request() {
+    let mut run = ScenarioRun::new(Suite::new().agent(McpAgent::new(stdio_server())), "text");
+    run.user("hello").await;
+    let report = run.report().await;
+    assert!(
+        agent_failure(&report).contains("an MCP server under test takes MCP requests, not text"),
+        "{report}"
+    );
+}

@@ -1,0 +1,150 @@
+//! An MCP server under test, without a model: each turn is one MCP request.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{Failure, McpServer, Session};
+use crate::agent::{Agent, AgentError, AgentRequest, BoxFuture};
+use crate::model::{Call, Reply, ToolErrorKind};
+
+/// An MCP server tested directly: each turn sends one MCP request built by
+/// [`mcp::call_tool`](super::call_tool), [`mcp::list_tools`](super::list_tools),
+/// [`mcp::read_resource`](super::read_resource) or [`mcp::get_prompt`](super::get_prompt), and
+/// the answer is the turn's reply, checked with the usual checks:
+///
+/// - a tool call is the turn's one call — arguments, result (its structured content, else its
+///   text content as JSON when it is JSON, else as text), failure and latency — and its text
+///   content is the reply's text, the protocol's whole result its body. A result with
+///   `isError` is a failed call (an execution error); a protocol error (an unknown tool,
+///   invalid parameters) is a failed call of the validation kind with the error as its result;
+/// - a tool list, a resource or a prompt is the reply's body (the protocol's result) and text.
+///
+/// A server that does not start, dies or hangs makes the turn an agent error that names it,
+/// with the last lines it wrote to standard error; the run goes on. The server is started on
+/// the first turn and stopped with the agent.
+///
+/// ```no_run
+/// use agent_test::prelude::*;
+/// use agent_test::agent::{McpAgent, McpServer, mcp};
+///
+/// agent_test! {
+///     agent = McpAgent::new(McpServer::stdio("demo-mcp"));
+///
+///     scenario search_answers_hotels {
+///         user mcp::call_tool("search_hotels", json!({"city": "Lisbon"})) {
+///             expect tool("search_hotels").result(contains("Lisbon")).succeeded();
+///             expect latency().at_most(Duration::from_millis(500));
+///         }
+///         user mcp::list_tools() {
+///             expect mcp::valid_tool_list();
+///         }
+///     }
+/// }
+/// # fn main() {}
+/// ```
+pub struct McpAgent {
+    server: McpServer,
+    session: tokio::sync::OnceCell<Result<Arc<Session>, String>>,
+}
+
+impl McpAgent {
+    /// An agent sending its turns to `server`.
+    ///
+    /// See the type's example.
+    pub fn new(server: McpServer) -> Self {
+        McpAgent {
+            server,
+            session: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    async fn session(&self) -> Result<Arc<Session>, AgentError> {
+        self.session
+            .get_or_init(|| async { Session::connect(&self.server).await.map(Arc::new) })
+            .await
+            .clone()
+            .map_err(AgentError::new)
+    }
+
+    async fn turn(&self, request: AgentRequest) -> Result<Reply, AgentError> {
+        let Some(body) = request.custom_body.as_ref() else {
+            return Err(AgentError::new(format!(
+                "an MCP server under test takes MCP requests, not text: `user mcp::call_tool(..)`, \
+                 `mcp::list_tools()`, `mcp::read_resource(..)` or `mcp::get_prompt(..)` (got {:?})",
+                request.input
+            )));
+        };
+        let session = self.session().await?;
+        let method = body.get("mcp").and_then(Value::as_str).unwrap_or_default();
+        let name = body.get("name").and_then(Value::as_str).unwrap_or_default();
+        let arguments = body.get("arguments").cloned().unwrap_or(json!({}));
+        match method {
+            "tools/call" => {
+                let (answer, took) = session.call_tool(name, &arguments).await;
+                let call = Call::tool(name, arguments).took_ms(took.as_millis() as u64);
+                let node = |call: Call| Call::node(self.server.name()).child(call);
+                match answer {
+                    Ok(a) => {
+                        let call = if a.is_error {
+                            call.failed_with(ToolErrorKind::Execution, a.result)
+                        } else {
+                            call.result(a.result)
+                        };
+                        Ok(Reply::text(a.text).body(a.raw).call(node(call)))
+                    }
+                    Err(Failure::Protocol { code, message }) => {
+                        let error = json!({"code": code, "message": message});
+                        Ok(Reply::text(format!("protocol error {code}: {message}"))
+                            .body(json!({"error": error}))
+                            .call(node(call.failed_with(ToolErrorKind::Validation, error))))
+                    }
+                    Err(f) => Err(AgentError::new(session.failure_text("tools/call", &f))),
+                }
+            }
+            "tools/list" => session
+                .list_tools_raw()
+                .await
+                .map(|raw| {
+                    let names: Vec<&str> = raw["tools"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|t| t.get("name").and_then(Value::as_str))
+                        .collect();
+                    Reply::text(names.join(", ")).body(raw.clone())
+                })
+                .map_err(|f| AgentError::new(session.failure_text("tools/list", &f))),
+            "resources/read" => {
+                let uri = body.get("uri").and_then(Value::as_str).unwrap_or_default();
+                session
+                    .read_resource(uri)
+                    .await
+                    .map(|(raw, text)| Reply::text(text).body(raw))
+                    .map_err(|f| AgentError::new(session.failure_text("resources/read", &f)))
+            }
+            "prompts/get" => session
+                .get_prompt(name, &arguments)
+                .await
+                .map(|(raw, text)| Reply::text(text).body(raw))
+                .map_err(|f| AgentError::new(session.failure_text("prompts/get", &f))),
+            other => Err(AgentError::new(format!(
+                "unknown MCP request `{other}`: tools/call, tools/list, resources/read or prompts/get"
+            ))),
+        }
+    }
+}
+
+impl Agent for McpAgent {
+    fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
+        Box::pin(self.turn(request))
+    }
+}
+
+impl std::fmt::Debug for McpAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpAgent")
+            .field("server", &self.server)
+            .finish()
+    }
+}
