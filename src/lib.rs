@@ -90,6 +90,11 @@ pub struct AgentsDoctests;
 #[cfg(doctest)]
 pub struct CommandLineDoctests;
 
+/// The Rust blocks of docs/mcp.md, compiled (and run where they need no server) as doctests.
+#[doc = include_str!("../docs/mcp.md")]
+#[cfg(doctest)]
+pub struct McpDoctests;
+
 /// The Rust blocks of docs/opentelemetry.md, compiled and run as doctests.
 #[doc = include_str!("../docs/opentelemetry.md")]
 #[cfg(doctest)]

@@ -136,7 +136,9 @@ async fn run_tests_an_mcp_server_and_a_model_using_one() {
             {"step": "user", "text": "weather Lisbon", "body": {"mcp": "tools/call", "name": "weather", "arguments": {"city": "Lisbon"}},
              "expect": [{"check": {"type": "tool", "name": "weather", "result": [{"name": "", "matcher": "contains", "value": "sunny"}]}}]},
             {"step": "user", "text": "weather Atlantis", "body": {"mcp": "tools/call", "name": "weather", "arguments": {"city": "Atlantis"}},
-             "expect": [{"check": {"type": "tool", "name": "weather", "result": [{"name": "", "matcher": "contains", "value": "sunny"}]}}]}
+             "expect": [{"check": {"type": "tool", "name": "weather", "result": [{"name": "", "matcher": "contains", "value": "sunny"}]}}]},
+            {"step": "user", "text": "tools/list", "body": {"mcp": "tools/list"},
+             "expect": [{"check": {"type": "tool_list"}}]}
         ]}),
     );
     // A model given the server's tools.
@@ -190,6 +192,7 @@ async fn run_tests_an_mcp_server_and_a_model_using_one() {
         "{t}"
     );
     assert!(t.contains("no such city"), "{t}");
+    assert!(t.contains("✓ turn 3  the tool list is valid"), "{t}");
     assert_exit(&model_out, 0);
     assert!(
         text(&model_out.stdout).contains("1 passed, 0 failed"),

@@ -193,6 +193,16 @@ async fn faults_are_turn_errors_with_the_server_s_last_words() {
         "{failure}"
     );
 
+    // Any amount of anything on standard error: the tail is bounded, and readable.
+    let noisy = McpServer::stdio("sh").args([
+        "-c",
+        "head -c 3000000 /dev/urandom >&2; printf 'x%.0s' $(seq 5000) >&2; exit 3",
+    ]);
+    let failure = agent_failure(&faulty(noisy).await);
+    assert!(failure.contains("could not start"), "{failure}");
+    assert!(failure.len() < 30_000, "{} bytes", failure.len());
+    assert!(failure.ends_with("xxx [...]"), "{failure}");
+
     let silent = McpServer::stdio("sh")
         .args(["-c", "sleep 30"])
         .timeout(Duration::from_millis(300));
@@ -220,6 +230,17 @@ async fn faults_are_turn_errors_with_the_server_s_last_words() {
         failure.contains("failed during tools/call: no answer within 500 ms"),
         "{failure}"
     );
+
+    // A setting the transport has no place for is not dropped unseen.
+    let misconfigured = McpServer::http("http://127.0.0.1:9/mcp").env("TOKEN", "x");
+    assert_eq!(
+        agent_failure(&faulty(misconfigured).await),
+        "the agent failed: MCP server `127.0.0.1` (http://127.0.0.1:9/mcp) is misconfigured: an HTTP server takes no environment variables (only `McpServer::stdio` servers do)"
+    );
+    let misconfigured = stdio_server().header("X-Tenant", "acme");
+    assert!(agent_failure(&faulty(misconfigured).await).ends_with(
+        "is misconfigured: a stdio server takes no HTTP headers (only `McpServer::http` servers do)"
+    ),);
 }
 
 #[tokio::test]
@@ -229,6 +250,43 @@ async fn a_text_turn_is_not_an_mcp_request() {
     let report = run.report().await;
     assert!(
         agent_failure(&report).contains("an MCP server under test takes MCP requests, not text"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn servers_a_model_could_not_tell_apart_are_an_error() {
+    let (url, _) = scripted_model::start();
+    let twice = |agent: ChatAgent| async move {
+        let mut run = ScenarioRun::new(Suite::new().agent(agent), "twice");
+        run.user("Where is ORD-9921?").await;
+        run.report().await
+    };
+    let one_tool_twice = shop_agent(&url, stdio_server()).mcp(stdio_server().named("copy"));
+    assert!(
+        agent_failure(&twice(one_tool_twice).await).contains(
+            "the MCP servers `shop` and `copy` both offer the tool `create_booking`: a call of it would be ambiguous"
+        )
+    );
+    let one_name_twice = shop_agent(&url, stdio_server()).mcp(stdio_server());
+    assert!(
+        agent_failure(&twice(one_name_twice).await).contains("two MCP servers are named `shop`")
+    );
+    // Where a mock answers every shared tool, nothing is ambiguous.
+    let mocked = [
+        "create_booking",
+        "lookup_order",
+        "process_refund",
+        "search_hotels",
+    ]
+    .into_iter()
+    .fold(
+        shop_agent(&url, stdio_server()).mcp(stdio_server().named("copy")),
+        |agent, tool| agent.mock(tool, json!({"order_id": "ORD-9921", "status": "lost"})),
+    );
+    let report = twice(mocked).await;
+    assert!(
+        report.verdicts.iter().all(|v| v.check != "agent"),
         "{report}"
     );
 }

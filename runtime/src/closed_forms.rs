@@ -13,7 +13,7 @@ use crate::check::{
     expected_response, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
     http_status, jmespath, json_path, judge, latency, no_tool_errors, no_tools, node, node_output,
     replies, reply, required_tools, schema, state_is, tokens, tool, tool_call, tool_chain,
-    tool_sequence, trajectory, transitioned_to, workflow_complete,
+    tool_sequence, trajectory, transitioned_to, valid_tool_list, workflow_complete,
 };
 use crate::matcher::{
     Matcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
@@ -144,6 +144,7 @@ fn every_check() -> Vec<Expectation> {
         json_path("$.a").equals(json!({"k": 1})).into_expectation(),
         json_path("$.b").not_exists().into_expectation(),
         schema(json!({"type": "object"})).at("a").into_expectation(),
+        valid_tool_list().into_expectation(),
         http_status(200).into_expectation(),
         latency()
             .at_most(std::time::Duration::from_secs(1))
@@ -196,6 +197,7 @@ fn every_check() -> Vec<Expectation> {
             | Check::JsonPath(_)
             | Check::Jmespath(_)
             | Check::Schema(_)
+            | Check::ToolList(_)
             | Check::HttpStatus(_)
             | Check::Latency(_)
             | Check::Tokens(_)

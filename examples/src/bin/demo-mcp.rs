@@ -17,17 +17,20 @@ use rmcp::ServiceExt;
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(addr) = args
-        .iter()
-        .position(|a| a == "--http")
-        .and_then(|i| args.get(i + 1))
-    {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        eprintln!(
-            "demo-mcp listening on http://{}/mcp",
-            listener.local_addr()?
-        );
-        return axum::serve(listener, DemoMcp::router()).await;
+    match args.as_slice() {
+        [] => {}
+        [flag, addr] if flag == "--http" => {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            eprintln!(
+                "demo-mcp listening on http://{}/mcp",
+                listener.local_addr()?
+            );
+            return axum::serve(listener, DemoMcp::router()).await;
+        }
+        _ => {
+            eprintln!("usage: demo-mcp [--http ADDR]   (got {args:?})");
+            std::process::exit(2);
+        }
     }
     // Diagnostics go to standard error: standard output is the protocol.
     eprintln!("demo-mcp: serving over stdio");

@@ -129,17 +129,47 @@ impl ChatAgent {
         self
     }
 
+    /// Why the servers cannot be told apart, if they cannot: two with one name (their calls
+    /// would nest under one node), or two offering one tool no mock answers (which one a call
+    /// meant would be a guess).
+    #[cfg(feature = "mcp")]
+    fn ambiguity(&self, sessions: &[Arc<super::mcp::Session>]) -> Option<String> {
+        let mut owners: Vec<(&str, &str)> = Vec::new();
+        for (i, server) in self.mcp.iter().enumerate() {
+            if let Some(first) = self.mcp[..i].iter().find(|s| s.name() == server.name()) {
+                return Some(format!(
+                    "two MCP servers are named `{}` ({first:?} and {server:?}): name one otherwise with `.named(..)`",
+                    server.name()
+                ));
+            }
+            for tool in &sessions[i].tools {
+                let mocked = self.mocks.iter().any(|(n, _)| *n == tool.name);
+                match owners.iter().find(|(t, _)| *t == tool.name) {
+                    Some((_, first)) if !mocked => {
+                        return Some(format!(
+                            "the MCP servers `{first}` and `{}` both offer the tool `{}`: a call of it would be ambiguous (connect one of them, or mock the tool)",
+                            server.name(),
+                            tool.name
+                        ));
+                    }
+                    _ => owners.push((&tool.name, server.name())),
+                }
+            }
+        }
+        None
+    }
+
     /// The MCP sessions, started on first use.
     #[cfg(feature = "mcp")]
     async fn mcp_sessions(&self) -> Result<&[Arc<super::mcp::Session>], AgentError> {
         let sessions = self
             .mcp_sessions
             .get_or_init(|| async {
-                let mut out = Vec::new();
+                let mut out: Vec<Arc<super::mcp::Session>> = Vec::new();
                 for server in &self.mcp {
                     out.push(Arc::new(super::mcp::Session::connect(server).await?));
                 }
-                Ok(out)
+                self.ambiguity(&out).map_or(Ok(out), Err)
             })
             .await;
         sessions
@@ -291,7 +321,7 @@ impl ChatAgent {
                 defs.push(json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}));
             }
         }
-        // The servers' tools, the first server's where two have one name.
+        // The servers' tools (two servers offer one only when a mock answers it).
         for session in servers {
             for t in mcp_tools(session) {
                 if !defined(&defs, &t.0) {
@@ -499,7 +529,11 @@ async fn call_on(
             ),
             json!({"error": message}),
         ),
-        Err(f) => return Err(AgentError::new(session.failure_text("tools/call", &f))),
+        Err(f) => {
+            return Err(AgentError::new(
+                session.failure_text("tools/call", &f).await,
+            ));
+        }
     };
     Ok((Call::node(session.server.name()).child(call), content))
 }

@@ -357,6 +357,7 @@ mod text;
 mod tool;
 mod tool_errors;
 mod tool_eval;
+mod tool_list;
 mod tool_set;
 mod trajectory;
 mod workflow;
@@ -396,6 +397,7 @@ pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
 pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, any_tool, no_tool, node, tool};
+pub use tool_list::{ToolListCheck, valid_tool_list};
 pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
 
 use serde::{Deserialize, Serialize};
@@ -561,6 +563,8 @@ checks! {
     Jmespath(JmesPathCheck) = "jmespath",
     /// A JSON Schema (see [`schema`]).
     Schema(SchemaCheck) = "schema",
+    /// An MCP server's tool lists (see [`valid_tool_list`]).
+    ToolList(ToolListCheck) = "tool_list",
     /// HTTP status (see [`http_status`]).
     HttpStatus(StatusCheck) = "http_status",
     /// Response time (see [`latency`]).

@@ -13,6 +13,7 @@ mod seed_gaps;
 mod sequence;
 mod text;
 mod tool;
+mod tool_list;
 mod tool_set;
 mod trajectory;
 mod vacuity;

@@ -40,6 +40,7 @@ fn one_of_each() -> Vec<Check> {
         field("status").missing().into(),
         json_path("$.error").not_exists().into(),
         schema(json!({"type": "object"})).into(),
+        valid_tool_list().into(),
         http_status(200).into(),
         latency().at_most(Duration::from_secs(5)).into(),
         tokens().total_at_most(1000).into(),

@@ -99,11 +99,12 @@ impl McpAgent {
                             .body(json!({"error": error}))
                             .call(node(call.failed_with(ToolErrorKind::Validation, error))))
                     }
-                    Err(f) => Err(AgentError::new(session.failure_text("tools/call", &f))),
+                    Err(f) => Err(AgentError::new(
+                        session.failure_text("tools/call", &f).await,
+                    )),
                 }
             }
-            "tools/list" => session
-                .list_tools_raw()
+            "tools/list" => failed(&session, "tools/list", session.list_tools_raw().await)
                 .await
                 .map(|raw| {
                     let names: Vec<&str> = raw["tools"]
@@ -113,25 +114,32 @@ impl McpAgent {
                         .filter_map(|t| t.get("name").and_then(Value::as_str))
                         .collect();
                     Reply::text(names.join(", ")).body(raw.clone())
-                })
-                .map_err(|f| AgentError::new(session.failure_text("tools/list", &f))),
+                }),
             "resources/read" => {
                 let uri = body.get("uri").and_then(Value::as_str).unwrap_or_default();
-                session
-                    .read_resource(uri)
+                failed(&session, "resources/read", session.read_resource(uri).await)
                     .await
                     .map(|(raw, text)| Reply::text(text).body(raw))
-                    .map_err(|f| AgentError::new(session.failure_text("resources/read", &f)))
             }
-            "prompts/get" => session
-                .get_prompt(name, &arguments)
-                .await
-                .map(|(raw, text)| Reply::text(text).body(raw))
-                .map_err(|f| AgentError::new(session.failure_text("prompts/get", &f))),
+            "prompts/get" => failed(
+                &session,
+                "prompts/get",
+                session.get_prompt(name, &arguments).await,
+            )
+            .await
+            .map(|(raw, text)| Reply::text(text).body(raw)),
             other => Err(AgentError::new(format!(
                 "unknown MCP request `{other}`: tools/call, tools/list, resources/read or prompts/get"
             ))),
         }
+    }
+}
+
+/// A request's result, its failure made the turn's agent error.
+async fn failed<T>(session: &Session, what: &str, r: Result<T, Failure>) -> Result<T, AgentError> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(f) => Err(AgentError::new(session.failure_text(what, &f).await)),
     }
 }
 

@@ -38,6 +38,9 @@ pub struct McpServer {
     name: String,
     transport: Transport,
     timeout: Duration,
+    /// A setting the transport has no place for (an argument of an HTTP server, a header of a
+    /// stdio one): connecting fails with it rather than dropping the setting unseen.
+    misuse: Option<String>,
 }
 
 #[derive(Clone)]
@@ -71,6 +74,7 @@ impl McpServer {
                 env: Vec::new(),
             },
             timeout: Duration::from_secs(30),
+            misuse: None,
         }
     }
 
@@ -92,6 +96,7 @@ impl McpServer {
                 headers: Vec::new(),
             },
             timeout: Duration::from_secs(30),
+            misuse: None,
         }
     }
 
@@ -120,26 +125,25 @@ impl McpServer {
         ))
     }
 
-    /// Adds an argument of the command.
+    /// Adds an argument of the command. Command arguments, environment variables and headers
+    /// belong to one transport each: given to the other, connecting fails saying so.
     ///
     /// ```
     /// # use agent_test::agent::McpServer;
     /// let s = McpServer::stdio("python3").arg("server.py");
     /// # let _ = s;
     /// ```
-    pub fn arg(mut self, arg: impl Into<String>) -> Self {
-        if let Transport::Stdio { args, .. } = &mut self.transport {
-            args.push(arg.into());
-        }
-        self
+    pub fn arg(self, arg: impl Into<String>) -> Self {
+        self.args([arg])
     }
 
     /// Adds arguments of the command.
     ///
     /// See the type's example.
     pub fn args<S: Into<String>>(mut self, more: impl IntoIterator<Item = S>) -> Self {
-        if let Transport::Stdio { args, .. } = &mut self.transport {
-            args.extend(more.into_iter().map(Into::into));
+        match &mut self.transport {
+            Transport::Stdio { args, .. } => args.extend(more.into_iter().map(Into::into)),
+            Transport::Http { .. } => self.misused("command arguments"),
         }
         self
     }
@@ -148,8 +152,9 @@ impl McpServer {
     ///
     /// See the type's example.
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        if let Transport::Stdio { env, .. } = &mut self.transport {
-            env.push((key.into(), value.into()));
+        match &mut self.transport {
+            Transport::Stdio { env, .. } => env.push((key.into(), value.into())),
+            Transport::Http { .. } => self.misused("environment variables"),
         }
         self
     }
@@ -162,8 +167,9 @@ impl McpServer {
     /// # let _ = s;
     /// ```
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        if let Transport::Http { headers, .. } = &mut self.transport {
-            headers.push((name.into(), Secret::new(value)));
+        match &mut self.transport {
+            Transport::Http { headers, .. } => headers.push((name.into(), Secret::new(value))),
+            Transport::Stdio { .. } => self.misused("HTTP headers"),
         }
         self
     }
@@ -195,6 +201,16 @@ impl McpServer {
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// Records a setting the transport cannot take; the first one is reported.
+    fn misused(&mut self, what: &str) {
+        let (has, lacks) = match self.transport {
+            Transport::Stdio { .. } => ("a stdio server", "`McpServer::http`"),
+            Transport::Http { .. } => ("an HTTP server", "`McpServer::stdio`"),
+        };
+        self.misuse
+            .get_or_insert_with(|| format!("{has} takes no {what} (only {lacks} servers do)"));
     }
 
     /// The name the server has in transcripts.
@@ -289,84 +305,6 @@ pub fn get_prompt(name: impl Into<String>, arguments: Value) -> UserInput {
     }
 }
 
-/// A check of a `tools/list` turn ([`list_tools`]): every tool has a name, the names are
-/// unique, every tool has a description, and every input schema is an object schema that is
-/// valid JSON Schema (with the `schema` feature, on by default). It reads the last turn it
-/// sees; on a turn that is not a tool list it is an error ("not measured").
-///
-/// ```
-/// use agent_test::prelude::*;
-/// use agent_test::agent::mcp::valid_tool_list;
-/// use agent_test::model::{Reply, Transcript, Turn};
-///
-/// let listed = Reply::text("").body(json!({"tools": [
-///     {"name": "search", "description": "Search hotels", "inputSchema": {"type": "object"}},
-///     {"name": "search", "inputSchema": {"type": "array"}}
-/// ]}));
-/// let v = evaluate(&Transcript::new(vec![Turn::new(0, "tools/list", listed, 1)]), &[valid_tool_list().into_expectation()]);
-/// assert_eq!(v[0].status, Status::Fail);
-/// assert_eq!(v[0].reason, "the tool list has 3 problems: tool 1 (`search`): the name is used by tool 0 too; tool 1 (`search`): no description; tool 1 (`search`): the input schema is not an object schema (`\"type\": \"object\"`)");
-/// ```
-pub fn valid_tool_list() -> crate::check::CustomCheck {
-    crate::check::check("the tool list is valid", |cx| {
-        let Some(body) = cx.turns().last().and_then(|t| t.reply.body.as_ref()) else {
-            return crate::check::Outcome::error(
-                "not measured: the turn has no body (it is not a tools/list turn: `user mcp::list_tools();`)",
-            );
-        };
-        let Some(tools) = body.get("tools").and_then(Value::as_array) else {
-            return crate::check::Outcome::error(
-                "not measured: the body has no `tools` list (it is not a tools/list turn)",
-            );
-        };
-        if tools.is_empty() {
-            return crate::check::Outcome::fail("the server lists no tool");
-        }
-        let problems = tool_list_problems(tools);
-        if problems.is_empty() {
-            crate::check::Outcome::passed()
-        } else {
-            crate::check::Outcome::fail(format!(
-                "the tool list has {} problem{}: {}",
-                problems.len(),
-                if problems.len() == 1 { "" } else { "s" },
-                problems.join("; ")
-            ))
-        }
-    })
-}
-
-fn tool_list_problems(tools: &[Value]) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for (i, t) in tools.iter().enumerate() {
-        let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
-        let at = format!("tool {i} (`{name}`)");
-        if name.is_empty() {
-            problems.push(format!("tool {i}: no name"));
-        } else if let Some(first) = seen.iter().position(|n| *n == name) {
-            problems.push(format!("{at}: the name is used by tool {first} too"));
-        }
-        seen.push(name);
-        if t.get("description")
-            .and_then(Value::as_str)
-            .is_none_or(|d| d.trim().is_empty())
-        {
-            problems.push(format!("{at}: no description"));
-        }
-        match t.get("inputSchema") {
-            Some(s) if s.get("type").and_then(Value::as_str) == Some("object") => {
-                // With the `schema` feature: a schema the validator cannot compile.
-                #[cfg(feature = "schema")]
-                if let Err(why) = crate::schema::Schema::new(s.clone()).validate(&Value::Null) {
-                    problems.push(format!("{at}: the input schema cannot be used: {why}"));
-                }
-            }
-            Some(_) => problems.push(format!(
-                "{at}: the input schema is not an object schema (`\"type\": \"object\"`)"
-            )),
-            None => problems.push(format!("{at}: no input schema")),
-        }
-    }
-    problems
-}
+/// The check of `tools/list` turns (see [`ToolListCheck`](crate::check::ToolListCheck)), also
+/// in the prelude.
+pub use crate::check::valid_tool_list;

@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde_json::{Map, Value};
-use tokio::io::AsyncBufReadExt;
+use tokio::io::AsyncReadExt;
 
 use super::{McpServer, Transport};
 
@@ -49,30 +49,86 @@ pub(crate) enum Failure {
 
 /// The last lines a stdio server wrote to its standard error.
 #[derive(Clone, Default)]
-struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    /// Becomes true when the server's standard error ends (none for an HTTP server).
+    ended: Option<tokio::sync::watch::Receiver<bool>>,
+}
 
 /// Lines kept of a server's standard error.
 const STDERR_LINES: usize = 20;
 
+/// How long a failure waits for a server's standard error to end.
+const SETTLE: Duration = Duration::from_millis(500);
+
+/// Bytes kept of one line: a server may write anything to standard error, in any amount.
+const STDERR_LINE_BYTES: usize = 1000;
+
 impl StderrTail {
+    /// Reads the server's standard error to its end — so the server never blocks on a full
+    /// pipe — keeping the last lines, each cut at [`STDERR_LINE_BYTES`], bytes that are not
+    /// UTF-8 replaced.
     fn read(stderr: tokio::process::ChildStderr) -> Self {
-        let tail = StderrTail::default();
+        let (ended, ended_rx) = tokio::sync::watch::channel(false);
+        let tail = StderrTail {
+            lines: Arc::default(),
+            ended: Some(ended_rx),
+        };
         let lines = tail.clone();
         tokio::spawn(async move {
-            let mut reader = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = reader.next_line().await {
-                let mut q = lines.0.lock().unwrap_or_else(|p| p.into_inner());
-                if q.len() == STDERR_LINES {
-                    q.pop_front();
+            let mut stderr = stderr;
+            let mut chunk = vec![0u8; 8192];
+            let mut line: Vec<u8> = Vec::new();
+            let mut cut = false;
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
                 }
-                q.push_back(line);
+                for &b in &chunk[..n] {
+                    if b == b'\n' {
+                        lines.push(&line, cut);
+                        line.clear();
+                        cut = false;
+                    } else if line.len() < STDERR_LINE_BYTES {
+                        line.push(b);
+                    } else {
+                        cut = true;
+                    }
+                }
             }
+            if !line.is_empty() {
+                lines.push(&line, cut);
+            }
+            let _ = ended.send(true);
         });
         tail
     }
 
+    /// Waits, at most `max`, for the server's standard error to end: a server that failed is
+    /// usually exiting, and its last words are the point of the message.
+    async fn settled(&self, max: Duration) {
+        if let Some(ended) = &self.ended {
+            let mut ended = ended.clone();
+            let _ = tokio::time::timeout(max, ended.wait_for(|e| *e)).await;
+        }
+    }
+
+    fn push(&self, line: &[u8], cut: bool) {
+        let mut text = String::from_utf8_lossy(line)
+            .trim_end_matches('\r')
+            .to_owned();
+        if cut {
+            text.push_str(" [...]");
+        }
+        let mut q = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        if q.len() == STDERR_LINES {
+            q.pop_front();
+        }
+        q.push_back(text);
+    }
+
     fn shown(&self) -> String {
-        let q = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let q = self.lines.lock().unwrap_or_else(|p| p.into_inner());
         if q.is_empty() {
             return String::new();
         }
@@ -103,6 +159,9 @@ impl Session {
     /// Starts (stdio) or reaches (HTTP) the server, and lists its tools — all within the
     /// server's timeout.
     pub(crate) async fn connect(server: &McpServer) -> Result<Session, String> {
+        if let Some(misuse) = &server.misuse {
+            return Err(format!("{} is misconfigured: {misuse}", server.describe()));
+        }
         let started = tokio::time::timeout(server.timeout, Self::start(server)).await;
         let (client, stderr) = match started {
             Ok(Ok(pair)) => pair,
@@ -140,15 +199,15 @@ impl Session {
                     input_schema: Value::Object((*t.input_schema).clone()),
                 })
                 .collect(),
-            Ok(Err(e)) => return Err(session.failure_text("tools/list", &connection(&e))),
+            Ok(Err(e)) => {
+                return Err(session.failure_text("tools/list", &connection(&e)).await);
+            }
             Err(_) => {
-                return Err(session.failure_text(
-                    "tools/list",
-                    &Failure::Connection(format!(
-                        "no answer within {} ms",
-                        server.timeout.as_millis()
-                    )),
+                let hung = Failure::Connection(format!(
+                    "no answer within {} ms",
+                    server.timeout.as_millis()
                 ));
+                return Err(session.failure_text("tools/list", &hung).await);
             }
         };
         Ok(session)
@@ -175,8 +234,7 @@ impl Session {
                 match client_config().serve(transport).await {
                     Ok(c) => Ok((c, tail)),
                     Err(e) => {
-                        // Give the reader a moment to catch the server's last words.
-                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        tail.settled(SETTLE).await;
                         Err((e.to_string(), tail))
                     }
                 }
@@ -207,8 +265,12 @@ impl Session {
         }
     }
 
-    /// What a failed request of `what` says, with the server's standard error.
-    pub(crate) fn failure_text(&self, what: &str, f: &Failure) -> String {
+    /// What a failed request of `what` says, with the server's standard error (waiting a
+    /// moment for its end when the connection failed).
+    pub(crate) async fn failure_text(&self, what: &str, f: &Failure) -> String {
+        if let Failure::Connection(_) = f {
+            self.stderr.settled(SETTLE).await;
+        }
         match f {
             Failure::Protocol { code, message } => format!(
                 "{} answered {what} with a protocol error {code}: {message}",
