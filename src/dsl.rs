@@ -75,6 +75,15 @@ pub const repeat: Word = Word;
 /// `min_passes = <m>;` — how many of the [`repeat`]ed runs must pass (default: all).
 pub const min_passes: Word = Word;
 
+/// `tags = ["<tag>", ...];` — tags of the scenarios, shown in reports, filtered by the HTML
+/// report and by `agent-test run --tag`. A tag is one word (no whitespace or commas), listed
+/// once. Suite or scenario level: a scenario has the suite's tags, then its own.
+///
+/// ```text
+/// tags = ["billing", "nightly"];
+/// ```
+pub const tags: Word = Word;
+
 /// `tools = "tools.json";` — the agent's tools, as it declares them to its model (OpenAI's
 /// tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate,
 /// or given inline as `tools = json!([...]);`. Suite level only.
@@ -180,8 +189,8 @@ pub const simulate: Word = Word;
 /// The words at the top of `agent_test!`: settings, `scenario`, `context`, `files`.
 pub mod in_suite {
     pub use super::{
-        agent, clock, context, files, judge, min_passes, repeat, report_dir, scenario, timeout,
-        timezone, tools,
+        agent, clock, context, files, judge, min_passes, repeat, report_dir, scenario, tags,
+        timeout, timezone, tools,
     };
 }
 
@@ -190,7 +199,7 @@ pub mod in_suite {
 pub mod in_scenario {
     pub use super::{
         agent, clock, context, expect, extract, history, judge, min_passes, repeat, simulate,
-        system, timeout, timezone, user,
+        system, tags, timeout, timezone, user,
     };
 }
 

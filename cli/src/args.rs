@@ -245,6 +245,10 @@ pub(crate) struct RunArgs {
     /// Where each run's JSON report (a recording `eval` can read) goes.
     #[arg(long, value_name = "DIR")]
     pub(crate) record_dir: Option<PathBuf>,
+    /// Only the scenarios with this tag (repeatable, or comma-separated: any of them). A tag no
+    /// scenario has is an error.
+    #[arg(long = "tag", value_name = "TAG", value_delimiter = ',')]
+    pub(crate) tags: Vec<String>,
     #[command(flatten)]
     pub(crate) work: Work,
     #[command(flatten)]

@@ -51,11 +51,8 @@ fn main() -> ExitCode {
             // The agent's options first: a wrong option is named before any file is read.
             let agent = run::AgentTemplate::new(a).map_err(|e| vec![e])?;
             let loaded = Loaded::read(&a.inputs)?;
-            Ok(Job::Run(Box::new(run::LiveRun::prepare(
-                a,
-                agent,
-                loaded.scenarios,
-            ))))
+            let live = run::LiveRun::prepare(a, agent, loaded.scenarios).map_err(|e| vec![e])?;
+            Ok(Job::Run(Box::new(live)))
         }),
     };
     // The suite's data is freed by the process's end, not one allocation at a time.

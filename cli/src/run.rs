@@ -230,12 +230,43 @@ pub(crate) struct LiveRun<'a> {
 const DEFAULT_LIVE_JOBS: usize = 4;
 
 impl<'a> LiveRun<'a> {
-    /// Picks the scenarios of the shard.
+    /// Picks the scenarios of the tags and of the shard; a tag no scenario has is an error
+    /// (a filter that selects nothing would pass having run nothing).
     pub(crate) fn prepare(
         args: &'a RunArgs,
         agent: AgentTemplate,
-        scenarios: Vec<Scenario>,
-    ) -> Self {
+        mut scenarios: Vec<Scenario>,
+    ) -> Result<Self, String> {
+        if !args.tags.is_empty() {
+            if let Some(p) = agent_test_runtime::ScenarioInfo::tags_problem(&args.tags) {
+                return Err(format!("--tag: {p}"));
+            }
+            let unknown: Vec<&str> = args
+                .tags
+                .iter()
+                .filter(|t| !scenarios.iter().any(|s| s.tags.contains(t)))
+                .map(String::as_str)
+                .collect();
+            if !unknown.is_empty() {
+                let mut known: Vec<&str> = scenarios
+                    .iter()
+                    .flat_map(|s| s.tags.iter().map(String::as_str))
+                    .collect();
+                known.sort_unstable();
+                known.dedup();
+                return Err(format!(
+                    "--tag: no scenario has the tag{} `{}` (the scenarios' tags: {})",
+                    if unknown.len() == 1 { "" } else { "s" },
+                    unknown.join("`, `"),
+                    if known.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            }
+            scenarios.retain(|s| s.tags.iter().any(|t| args.tags.contains(t)));
+        }
         let scenarios: Vec<Scenario> = match args.work.shard {
             Some(shard) => scenarios
                 .into_iter()
@@ -243,14 +274,14 @@ impl<'a> LiveRun<'a> {
                 .collect(),
             None => scenarios,
         };
-        LiveRun {
+        Ok(LiveRun {
             agent,
             // One judge for every scenario, with the command line's settings.
             judge: crate::judge(&args.judge),
             jobs: args.work.jobs.map_or(DEFAULT_LIVE_JOBS, usize::from),
             args,
             scenarios,
-        }
+        })
     }
 
     /// How many scenarios it runs.

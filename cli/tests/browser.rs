@@ -222,6 +222,21 @@ async fn the_report_renders_in_chromium_and_its_filters_work() {
               g.dispatchEvent(new Event('change')); return null",
     )
     .await;
+    // By tag.
+    let pick_tag = |tag: &str| {
+        format!(
+            "const t = document.getElementById('tag'); t.value = '{tag}'; \
+             t.dispatchEvent(new Event('change')); return null"
+        )
+    };
+    s.script(&pick_tag("smoke")).await;
+    assert_eq!(s.shown().await.0, ["refund_is_processed"]);
+    s.script(&pick_tag("billing")).await;
+    assert_eq!(
+        s.shown().await.0,
+        ["cancel_is_refused", "refund_is_processed"]
+    );
+    s.script(&pick_tag("")).await;
     let search = s
         .post(
             "/element",

@@ -1,54 +1,12 @@
 //! The `agent-test` command, run as a process on real files and against local servers.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agent-test"))
-}
-
-/// A fresh temporary directory for one test.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agent-test-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn write(path: &Path, v: &Value) {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("dir");
-    }
-    std::fs::write(path, serde_json::to_vec_pretty(v).expect("json")).expect("write");
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Serves `router` on a free port of 127.0.0.1 for the rest of the test.
-async fn serve(router: axum::Router) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    addr
-}
-
-/// The command exited with `code`; otherwise fails showing what it printed.
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(o.status.code(), Some(code), "{}{}", stdout(o), stderr(o));
-}
+mod support;
+use support::command::{assert_exit, bin, serve, stderr, stdout, temp, write};
 
 fn refund_scenario() -> Value {
     json!({

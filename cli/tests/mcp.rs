@@ -2,7 +2,6 @@
 //! server's tools (`--openai ... --mcp`), against a real MCP server (the official Rust SDK) and a
 //! scripted OpenAI-compatible model, both on 127.0.0.1.
 
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -11,24 +10,8 @@ use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agent-test"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "{}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
+mod support;
+use support::command::{assert_exit, bin, serve, temp, text};
 
 /// `weather`'s parameters.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -78,13 +61,7 @@ async fn weather_server() -> String {
         StreamableHttpServerConfig::default(),
     );
     let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     format!("http://{addr}/mcp")
 }
 
@@ -106,13 +83,7 @@ async fn model() -> String {
             axum::Json(json!({"choices": [{"message": message}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}))
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     format!("http://{addr}/v1")
 }
 
@@ -126,7 +97,7 @@ fn scenarios(dir: &std::path::Path, v: Value) -> std::path::PathBuf {
 #[tokio::test]
 async fn run_tests_an_mcp_server_and_a_model_using_one() {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let dir = std::env::temp_dir().join(format!("agent-test-cli-mcp-{}", std::process::id()));
+    let dir = temp("mcp");
     let server = weather_server().await;
     let model = model().await;
     // The server under test: each user step's body is an MCP request.

@@ -3,38 +3,15 @@
 //! connection pool) and `--shard K/N`, run as a process against a local server.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agent-test"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agent-test-opts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "{}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
+mod support;
+use support::command::{assert_exit, bin, serve, temp, text};
 
 /// `n` one-turn scenarios named `case-00` ... , each expecting the reply to name its order.
 fn scenarios(dir: &std::path::Path, n: usize) -> PathBuf {
@@ -368,13 +345,7 @@ async fn traced_agent(otlp: String) -> String {
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    let addr = serve(router).await;
     format!("http://{addr}/agent")
 }
 
@@ -417,5 +388,66 @@ async fn run_otlp_reads_a_black_box_agent_s_calls_from_its_spans() {
         text(&without.stderr).contains("--otlp"),
         "{}",
         text(&without.stderr)
+    );
+}
+
+#[tokio::test]
+async fn tags_pick_the_scenarios_and_a_tag_no_scenario_has_is_an_error() {
+    let dir = temp("tags");
+    let tagged = |name: &str, tags: Value| {
+        json!({"name": name, "tags": tags, "steps": [{"step": "user", "text": name,
+            "expect": [{"check": {"type": "text", "source": "reply", "op": "contains", "value": name}}]}]})
+    };
+    let suite = dir.join("tagged.json");
+    let all = json!([
+        tagged("refund", json!(["billing"])),
+        tagged("invoice", json!(["billing", "slow"])),
+        tagged("greeting", json!(["smoke"])),
+        tagged("untagged", json!([]))
+    ]);
+    std::fs::write(&suite, all.to_string()).expect("write");
+    let (url, _, _) = slow_agent(1).await;
+    let ran = |tags: &'static [&'static str]| {
+        let (suite, url) = (suite.clone(), url.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut cmd = bin();
+            cmd.args(["run", "--format", "json", "--scenarios"])
+                .arg(&suite)
+                .args(["--http", &url, "--template", r#"{"input": "{input}"}"#]);
+            for t in tags {
+                cmd.args(["--tag", t]);
+            }
+            cmd.output().expect("runs")
+        })
+    };
+    let names = |out: &Output| -> Vec<String> {
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("json output");
+        doc["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .map(|r| r["scenario"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let out = ran(&["billing"]).await.expect("joined");
+    assert_exit(&out, 0);
+    assert_eq!(names(&out), ["refund", "invoice"]);
+    // Any of several tags, repeated or comma-separated.
+    let out = ran(&["slow,smoke"]).await.expect("joined");
+    assert_exit(&out, 0);
+    assert_eq!(names(&out), ["invoice", "greeting"]);
+    // A tag no scenario has would run nothing, and pass.
+    let out = ran(&["billing", "nightly"]).await.expect("joined");
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "agent-test: --tag: no scenario has the tag `nightly` (the scenarios' tags: billing, slow, smoke)"
+    );
+    let out = ran(&["needs review"]).await.expect("joined");
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("`needs review` is not a tag"),
+        "{}",
+        text(&out.stderr)
     );
 }

@@ -1,38 +1,9 @@
 //! `agent-test report` (HTML, JUnit, Markdown) and `agent-test diff`, run as a process on
 //! reports written as `cargo test` writes them.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 mod support;
+use support::command::{assert_exit, bin, temp, text};
 use support::{repeated, report_of, write_all, write_reports};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agent-test"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("agent-test-reports-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "{}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
 
 #[test]
 fn report_writes_html_junit_and_markdown() {
@@ -74,6 +45,12 @@ fn report_writes_html_junit_and_markdown() {
         "escaped"
     );
     assert!(html.contains("data-flaky=\"1\""));
+    // Tags: shown on the scenario, and a filter listing each once.
+    assert!(html.contains("data-tags=\"billing smoke\""), "tags");
+    assert!(html.contains(
+        "<select id=\"tag\" aria-label=\"tag\"><option value=\"\">All tags</option>\
+         <option value=\"billing\">billing</option><option value=\"smoke\">smoke</option></select>"
+    ));
     let junit = std::fs::read_to_string(dir.join("out/junit.xml")).expect("junit");
     assert!(
         junit.contains(

@@ -4,7 +4,7 @@
 //! real clients.
 //!
 //! The rules: an order number (`ORD-1234`) in the user's message makes it call `lookup_order`;
-//! "hotels in <City>" makes it call `search_hotels`; "refund" after a lookup makes it call
+//! `hotels in <City>` makes it call `search_hotels`; "refund" after a lookup makes it call
 //! `process_refund` with the order's total. It calls only tools it was offered. Given a tool's
 //! result, it answers from it.
 

@@ -18,6 +18,7 @@ pub(crate) const SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "tags",
     "tools",
 ];
 
@@ -30,6 +31,7 @@ pub(crate) const SCENARIO_SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "tags",
 ];
 
 /// Rust keywords (and contextual keywords that can start an item or statement): an identifier

@@ -87,6 +87,7 @@ use proc_macro2::TokenStream;
 /// | `timezone = <expr>;` | an IANA time-zone name for dates (default `UTC`; suite or scenario level) |
 /// | `judge = <expr>;` | a `Judge` grading the judged checks (`judge(..)`, `free_text(..)`, …; suite or scenario level). Without it, `Judge::from_env()` when the environment names a judge |
 /// | `repeat = <n>;` / `min_passes = <m>;` | run each scenario `n` times, `m` of which must pass ([repeats](#repeats); suite or scenario level) |
+/// | `tags = ["billing", "slow"];` | tags for the HTML report's filter and `agent-test report`/`run --tag` (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
 /// | `tools = "tools.json";` | the agent's tools as it declares them to its model (OpenAI's tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate, or inline as `tools = json!([...]);` — see [declared tools](#declared-tools) (suite level) |
 /// | `tools { name: Type, ... }` | tools whose arguments are Rust types deriving `schemars::JsonSchema` (suite level) |
 /// | `context { KEY: <expr>, ... }` | context variables (any `Serialize` value), passed to the agent with every turn and usable in expressions; suite or scenario level (the scenario's win) |
@@ -105,7 +106,7 @@ use proc_macro2::TokenStream;
 /// At the start of a statement, `user`, `system`, `history`, `expect` and `context` are the DSL's
 /// words (`user.name` or `expect!(..)` stay Rust). Use parentheses for a message expression that
 /// contains a top-level `{ ... }` block: `user (if vip { "a" } else { "b" });`. A scenario takes the
-/// settings `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat` and `min_passes`;
+/// settings `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes` and `tags`;
 /// `report_dir` and `tools` are the suite's. Options of a check (`.id`, `.depends_on`,
 /// `.warning()`, `.severity`, `.label`, `.so_far()`) go last, after the check's own methods.
 /// `return` in a scenario ends its steps; the checks written before it are still evaluated.

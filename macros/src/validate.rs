@@ -30,6 +30,7 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
     // input parses.
     let parsed = diag.is_empty();
     check_repeats(suite, diag);
+    check_tags(suite, diag);
     let tools = crate::tools::declared(suite);
     let mut names: HashMap<String, Span> = HashMap::new();
     for s in &suite.scenarios {
@@ -644,6 +645,56 @@ fn check_repeats(suite: &SuiteAst, diag: &mut Diagnostics) {
                 times.0, times.1
             ),
         );
+    }
+}
+
+/// `tags = ["..", ..];` written as string literals, in the suite and in each scenario: each tag
+/// one word (not empty, no whitespace or commas) and listed once — the rule of
+/// `ScenarioInfo::tags_problem`, which the runtime applies to tags computed at run time.
+fn check_tags(suite: &SuiteAst, diag: &mut Diagnostics) {
+    let suite_tags = suite
+        .settings
+        .iter()
+        .filter(|s| s.name == "tags")
+        .map(|s| &s.value);
+    let scenario_tags = suite.scenarios.iter().flat_map(|s| {
+        s.body.iter().filter_map(|stmt| match stmt {
+            Stmt::Setting { name, value } if name == "tags" => Some(value),
+            _ => None,
+        })
+    });
+    for value in suite_tags.chain(scenario_tags) {
+        let tokens: Vec<TokenTree> = value.tokens.clone().into_iter().collect();
+        let [TokenTree::Group(g)] = tokens.as_slice() else {
+            continue;
+        };
+        if g.delimiter() != Delimiter::Bracket {
+            continue;
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for item in g.stream().into_iter() {
+            if is_punct(&item, ',') {
+                continue;
+            }
+            let TokenTree::Literal(l) = &item else {
+                break; // not all literals: the runtime checks the computed tags
+            };
+            let Ok(lit) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into()) else {
+                break;
+            };
+            let tag = lit.value();
+            if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c == ',') {
+                diag.error(
+                    l.span(),
+                    format!(
+                        "`{tag}` is not a tag: a tag is one word, without whitespace or commas"
+                    ),
+                );
+            } else if seen.contains(&tag) {
+                diag.error(l.span(), format!("the tag `{tag}` is listed twice"));
+            }
+            seen.push(tag);
+        }
     }
 }
 

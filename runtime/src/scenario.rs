@@ -41,6 +41,9 @@ pub struct Scenario {
     /// What it tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Its tags, for filtering reports and runs (see [`Suite::tags`](crate::Suite::tags)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// Context variables (override the suite's).
     #[serde(default, skip_serializing_if = "Context::is_empty")]
     pub context: Context,
@@ -68,6 +71,8 @@ struct ScenarioData {
     #[serde(default)]
     description: Option<String>,
     #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
     context: Context,
     #[serde(default)]
     history: Vec<Message>,
@@ -86,6 +91,7 @@ impl TryFrom<ScenarioData> for Scenario {
         let s = Scenario {
             name: d.name,
             description: d.description,
+            tags: d.tags,
             context: d.context,
             history: d.history,
             steps: d.steps,
@@ -331,6 +337,7 @@ impl Scenario {
         Scenario {
             name: name.into(),
             description: None,
+            tags: Vec::new(),
             context: Context::default(),
             history: Vec::new(),
             steps: Vec::new(),
@@ -340,7 +347,8 @@ impl Scenario {
     }
 
     /// Why the scenario cannot mean what it says, if so: it has no step and no check (it
-    /// would test nothing), or a check or step has an impossible constraint (named by its
+    /// would test nothing), a tag is not a word or is listed twice, or a check or step has an
+    /// impossible constraint (named by its
     /// place in the JSON form). Running such a scenario gives error verdicts; loading one from
     /// a file is an error at that place.
     ///
@@ -356,6 +364,9 @@ impl Scenario {
     pub fn problem(&self) -> Option<String> {
         if self.steps.is_empty() && self.expect.is_empty() {
             return Some(EMPTY_SCENARIO.to_owned());
+        }
+        if let Some(p) = ScenarioInfo::tags_problem(&self.tags) {
+            return Some(p);
         }
         let checks = |expect: &[Expectation], at: String| {
             expect.iter().enumerate().find_map(|(j, e)| {
@@ -382,6 +393,17 @@ impl Scenario {
             })
             .or_else(|| checks(&self.expect, String::new()));
         found.map(|(at, p)| format!("{IMPOSSIBLE_AT}{at}: {p}"))
+    }
+
+    /// Adds tags (see [`Suite::tags`](crate::Suite::tags)).
+    ///
+    /// ```
+    /// # use agent_test::scenario::Scenario;
+    /// assert_eq!(Scenario::new("x").tagged(["billing"]).tags, ["billing"]);
+    /// ```
+    pub fn tagged<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        self.tags.extend(tags.into_iter().map(Into::into));
+        self
     }
 
     /// Sets the description.
@@ -546,6 +568,7 @@ impl Scenario {
     pub fn info(&self) -> ScenarioInfo {
         let mut info = ScenarioInfo::new(self.name.clone());
         info.description = self.description.clone();
+        info.tags = self.tags.clone();
         info
     }
 }

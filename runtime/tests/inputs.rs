@@ -179,6 +179,30 @@ fn impossible_constraints_in_a_scenario_file_are_errors() {
     for (text, expected) in rows {
         assert_eq!(scenario_error(&text), expected, "{text}");
     }
+    // Tags are words, each listed once.
+    for (tags, expected) in [
+        (
+            r#"["billing", "slow tests"]"#,
+            "s.json: tags[1]: `slow tests` is not a tag: a tag is one word, without whitespace or commas",
+        ),
+        (
+            r#"["a,b"]"#,
+            "s.json: tags[0]: `a,b` is not a tag: a tag is one word, without whitespace or commas",
+        ),
+        (
+            r#"[""]"#,
+            "s.json: tags[0]: `` is not a tag: a tag is one word, without whitespace or commas",
+        ),
+        (
+            r#"["billing", "slow", "billing"]"#,
+            "s.json: tags[2]: `billing` is listed twice (first at tags[0])",
+        ),
+    ] {
+        let text = format!(
+            r#"{{"name": "s", "tags": {tags}, "steps": [{{"step": "user", "text": "hi"}}]}}"#
+        );
+        assert_eq!(scenario_error(&text), expected, "{text}");
+    }
     // In a list, the scenario is named by its place.
     let err = agent_test_runtime::load::load_json::<Vec<Scenario>>(
         "s.json",
@@ -293,6 +317,24 @@ mod builder {
             assert!(!report.passed(), "{report}");
             assert_eq!(setup_reasons(&report), [expected]);
         }
+        // A tag that is not a word, in the suite or the scenario.
+        let report = run_report(suite().tags(["billing", "needs review"]), true).await;
+        assert_eq!(
+            setup_reasons(&report),
+            [
+                "suite tags[1]: `needs review` is not a tag: a tag is one word, without whitespace or commas"
+            ]
+        );
+        let mut run = ScenarioRun::new(suite().tags(["billing"]), "s");
+        run.tags(["slow", "slow"]);
+        run.user("hi").await;
+        run.expect(reply().contains("hello"));
+        let report = run.report().await;
+        assert_eq!(
+            setup_reasons(&report),
+            ["scenario tags[1]: `slow` is listed twice (first at tags[0])"]
+        );
+        assert_eq!(report.scenario.tags, ["billing"]);
         let report = run_report(suite(), false).await;
         assert!(!report.passed());
         assert_eq!(

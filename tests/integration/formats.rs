@@ -14,6 +14,7 @@ use agent_test::scenario::Scenario;
 fn documented_scenario() -> Scenario {
     Scenario::new("refund")
         .described("A double charge is refunded once the customer confirms.")
+        .tagged(["billing"])
         .context("CUSTOMER_EMAIL", "ana@example.com")
         .system("You are Acme's support agent.")
         .user("I was charged twice for my last order")

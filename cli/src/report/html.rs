@@ -160,8 +160,22 @@ fn filters(h: &mut String, c: &Collection, s: &Stats) {
     for g in &groups {
         let _ = write!(h, "<option value=\"{0}\">{0}</option>", esc(g));
     }
+    h.push_str("</select>");
+    // Tags: a filter only when some scenario has one.
+    let tags: BTreeSet<&str> = c
+        .entries
+        .iter()
+        .flat_map(|e| e.report.scenario.tags.iter().map(String::as_str))
+        .collect();
+    if !tags.is_empty() {
+        h.push_str("<select id=\"tag\" aria-label=\"tag\"><option value=\"\">All tags</option>");
+        for t in &tags {
+            let _ = write!(h, "<option value=\"{0}\">{0}</option>", esc(t));
+        }
+        h.push_str("</select>");
+    }
     h.push_str(
-        "</select><input id=\"search\" type=\"search\" placeholder=\"Filter by name, check or \
+        "<input id=\"search\" type=\"search\" placeholder=\"Filter by name, check or \
          text\" aria-label=\"filter\"><button id=\"expand\">Expand</button>\
          <button id=\"collapse\">Collapse</button></section><p id=\"shown\"></p>",
     );
@@ -185,15 +199,21 @@ fn scenario(h: &mut String, e: &Entry) {
     let _ = write!(
         h,
         "<details class=\"{class}\" data-status=\"{status}\" data-flaky=\"{}\" \
-         data-group=\"{}\"{}><summary><span class=\"badge {}\">{}</span>\
-         <span class=\"name\">{}</span><span class=\"group\">{}</span>\
+         data-group=\"{}\" data-tags=\"{}\"{}><summary><span class=\"badge {}\">{}</span>\
+         <span class=\"name\">{}</span>{}<span class=\"group\">{}</span>\
          <span class=\"counts\">{}</span><span class=\"dur\">{} ms</span></summary><div class=\"body\">",
         u8::from(flaky),
         esc(&e.group()),
+        esc(&r.scenario.tags.join(" ")),
         if r.passed() { "" } else { " open" },
         if r.passed() { "pass" } else { "fail" },
         if r.passed() { "✓" } else { "✗" },
         esc(&r.scenario.name),
+        r.scenario
+            .tags
+            .iter()
+            .map(|t| format!("<span class=\"tag\">{}</span>", esc(t)))
+            .collect::<String>(),
         esc(&e.group()),
         esc(&counts(r)),
         r.duration_ms

@@ -1,6 +1,9 @@
-//! Reports to read: what `cargo test` runs leave behind, built with the runtime. (Each test
+//! What the command-line tests share: running the binary and local servers ([`command`]), and
+//! reports to read — what `cargo test` runs leave behind, built with the runtime. (Each test
 //! file uses some of these.)
 #![allow(dead_code)]
+
+pub mod command;
 
 use std::path::Path;
 
@@ -10,8 +13,8 @@ use agent_test_runtime::report::{CheckTally, RepeatSummary, Report};
 use agent_test_runtime::scenario::Scenario;
 use serde_json::json;
 
-/// Three reports in two files: a passing scenario, a failing one, and a repeated one whose
-/// check passed in some runs only (flaky).
+/// Three reports in two files: a passing scenario, a failing one (both tagged `billing`, the
+/// first also `smoke`), and a repeated one whose check passed in some runs only (flaky).
 pub fn write_reports(dir: &Path) {
     let support = Scenario::new("refund_is_processed")
         .user("Refund ORD-9921")
@@ -27,7 +30,10 @@ pub fn write_reports(dir: &Path) {
         );
     let transcript = Transcript::new(vec![Turn::new(0, "Refund ORD-9921", answer, 40)]);
     let mut passing = support.evaluate(&transcript);
-    passing.scenario = passing.scenario.located("support", "tests/support.rs", 10);
+    passing.scenario = passing
+        .scenario
+        .located("support", "tests/support.rs", 10)
+        .tagged(["billing", "smoke"]);
     let failing_scenario = Scenario::new("cancel_is_refused")
         .user("Cancel ORD-1")
         .expect(no_tool("cancel_order"));
@@ -39,7 +45,10 @@ pub fn write_reports(dir: &Path) {
         cancelled,
         25,
     )]));
-    failing.scenario = failing.scenario.located("support", "tests/support.rs", 30);
+    failing.scenario = failing
+        .scenario
+        .located("support", "tests/support.rs", 30)
+        .tagged(["billing"]);
     let mut flaky: Report = Scenario::new("greets_politely")
         .user("hi")
         .expect(reply().contains("hello"))

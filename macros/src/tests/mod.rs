@@ -179,7 +179,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tools`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );
@@ -813,7 +813,7 @@ fn scenario_settings_are_checked_like_the_suites() {
             r#"agent = a(); scenario s { timout = x(); report_dir = "r"; user "hi" { clock = c(); } }"#
         ),
         [
-            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`)",
+            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`)",
             "`report_dir` is a suite setting: set it at the top of `agent_test!`, for every scenario",
             "`clock` cannot be set inside a turn's check block; set it in the scenario's body",
         ]

@@ -132,7 +132,7 @@ fn unnamed_scenario_3() {
     );
 }
 ::core::compile_error! {
-    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tools`)"
+    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`)"
 }
 ::core::compile_error! {
     "unknown statement `usr`; did you mean `user`?"

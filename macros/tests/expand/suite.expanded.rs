@@ -19,6 +19,8 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::min_passes;
     #[cfg(rust_analyzer)]
+    let _ = ::agent_test::dsl::in_suite::tags;
+    #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::context;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
@@ -35,6 +37,7 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
         .timezone({ "Europe/Lisbon" })
         .repeat({ 5 })
         .min_passes({ 4 })
+        .tags({ ["billing", "nightly"] })
         .context("CUSTOMER_EMAIL", { "ana@example.com" })
         .context("USER_ID", { 12345 })
 }
@@ -83,6 +86,9 @@ fn second() {
         __agent_test_suite_1be99f68d75d2e45,
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::tags;
+                __agent_test_run.tags({ ["slow"] });
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::user;
                 __agent_test_run

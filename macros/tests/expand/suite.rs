@@ -7,6 +7,7 @@ agent_test! {
     timezone = "Europe/Lisbon";
     repeat = 5;
     min_passes = 4;
+    tags = ["billing", "nightly"];
     context { CUSTOMER_EMAIL: "ana@example.com", "USER_ID": 12345 }
 
     /// Doc comments become the scenario's description,
@@ -18,6 +19,7 @@ agent_test! {
     }
 
     scenario second {
+        tags = ["slow"];
         user "hello";
         expect reply().contains("hello");
     }

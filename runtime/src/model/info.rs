@@ -26,6 +26,10 @@ pub struct ScenarioInfo {
     /// The source line, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Its tags (`tags = ["billing", "slow"];` in `agent_test!`, the suite's then the
+    /// scenario's; `"tags"` in data), for filtering reports and runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// Which run of a repeated scenario this is (0 for the first): part of the judge's cache
     /// keys, so that repeats are graded independently.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -53,6 +57,49 @@ impl ScenarioInfo {
     pub fn described(mut self, description: impl Into<String>) -> Self {
         let d = description.into();
         self.description = if d.trim().is_empty() { None } else { Some(d) };
+        self
+    }
+
+    /// Why a list of tags cannot be used, naming the tag: a tag is one word — not empty, without
+    /// whitespace or commas (`--tag a,b` lists two) — and a list names each tag once.
+    ///
+    /// ```
+    /// # use agent_test::ScenarioInfo;
+    /// let ok = ScenarioInfo::tags_problem(&["billing", "team:payments"]);
+    /// assert_eq!(ok, None);
+    /// let bad = ScenarioInfo::tags_problem(&["billing", "slow tests"]);
+    /// assert_eq!(bad.unwrap(), "tags[1]: `slow tests` is not a tag: a tag is one word, without whitespace or commas");
+    /// ```
+    pub fn tags_problem<S: AsRef<str>>(tags: &[S]) -> Option<String> {
+        tags.iter().enumerate().find_map(|(i, tag)| {
+            let tag = tag.as_ref();
+            if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c == ',') {
+                Some(format!(
+                    "tags[{i}]: `{tag}` is not a tag: a tag is one word, without whitespace or commas"
+                ))
+            } else {
+                tags[..i]
+                    .iter()
+                    .position(|t| t.as_ref() == tag)
+                    .map(|first| format!("tags[{i}]: `{tag}` is listed twice (first at tags[{first}])"))
+            }
+        })
+    }
+
+    /// Adds tags, each once (a tag it already has is not added again).
+    ///
+    /// ```
+    /// # use agent_test::ScenarioInfo;
+    /// let info = ScenarioInfo::new("x").tagged(["billing", "slow"]).tagged(["billing"]);
+    /// assert_eq!(info.tags, ["billing", "slow"]);
+    /// ```
+    pub fn tagged<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        for tag in tags {
+            let tag = tag.into();
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag);
+            }
+        }
         self
     }
 

@@ -78,7 +78,10 @@ impl ScenarioRun {
     /// let run = ScenarioRun::with_info(Suite::new(), ScenarioInfo::new("x").described("demo"));
     /// # let _ = run;
     /// ```
-    pub fn with_info(suite: Suite, info: ScenarioInfo) -> Self {
+    pub fn with_info(suite: Suite, mut info: ScenarioInfo) -> Self {
+        // The suite's tags first, then the scenario's own.
+        let own = std::mem::take(&mut info.tags);
+        let info = info.tagged(suite.tags.iter().cloned()).tagged(own);
         ScenarioRun {
             setup_errors: suite.setup_errors.clone(),
             transcript: Transcript {
@@ -114,6 +117,26 @@ impl ScenarioRun {
             )),
         }
         self
+    }
+
+    /// Adds tags to this scenario, after the suite's (`tags = [..];` in a scenario); see
+    /// [`Suite::tags`].
+    ///
+    /// See [`Suite::tags`].
+    pub fn tags<S: Into<String>>(&mut self, tags: impl IntoIterator<Item = S>) -> &mut Self {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        match ScenarioInfo::tags_problem(&tags) {
+            Some(p) => self.setup_errors.push(format!("scenario {p}")),
+            None => self.info = std::mem::take(&mut self.info).tagged(tags),
+        }
+        self
+    }
+
+    /// The scenario's name, description, origin and tags.
+    ///
+    /// See [`Suite::tags`].
+    pub fn info(&self) -> &ScenarioInfo {
+        &self.info
     }
 
     /// The context variables of this run.

@@ -11,7 +11,7 @@ use super::Repeat;
 use crate::agent::Agent;
 use crate::clock::Clock;
 use crate::judge::Judge;
-use crate::model::Context;
+use crate::model::{Context, ScenarioInfo};
 
 /// Settings shared by the scenarios of a suite: the agent under test, context variables, the
 /// per-turn timeout and where JSON reports go.
@@ -42,6 +42,7 @@ pub struct Suite {
     pub(crate) judge: Option<Judge>,
     pub(crate) repeat: Repeat,
     pub(crate) tools: Option<super::DeclaredTools>,
+    pub(crate) tags: Vec<String>,
 }
 
 /// The per-turn timeout when none is set: generous, because real models are slow.
@@ -60,6 +61,7 @@ impl Default for Suite {
             judge: None,
             repeat: Repeat::default(),
             tools: None,
+            tags: Vec::new(),
         }
     }
 }
@@ -199,6 +201,32 @@ impl Suite {
         match super::DeclaredTools::from_json(&tools) {
             Ok(t) => self.tools = Some(t),
             Err(e) => self.setup_errors.push(format!("declared tools: {e}")),
+        }
+        self
+    }
+
+    /// Tags every scenario of the suite has (`tags = ["billing"];` in `agent_test!`), before
+    /// its own: reports show them and filter by them, and `agent-test` runs only the scenarios
+    /// with a tag (`--tag`). A tag is one word; one that is not, or is listed twice, is a setup
+    /// error of every scenario.
+    ///
+    /// ```
+    /// # use agent_test::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new().tags(["billing"]), "refund");
+    /// run.tags(["slow", "billing"]);
+    /// assert_eq!(run.info().tags, ["billing", "slow"]);
+    /// ```
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        match ScenarioInfo::tags_problem(&tags) {
+            Some(p) => self.setup_errors.push(format!("suite {p}")),
+            None => {
+                for tag in tags {
+                    if !self.tags.contains(&tag) {
+                        self.tags.push(tag);
+                    }
+                }
+            }
         }
         self
     }

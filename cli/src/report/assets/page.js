@@ -1,13 +1,14 @@
-// Filters of the agent-test report: by status (all, failed, flaky, passed), by file, and by
-// text. Everything is in the page; nothing is fetched.
+// Filters of the agent-test report: by status (all, failed, flaky, passed), by file, by tag,
+// and by text. Everything is in the page; nothing is fetched.
 (function () {
   "use strict";
   var scenarios = Array.prototype.slice.call(document.querySelectorAll("details.scenario"));
   var buttons = Array.prototype.slice.call(document.querySelectorAll("button[data-filter]"));
   var group = document.getElementById("group");
+  var tag = document.getElementById("tag");
   var search = document.getElementById("search");
   var shown = document.getElementById("shown");
-  var state = { filter: "all", group: "", text: "" };
+  var state = { filter: "all", group: "", tag: "", text: "" };
 
   function matches(el) {
     var d = el.dataset;
@@ -15,6 +16,8 @@
     if (state.filter === "passed" && d.status !== "passed") return false;
     if (state.filter === "flaky" && d.flaky !== "1") return false;
     if (state.group && d.group !== state.group) return false;
+    // Tags are words (no spaces): the attribute lists them separated by spaces.
+    if (state.tag && (" " + d.tags + " ").indexOf(" " + state.tag + " ") < 0) return false;
     if (state.text && el.textContent.toLowerCase().indexOf(state.text) < 0) return false;
     return true;
   }
@@ -50,12 +53,14 @@
     var wanted = (location.hash || "").replace("#", "");
     if (["all", "failed", "flaky", "passed"].indexOf(wanted) >= 0) state.filter = wanted;
     if (group) state.group = group.value;
+    if (tag) state.tag = tag.value;
     if (search) state.text = search.value.trim().toLowerCase();
     apply();
   }
   window.addEventListener("hashchange", fromPage);
   window.addEventListener("pageshow", fromPage);
   if (group) group.addEventListener("change", function () { state.group = group.value; apply(); });
+  if (tag) tag.addEventListener("change", function () { state.tag = tag.value; apply(); });
   if (search) search.addEventListener("input", function () {
     state.text = search.value.trim().toLowerCase();
     apply();

@@ -1,0 +1,63 @@
+//! Running the `agent-test` binary and the local servers the tests point it at.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `agent-test` binary of this build.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agent-test"))
+}
+
+/// A fresh temporary directory for one test (named after the test binary, the process and
+/// `name`, so parallel tests never share one).
+pub fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "agent-test-{}-{}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes `v` as pretty JSON, creating the parent directories.
+pub fn write(path: &Path, v: &serde_json::Value) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("dir");
+    }
+    std::fs::write(path, serde_json::to_vec_pretty(v).expect("json")).expect("write");
+}
+
+/// Bytes the command printed, as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What the command printed to standard output.
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+/// What the command printed to standard error.
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+/// The command exited with `code`; otherwise fails showing what it printed.
+#[track_caller]
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "{}{}", stdout(o), stderr(o));
+}
+
+/// Serves `router` on a free port of 127.0.0.1 for the rest of the test.
+pub async fn serve(router: axum::Router) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    addr
+}
