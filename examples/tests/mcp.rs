@@ -252,6 +252,34 @@ async fn a_text_turn_is_not_an_mcp_request() {
         agent_failure(&report).contains("an MCP server under test takes MCP requests, not text"),
         "{report}"
     );
+    // A garbled request is the turn's error, never a guess at what it meant.
+    for (body, why) in [
+        (json!({"mcp": "tools/call"}), "missing field `name`"),
+        (
+            json!({"mcp": "tools/cal", "name": "x"}),
+            "unknown variant `tools/cal`",
+        ),
+        (
+            json!({"mcp": "tools/call", "name": "search_hotels", "args": {}}),
+            "unknown field `args`",
+        ),
+        (
+            json!({"mcp": "tools/call", "name": "search_hotels", "arguments": ["Lisbon"]}),
+            "invalid type: sequence, expected a map",
+        ),
+        (
+            json!({"mcp": "resources/read", "uri": ""}),
+            "`uri` is empty",
+        ),
+    ] {
+        let mut run = ScenarioRun::new(Suite::new().agent(McpAgent::new(stdio_server())), "bad");
+        run.user(agent_test::agent::custom_body(body.clone())).await;
+        let failure = agent_failure(&run.report().await);
+        assert!(
+            failure.contains("the turn's body is not an MCP request") && failure.contains(why),
+            "{body}: {failure}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 use super::{Failure, McpServer, Session};
 use crate::agent::{Agent, AgentError, AgentRequest, BoxFuture};
@@ -75,14 +76,13 @@ impl McpAgent {
                 request.input
             )));
         };
+        let request = McpRequest::read(body).map_err(AgentError::new)?;
         let session = self.session().await?;
-        let method = body.get("mcp").and_then(Value::as_str).unwrap_or_default();
-        let name = body.get("name").and_then(Value::as_str).unwrap_or_default();
-        let arguments = body.get("arguments").cloned().unwrap_or(json!({}));
-        match method {
-            "tools/call" => {
-                let (answer, took) = session.call_tool(name, &arguments).await;
-                let call = Call::tool(name, arguments).took_ms(took.as_millis() as u64);
+        match request {
+            McpRequest::CallTool { name, arguments } => {
+                let arguments = Value::Object(arguments);
+                let (answer, took) = session.call_tool(&name, &arguments).await;
+                let call = Call::tool(&name, arguments).took_ms(took.as_millis() as u64);
                 let node = |call: Call| Call::node(self.server.name()).child(call);
                 match answer {
                     Ok(a) => {
@@ -104,33 +104,83 @@ impl McpAgent {
                     )),
                 }
             }
-            "tools/list" => failed(&session, "tools/list", session.list_tools_raw().await)
-                .await
-                .map(|raw| {
-                    let names: Vec<&str> = raw["tools"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|t| t.get("name").and_then(Value::as_str))
-                        .collect();
-                    Reply::text(names.join(", ")).body(raw.clone())
-                }),
-            "resources/read" => {
-                let uri = body.get("uri").and_then(Value::as_str).unwrap_or_default();
-                failed(&session, "resources/read", session.read_resource(uri).await)
+            McpRequest::ListTools {} => {
+                failed(&session, "tools/list", session.list_tools_raw().await)
                     .await
-                    .map(|(raw, text)| Reply::text(text).body(raw))
+                    .map(|raw| {
+                        let names: Vec<&str> = raw["tools"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|t| t.get("name").and_then(Value::as_str))
+                            .collect();
+                        Reply::text(names.join(", ")).body(raw.clone())
+                    })
             }
-            "prompts/get" => failed(
+            McpRequest::ReadResource { uri } => failed(
                 &session,
-                "prompts/get",
-                session.get_prompt(name, &arguments).await,
+                "resources/read",
+                session.read_resource(&uri).await,
             )
             .await
             .map(|(raw, text)| Reply::text(text).body(raw)),
-            other => Err(AgentError::new(format!(
-                "unknown MCP request `{other}`: tools/call, tools/list, resources/read or prompts/get"
-            ))),
+            McpRequest::GetPrompt { name, arguments } => {
+                let arguments = Value::Object(arguments);
+                failed(
+                    &session,
+                    "prompts/get",
+                    session.get_prompt(&name, &arguments).await,
+                )
+                .await
+                .map(|(raw, text)| Reply::text(text).body(raw))
+            }
+        }
+    }
+}
+
+/// One MCP request, read strictly from a turn's body: a garbled body is the turn's error,
+/// never a request for a tool named "" or with its arguments dropped.
+#[derive(Debug, serde::Deserialize)]
+#[serde(tag = "mcp", deny_unknown_fields)]
+enum McpRequest {
+    #[serde(rename = "tools/call")]
+    CallTool {
+        name: String,
+        #[serde(default)]
+        arguments: Map<String, Value>,
+    },
+    #[serde(rename = "tools/list")]
+    ListTools {},
+    #[serde(rename = "resources/read")]
+    ReadResource { uri: String },
+    #[serde(rename = "prompts/get")]
+    GetPrompt {
+        name: String,
+        #[serde(default)]
+        arguments: Map<String, Value>,
+    },
+}
+
+impl McpRequest {
+    fn read(body: &Value) -> Result<McpRequest, String> {
+        let request = McpRequest::deserialize(body).map_err(|e| {
+            format!(
+                "the turn's body is not an MCP request: {e} (expected {{\"mcp\": \"tools/call\", \
+                 \"name\": .., \"arguments\": {{..}}}}, {{\"mcp\": \"tools/list\"}}, \
+                 {{\"mcp\": \"resources/read\", \"uri\": ..}} or {{\"mcp\": \"prompts/get\", \
+                 \"name\": .., \"arguments\": {{..}}}})"
+            )
+        })?;
+        match &request {
+            McpRequest::CallTool { name, .. } | McpRequest::GetPrompt { name, .. }
+                if name.trim().is_empty() =>
+            {
+                Err("the turn's body is not an MCP request: `name` is empty".into())
+            }
+            McpRequest::ReadResource { uri } if uri.trim().is_empty() => {
+                Err("the turn's body is not an MCP request: `uri` is empty".into())
+            }
+            _ => Ok(request),
         }
     }
 }
