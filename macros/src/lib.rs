@@ -51,7 +51,7 @@ use proc_macro2::TokenStream;
 ///     context { CUSTOMER_EMAIL: "ana@example.com" }   // context variables for every scenario
 ///
 ///     /// Doc comments become the scenario's description in reports.
-///     #[ignore = "attributes go on the generated test"]
+///     #[cfg(not(miri))]                    // attributes go on the generated test
 ///     scenario booking_flow {
 ///         timeout = Duration::from_secs(60);                     // scenario settings: all but report_dir
 ///         context { PLAN: "premium", "USER_ID": 12345 }        // scenario context (wins over the suite's)
@@ -252,7 +252,6 @@ use proc_macro2::TokenStream;
 /// agent_test! {
 ///     agent = my_agent();
 ///
-///     #[ignore = "needs the accounts service"]
 ///     scenario returning_customer {
 ///         let account = request::post("http://127.0.0.1:8080/accounts")
 ///             .json(json!({"name": "Ana"}))
