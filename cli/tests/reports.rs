@@ -169,14 +169,14 @@ fn diff_finds_regressions_and_improvements() {
     assert_exit(&out, 1);
     let t = text(&out.stdout);
     for part in [
-        "scenarios: 1 newly failing, 1 passes less often, 1 newly passing, 1 new, 1 removed",
+        "scenarios: 1 newly failing, 1 passes less often, 1 newly passing, 1 new, 1 missing from the new run",
         "✗ suite::refund: newly failing\n    ✗ reply contains \"c1\" [conversation]: passed → failed",
         "↓ suite::flaky: passes less often\n    ↓ reply contains \"c0\" [conversation]: passed → 60%",
         "✓ suite::greeting: newly passing",
         "+ suite::added: new",
-        "− suite::gone: removed",
+        "− suite::gone: missing from the new run",
         "agent tokens: 432 → 442 (+2.3%)",
-        "regression: something that passed no longer does",
+        "regression: something that passed no longer does, or did not run",
     ] {
         assert!(t.contains(part), "{part:?} missing from:\n{t}");
     }
@@ -197,4 +197,104 @@ fn diff_finds_regressions_and_improvements() {
         text(&out.stdout)
     );
     assert!(text(&out.stdout).ends_with("no regression\n"));
+}
+
+#[test]
+fn diff_counts_every_report_of_a_scenario_and_a_missing_one() {
+    let dir = temp("diff-many");
+    // Two reports of `refund` on each side (runs of `eval` sharing a scenario): one failing
+    // run of the new two is a regression, whichever file is read last.
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    for (side, passes) in [(&base, [true, true]), (&new, [true, false])] {
+        for (i, pass) in passes.iter().enumerate() {
+            write_all(
+                &side.join(format!("run{i}")),
+                &[report_of("refund", "tests/a.rs", &[*pass], 10, 1)],
+            );
+        }
+    }
+    let out = bin()
+        .arg("diff")
+        .arg(&base)
+        .arg(&new)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("✗ suite::refund: newly failing\n    ↓ reply contains \"c0\" [conversation]: passed → 50%"),
+        "{t}"
+    );
+
+    // A scenario that passed and did not run in the new run was not measured: a regression.
+    let (base, new) = (dir.join("base2"), dir.join("new2"));
+    write_all(
+        &base,
+        &[
+            report_of("refund", "tests/a.rs", &[true], 10, 1),
+            report_of("greeting", "tests/a.rs", &[true], 10, 1),
+        ],
+    );
+    write_all(&new, &[report_of("refund", "tests/a.rs", &[true], 10, 1)]);
+    let out = bin()
+        .arg("diff")
+        .arg(&base)
+        .arg(&new)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stdout).contains("− suite::greeting: missing from the new run"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn diff_names_what_it_cannot_read_on_both_sides() {
+    let dir = temp("diff-bad");
+    let out = bin()
+        .arg("diff")
+        .arg(dir.join("nope-base"))
+        .arg(dir.join("nope-new"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("nope-base") && err.contains("nope-new"),
+        "{err}"
+    );
+
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    let out = bin()
+        .arg("diff")
+        .arg(&empty)
+        .arg(&empty)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no agent-test reports found in"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    for side in [&base, &new] {
+        write_all(side, &[report_of("refund", "tests/a.rs", &[true], 10, 1)]);
+    }
+    std::fs::write(base.join("broken.json"), "{\"verdicts\": [").expect("write");
+    std::fs::write(new.join("garbled.json"), "{\"verdicts\": 1").expect("write");
+    let out = bin()
+        .arg("diff")
+        .arg(&base)
+        .arg(&new)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("not read: broken.json"), "{err}");
+    assert!(err.contains("not read: garbled.json"), "{err}");
 }

@@ -62,7 +62,11 @@ pub(crate) fn report(args: &ReportArgs) -> ExitCode {
         stats.passed,
         stats.scenarios - stats.passed
     );
-    problems(&collection)
+    if problems(&collection) {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `agent-test diff`: exit 1 on a regression, 0 otherwise, 2 when an input is unreadable.
@@ -72,7 +76,13 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
         read(std::slice::from_ref(&args.new)),
     ) {
         (Ok(b), Ok(n)) => (b, n),
-        (Err(e), _) | (_, Err(e)) => return fail(&e),
+        (b, n) => {
+            // Both sides' errors, not only the first.
+            for e in [b.err(), n.err()].into_iter().flatten() {
+                eprintln!("agent-test: {e}");
+            }
+            return ExitCode::from(2);
+        }
     };
     let comparison = Comparison::of(&base, &new);
     let (b, n) = (
@@ -85,7 +95,9 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
     {
         return fail(&e);
     }
-    if problems(&base) == ExitCode::from(2) || problems(&new) == ExitCode::from(2) {
+    // Both sides' unreadable files are listed.
+    let (b_bad, n_bad) = (problems(&base), problems(&new));
+    if b_bad || n_bad {
         return ExitCode::from(2);
     }
     if comparison.regressed() {
@@ -109,16 +121,12 @@ fn read(paths: &[PathBuf]) -> Result<Collection, String> {
     Ok(c)
 }
 
-/// Reports the files that could not be read; exit status 2 if any.
-fn problems(c: &Collection) -> ExitCode {
+/// Reports the files that could not be read; whether there were any.
+fn problems(c: &Collection) -> bool {
     for p in &c.problems {
         eprintln!("agent-test: not read: {p}");
     }
-    if c.problems.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(2)
-    }
+    !c.problems.is_empty()
 }
 
 fn write_junit(c: &Collection, path: &Path) -> Result<(), String> {

@@ -35,11 +35,20 @@ pub(crate) enum Change {
 }
 
 impl Change {
+    /// Whether a check's change fails `diff`.
     fn is_regression(self) -> bool {
         matches!(
             self,
             Change::NewlyFailing | Change::Worse | Change::AddedFailing
         )
+    }
+
+    /// Whether a scenario's change fails `diff`: a check's regressions, and a scenario missing
+    /// from the new run — what it checked was not measured there (a run cut short, a filter),
+    /// so "no regression" would claim what nobody saw. (A check gone from a scenario that
+    /// still ran is not one: the scenario was edited.)
+    fn is_scenario_regression(self) -> bool {
+        self.is_regression() || self == Change::Removed
     }
 
     fn words(self) -> &'static str {
@@ -50,7 +59,7 @@ impl Change {
             Change::NewlyPassing => "newly passing",
             Change::Better => "passes more often",
             Change::Added => "new",
-            Change::Removed => "removed",
+            Change::Removed => "missing from the new run",
             Change::StillFailing => "still failing",
             Change::Same => "unchanged",
         }
@@ -98,24 +107,21 @@ impl Comparison {
     /// Compares the reports of the new run with the base run's, scenario by scenario (by
     /// module and name) and check by check (by label and scope).
     pub(crate) fn of(base: &Collection, new: &Collection) -> Self {
-        let by_key = |c: &'_ Collection| -> BTreeMap<String, usize> {
-            c.entries
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (e.key(), i))
-                .collect()
-        };
+        // Several reports of one scenario (runs of `eval` sharing a scenario, repeats written
+        // apart) are compared together, never one of them for all.
+        fn by_key(c: &Collection) -> BTreeMap<String, Vec<&Entry>> {
+            let mut m: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
+            for e in &c.entries {
+                m.entry(e.key()).or_default().push(e);
+            }
+            m
+        }
         let (b, n) = (by_key(base), by_key(new));
         let keys: BTreeSet<&String> = b.keys().chain(n.keys()).collect();
+        let none = Vec::new();
         let mut scenarios: Vec<ScenarioChange> = keys
             .into_iter()
-            .map(|k| {
-                scenario(
-                    k,
-                    b.get(k).map(|&i| &base.entries[i]),
-                    n.get(k).map(|&i| &new.entries[i]),
-                )
-            })
+            .map(|k| scenario(k, b.get(k).unwrap_or(&none), n.get(k).unwrap_or(&none)))
             .collect();
         scenarios.sort_by(|x, y| (x.change, &x.key).cmp(&(y.change, &y.key)));
         Comparison {
@@ -127,9 +133,9 @@ impl Comparison {
 
     /// Whether the new run regressed.
     pub(crate) fn regressed(&self) -> bool {
-        self.scenarios
-            .iter()
-            .any(|s| s.change.is_regression() || s.checks.iter().any(|c| c.change.is_regression()))
+        self.scenarios.iter().any(|s| {
+            s.change.is_scenario_regression() || s.checks.iter().any(|c| c.change.is_regression())
+        })
     }
 
     fn count(&self, change: Change) -> usize {
@@ -174,7 +180,7 @@ impl Comparison {
             t,
             "\n{}",
             if self.regressed() {
-                "regression: something that passed no longer does"
+                "regression: something that passed no longer does, or did not run"
             } else {
                 "no regression"
             }
@@ -275,7 +281,7 @@ impl Comparison {
         }
         h.push_str("</section><main><table><tr><th></th><th>scenario</th><th>change</th><th>checks</th><th>latency (ms)</th><th>tokens</th></tr>");
         for s in &self.scenarios {
-            let class = if s.change.is_regression() {
+            let class = if s.change.is_scenario_regression() {
                 "fail"
             } else if matches!(s.change, Change::NewlyPassing | Change::Better) {
                 "pass"
@@ -318,10 +324,23 @@ impl Comparison {
     }
 }
 
-fn scenario(key: &str, base: Option<&Entry>, new: Option<&Entry>) -> ScenarioChange {
-    let rates = |e: Option<&Entry>| -> BTreeMap<String, Option<f64>> {
-        e.map(|e| pass_rates(&e.report).into_iter().collect())
-            .unwrap_or_default()
+/// A scenario's reports in the base and the new run (none, one, or several: runs of one
+/// scenario, each counted like a repeat).
+fn scenario(key: &str, base: &[&Entry], new: &[&Entry]) -> ScenarioChange {
+    // Each check's pass rate over the reports that evaluated it (`None`: skipped in all).
+    let rates = |es: &[&Entry]| -> BTreeMap<String, Option<f64>> {
+        let mut sums: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+        for e in es {
+            for (label, rate) in pass_rates(&e.report) {
+                let sum = sums.entry(label).or_insert((0.0, 0));
+                if let Some(r) = rate {
+                    *sum = (sum.0 + r, sum.1 + 1);
+                }
+            }
+        }
+        sums.into_iter()
+            .map(|(l, (sum, n))| (l, (n > 0).then(|| sum / n as f64)))
+            .collect()
     };
     let (br, nr) = (rates(base), rates(new));
     let labels: BTreeSet<&String> = br.keys().chain(nr.keys()).collect();
@@ -347,7 +366,8 @@ fn scenario(key: &str, base: Option<&Entry>, new: Option<&Entry>) -> ScenarioCha
             }
         })
         .collect();
-    let passed = |e: Option<&Entry>| e.map(|e| e.report.passed());
+    // A scenario passed when every report of it passed.
+    let passed = |es: &[&Entry]| (!es.is_empty()).then(|| es.iter().all(|e| e.report.passed()));
     let change = match (passed(base), passed(new)) {
         (None, Some(false)) => Change::AddedFailing,
         (None, _) => Change::Added,
@@ -365,28 +385,32 @@ fn scenario(key: &str, base: Option<&Entry>, new: Option<&Entry>) -> ScenarioCha
             }
         }
     };
-    let latency = |e: Option<&Entry>| {
-        e.and_then(|e| {
-            let ms: Vec<u64> = e
-                .report
-                .transcript
-                .turns
-                .iter()
-                .filter_map(|t| t.latency_ms)
-                .collect();
-            (!ms.is_empty()).then(|| ms.iter().sum())
-        })
+    // Per report, on average: the summed turn latency (of reports that measured one) and
+    // the agent's tokens.
+    let latency = |es: &[&Entry]| {
+        let sums: Vec<u64> = es
+            .iter()
+            .filter_map(|e| {
+                let ms: Vec<u64> = e
+                    .report
+                    .transcript
+                    .turns
+                    .iter()
+                    .filter_map(|t| t.latency_ms)
+                    .collect();
+                (!ms.is_empty()).then(|| ms.iter().sum())
+            })
+            .collect();
+        (!sums.is_empty()).then(|| sums.iter().sum::<u64>() / sums.len() as u64)
     };
-    let tokens = |e: Option<&Entry>| {
-        e.map_or(0, |e| {
-            e.report
-                .transcript
-                .turns
-                .iter()
-                .filter_map(|t| t.reply.usage.as_ref())
-                .map(|u| u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0))
-                .sum()
-        })
+    let tokens = |es: &[&Entry]| {
+        let total: u64 = es
+            .iter()
+            .flat_map(|e| e.report.transcript.turns.iter())
+            .filter_map(|t| t.reply.usage.as_ref())
+            .map(|u| u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0))
+            .sum();
+        total / es.len().max(1) as u64
     };
     ScenarioChange {
         key: key.to_owned(),
