@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         }
         Command::Report(a) => return report::report(a),
         Command::Diff(a) => return report::diff(a),
-        Command::Eval(a) => execute(&a.output, started, || {
+        Command::Eval(a) => execute(&a.output, a.work.shard, started, || {
             let evaluation = if a.runs.is_empty() {
                 eval::Evaluation::carried(a)?
             } else {
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
             };
             Ok(Job::Eval(Box::new(evaluation)))
         }),
-        Command::Run(a) => execute(&a.output, started, || {
+        Command::Run(a) => execute(&a.output, a.work.shard, started, || {
             // The agent's options first: a wrong option is named before any file is read.
             let agent = run::AgentTemplate::new(a).map_err(|e| vec![e])?;
             let loaded = Loaded::read(&a.inputs)?;
@@ -80,6 +80,7 @@ impl Job<'_> {
 /// written), then runs it, writing results as they come.
 fn execute<'a>(
     output: &Output,
+    shard: Option<shard::Shard>,
     started: Instant,
     prepare: impl FnOnce() -> Result<Job<'a>, Vec<String>>,
 ) -> ExitCode {
@@ -92,6 +93,17 @@ fn execute<'a>(
             return ExitCode::from(2);
         }
     };
+    // Nothing to do "passes" nothing: an error, except for a shard that holds none of the
+    // suite (more machines than runs), which is said and writes an empty document.
+    if job.len() == 0 {
+        match shard {
+            Some(shard) => eprintln!("agent-test: shard {shard} holds none of the suite's runs"),
+            None => {
+                eprintln!("agent-test: nothing to run: the inputs hold no run or scenario");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let out: Box<dyn Write> = match &output.output {
         Some(path) => match File::create(path) {
             Ok(f) => Box::new(BufWriter::new(f)),

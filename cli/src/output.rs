@@ -284,7 +284,12 @@ impl<W: Write> Sink<W> {
             OutputFormat::Json => {
                 let summary = serde_json::json!({"runs": t.runs, "passed": t.passed,
                     "failed": t.failed, "unreadable": t.unreadable, "checks": t.checks});
-                let passed = t.failed == 0 && t.unreadable == 0;
+                // With no run, nothing passed nor failed: `null`, never `true`.
+                let passed = if t.runs == 0 {
+                    serde_json::Value::Null
+                } else {
+                    (t.failed == 0 && t.unreadable == 0).into()
+                };
                 let end = if t.runs == 0 { "]" } else { "\n  ]" };
                 write!(
                     self.out,

@@ -237,6 +237,10 @@ impl<'a> LiveRun<'a> {
         agent: AgentTemplate,
         mut scenarios: Vec<Scenario>,
     ) -> Result<Self, String> {
+        if scenarios.is_empty() {
+            // A suite of nothing would "pass" having run nothing.
+            return Err("--scenarios: the files hold no scenario".into());
+        }
         if !args.tags.is_empty() {
             if let Some(p) = agent_test_runtime::ScenarioInfo::tags_problem(&args.tags) {
                 return Err(format!("--tag: {p}"));
@@ -267,13 +271,9 @@ impl<'a> LiveRun<'a> {
             }
             scenarios.retain(|s| s.tags.iter().any(|t| args.tags.contains(t)));
         }
-        let scenarios: Vec<Scenario> = match args.work.shard {
-            Some(shard) => scenarios
-                .into_iter()
-                .filter(|s| shard.holds(&s.name))
-                .collect(),
-            None => scenarios,
-        };
+        if let Some(shard) = args.work.shard {
+            scenarios.retain(|s| shard.holds(&s.name));
+        }
         Ok(LiveRun {
             agent,
             // One judge for every scenario, with the command line's settings.

@@ -300,7 +300,26 @@ fn json_output_of_no_runs_is_a_document() {
     assert_eq!(
         doc,
         json!({"runs": [], "summary": {"runs": 0, "passed": 0, "failed": 0, "unreadable": 0,
-        "checks": {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "warnings": 0}}, "passed": true})
+        "checks": {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "warnings": 0}}, "passed": null})
+    );
+    assert!(
+        text(&out.stderr).contains("holds none of the suite's runs"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A suite of nothing is an error, never a pass.
+    let none = dir.join("none.json");
+    std::fs::write(&none, "[]").expect("write");
+    let out = bin()
+        .args(["run", "--scenarios"])
+        .arg(&none)
+        .args(["--http", "http://127.0.0.1:9/agent"])
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "agent-test: --scenarios: the files hold no scenario"
     );
 }
 
