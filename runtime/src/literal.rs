@@ -49,10 +49,12 @@ impl Literal {
         }
     }
 
-    /// Where the literal is found in `text` (byte range), if it is.
-    pub(crate) fn find(&self, text: &str) -> Option<(usize, usize)> {
+    /// Where the literal is found in `text` (byte range), if it is; `Err` when the search
+    /// could not be made (the fallback regex exceeds the regex size limit): "not found" then
+    /// would pass a negative check on a search that never happened.
+    pub(crate) fn find(&self, text: &str) -> Result<Option<(usize, usize)>, String> {
         if let Some(found) = fast(text, &self.needle, self.anchor, self.ignore_case) {
-            return found;
+            return Ok(found);
         }
         let pattern = self
             .unicode
@@ -68,9 +70,9 @@ pub(crate) fn find(
     needle: &str,
     anchor: Anchor,
     ignore_case: bool,
-) -> Option<(usize, usize)> {
+) -> Result<Option<(usize, usize)>, String> {
     match fast(text, needle, anchor, ignore_case) {
-        Some(found) => found,
+        Some(found) => Ok(found),
         None => by_pattern(&folding_pattern(needle, anchor), text),
     }
 }
@@ -102,11 +104,13 @@ fn folding_pattern(needle: &str, anchor: Anchor) -> Pattern {
     })
 }
 
-/// The regex of an escaped literal always compiles; should it not, nothing is found rather
-/// than a panic, and the check says the text was not found.
-fn by_pattern(pattern: &Pattern, text: &str) -> Option<(usize, usize)> {
-    let regex = pattern.regex().ok()?;
-    regex.find(text).map(|m| (m.start(), m.end()))
+/// The search by the regex of the escaped literal. It is valid syntax, but may exceed the
+/// regex size limit (a long needle whose letters each fold several ways): an error then.
+fn by_pattern(pattern: &Pattern, text: &str) -> Result<Option<(usize, usize)>, String> {
+    let regex = pattern
+        .regex()
+        .map_err(|e| format!("the text to look for cannot be searched ignoring case: {e}"))?;
+    Ok(regex.find(text).map(|m| (m.start(), m.end())))
 }
 
 fn exact(text: &str, needle: &str, anchor: Anchor) -> Option<(usize, usize)> {
@@ -256,12 +260,29 @@ mod tests {
                         let what = format!(
                             "{needle:?} in {text:?}, {anchor:?}, ignore case {ignore_case}"
                         );
-                        assert_eq!(l.find(text), want, "{what}");
-                        assert_eq!(find(text, needle, anchor, ignore_case), want, "{what}");
+                        assert_eq!(l.find(text), Ok(want), "{what}");
+                        assert_eq!(find(text, needle, anchor, ignore_case), Ok(want), "{what}");
                     }
                 }
             }
         }
+    }
+
+    /// A search the regex cannot make is an error, never "not found" (which would pass a
+    /// negative check).
+    #[test]
+    fn a_search_past_the_regex_size_limit_is_an_error() {
+        let needle = "é".repeat(400_000);
+        let e = Literal::new(&needle, Anchor::None, true)
+            .find("short")
+            .unwrap_err();
+        assert!(
+            e.starts_with("the text to look for cannot be searched ignoring case: "),
+            "{e}"
+        );
+        assert!(find("short", &needle, Anchor::None, true).is_err());
+        // Case-sensitive, the same needle needs no regex.
+        assert_eq!(find("short", &needle, Anchor::None, false), Ok(None));
     }
 
     /// Only `ſ` and the Kelvin sign fold into ASCII letters: the ASCII fast path is exact on

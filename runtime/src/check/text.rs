@@ -542,7 +542,10 @@ impl TextCheck {
                 .ok()
                 .and_then(|r| r.find(text))
                 .map(|m| (m.start(), m.end())),
-            Search::Literal(l) => l.find(text),
+            Search::Literal(l) => match l.find(text) {
+                Ok(found) => found,
+                Err(e) => return Outcome::error(e),
+            },
         };
         let ok = found.is_some() != self.op.is_negative();
         if ok {

@@ -363,6 +363,7 @@ impl Matcher {
                     crate::literal::Anchor::None,
                     *ignore_case,
                 )
+                .map_err(Mismatch::Error)?
                 .is_some();
                 if found {
                     Ok(())

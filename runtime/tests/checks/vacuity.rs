@@ -112,6 +112,34 @@ fn text_on_an_empty_reply_fails() {
     );
 }
 
+/// A case-insensitive search the regex cannot make (past its size limit) was never made: an
+/// error, not "not found" — which would pass the negative check and matcher.
+#[test]
+fn a_search_that_cannot_be_made_is_an_error() {
+    let t = one_turn(
+        Reply::text("Your refund is processed.").call(call("search", json!({"query": "refund"}))),
+    );
+    let huge = "é".repeat(400_000);
+    let v = conv(&t, reply().not_contains(huge.as_str()));
+    assert_eq!(v.status, Status::Error, "{}", v.reason);
+    assert!(
+        v.reason
+            .starts_with("the text to look for cannot be searched ignoring case"),
+        "{}",
+        v.reason
+    );
+    let v = conv(
+        &t,
+        tool("search").arg("query", not(contains(huge.as_str()).ignore_case())),
+    );
+    assert_ne!(v.status, Status::Pass, "{}", v.reason);
+    assert!(
+        v.reason.contains("cannot be searched ignoring case"),
+        "{}",
+        v.reason
+    );
+}
+
 #[test]
 fn text_compared_with_nothing_is_an_error() {
     let t = one_turn(Reply::text("Your refund is processed."));
