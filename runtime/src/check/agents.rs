@@ -3,10 +3,13 @@
 //! workflow); or an agent-member tool of it (`a2a__research_agent__search_papers`). An agent's
 //! response is that call's result.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{EvalContext, Outcome, Target, Violation};
+use crate::model::Call;
 use crate::util::text::compact;
 
 /// Whether a call named `call` is an invocation of the agent `agent`: a call named exactly
@@ -18,6 +21,27 @@ fn invokes(agent: &str, call: &str, exact: bool) -> bool {
                 .strip_prefix("a2a__")
                 .and_then(|rest| rest.strip_prefix(agent))
                 .is_some_and(|member| member.starts_with("__")))
+}
+
+/// How many times `agent` was invoked by `calls` (every call in scope, nested ones included).
+/// A call nested inside another call that invokes the same agent is the same delegation seen
+/// twice — an agent used as a tool, with the agent's own `invoke_agent` node inside — and is
+/// counted once.
+fn invocations(calls: &[&Call], agent: &str, exact: bool) -> usize {
+    let mut inner: HashSet<*const Call> = HashSet::new();
+    for c in calls.iter().filter(|c| invokes(agent, &c.name, exact)) {
+        for child in &c.children {
+            child.walk(&mut |d| {
+                if invokes(agent, &d.name, exact) {
+                    inner.insert(d);
+                }
+            });
+        }
+    }
+    calls
+        .iter()
+        .filter(|c| invokes(agent, &c.name, exact) && !inner.contains(&std::ptr::from_ref(**c)))
+        .count()
 }
 
 /// A check that sub-agents were (or were not) invoked. Build it with [`agent_invoked`] or
@@ -169,12 +193,7 @@ impl AgentCheck {
                 .find(|a| invokes(a, name, exact))
                 .map(String::as_str)
         };
-        let count = |agent: &str| {
-            calls
-                .iter()
-                .filter(|c| invokes(agent, &c.name, exact))
-                .count()
-        };
+        let count = |agent: &str| invocations(calls, agent, exact);
         if self.min_calls == 0 {
             let mut called: Vec<&str> = Vec::new(); // each forbidden agent once, first invoked first
             let mut violations = Vec::new();

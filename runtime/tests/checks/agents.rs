@@ -189,3 +189,45 @@ fn an_agent_name_matches_its_member_tools() {
         Status::Fail
     );
 }
+
+/// An agent span is a node named after the agent: it counts as an invocation, and an agent used
+/// as a tool with its own agent node inside is one delegation, not two.
+#[test]
+fn agent_nodes_are_invocations_counted_once_per_delegation() {
+    let as_tool = Call::tool("research_agent", json!({"q": "quantum"}))
+        .result(json!("Qubits in practice"))
+        .child(
+            Call::node("research_agent")
+                .child(Call::tool("search_papers", json!({"q": "quantum"}))),
+        );
+    let t = transcript(vec![("research", Reply::text("done").call(as_tool))]);
+    assert_eq!(
+        conv(&t, agent_invoked(["research_agent"])).status,
+        Status::Pass
+    );
+    let twice = conv(&t, agent_invoked(["research_agent"]).min_calls(2));
+    assert_eq!(twice.status, Status::Fail);
+    assert_eq!(
+        twice.reason,
+        "missing required agent invocations: research_agent"
+    );
+    assert_eq!(
+        twice.details.violations[0].message,
+        "`research_agent` was invoked 1 times"
+    );
+    // A node alone is an invocation too: forbidding the agent fails on it.
+    let node_only = transcript(vec![(
+        "visa",
+        Reply::text("done").call(Call::node("visa_agent").child(Call::tool("apply", json!({})))),
+    )]);
+    let v = conv(&node_only, agent_not_invoked(["visa_agent"]));
+    assert_eq!(
+        (v.status, v.reason.as_str()),
+        (Status::Fail, "forbidden agents were invoked: visa_agent")
+    );
+    // Its response is read from the outer call's result.
+    assert_eq!(
+        conv(&t, agent_response("research_agent").contains("Qubits")).status,
+        Status::Pass
+    );
+}
