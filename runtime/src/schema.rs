@@ -131,6 +131,29 @@ impl Schema {
         }
     }
 
+    /// Why `schema` cannot be used as a JSON Schema, if it cannot — without keeping a
+    /// validator (or copying the schema) when only that is asked.
+    ///
+    /// ```
+    /// # use agent_test::matcher::Schema;
+    /// # use serde_json::json;
+    /// assert_eq!(Schema::problem_of(&json!({"type": "object"})), None);
+    /// assert!(Schema::problem_of(&json!({"type": 12})).unwrap().starts_with("invalid JSON Schema"));
+    /// ```
+    pub fn problem_of(schema: &Value) -> Option<String> {
+        #[cfg(feature = "schema")]
+        {
+            jsonschema::validator_for(schema)
+                .err()
+                .map(|e| format!("invalid JSON Schema: {e}"))
+        }
+        #[cfg(not(feature = "schema"))]
+        {
+            let _ = schema;
+            Some("JSON Schema checks need agent-test's `schema` feature".to_owned())
+        }
+    }
+
     /// The schema as given.
     ///
     /// ```

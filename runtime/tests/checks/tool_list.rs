@@ -68,6 +68,35 @@ fn without_a_tool_list_it_is_not_measured() {
 }
 
 #[test]
+fn every_list_in_scope_is_checked_and_garbled_entries_fail() {
+    let t = transcript(vec![
+        ("tools/list", listed(json!([search()]))),
+        (
+            "tools/list",
+            listed(
+                json!([search(), {"name": "search", "description": "again", "inputSchema": {"type": "object"}}]),
+            ),
+        ),
+    ]);
+    let v = conv(&t, valid_tool_list());
+    assert_eq!(
+        (v.status, v.reason.as_str()),
+        (
+            Status::Fail,
+            "the tool list of turn 2 has 1 problem: tool 1 (`search`): the name is used by tool 0 too"
+        )
+    );
+    assert_eq!(v.details.violations[0].turn_index, Some(1));
+    let garbled = one_turn(listed(json!(["search", 7])));
+    assert_eq!(
+        conv(&garbled, valid_tool_list()).reason,
+        "the tool list of turn 1 has 6 problems: tool 0: no name; tool 0 (``): no description; \
+         tool 0 (``): no input schema; tool 1: no name; tool 1 (``): no description; tool 1 (``): \
+         no input schema"
+    );
+}
+
+#[test]
 fn it_loads_from_data_and_refuses_unknown_fields() {
     let c: Check = serde_json::from_value(json!({"type": "tool_list"})).unwrap();
     assert_eq!(c, Check::from(valid_tool_list()));
