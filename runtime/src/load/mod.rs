@@ -232,3 +232,48 @@ fn walk(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) -> std::io::Res
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path reads what the strict one reads, the same way, and nothing it refuses;
+    /// and no seed-format document reads as native scenarios (the fast path runs before the
+    /// format is detected).
+    #[test]
+    fn the_fast_read_agrees_with_the_strict_one() {
+        let one = r#"{"name": "s", "tags": ["a"], "steps": [{"step": "user", "text": "hi",
+            "expect": [{"check": {"type": "text", "source": "reply", "op": "contains", "value": "x"}}]}]}"#;
+        let docs = [
+            one.to_owned(),
+            format!("[{one}, {one}]"),
+            format!(r#"{{"scenarios": [{one}]}}"#),
+            // A repeated key, an unknown field, an impossible constraint, the wrong shape.
+            one.replace(r#""name": "s","#, r#""name": "s", "name": "t","#),
+            one.replace(r#""tags""#, r#""tgas""#),
+            one.replace(r#"["a"]"#, r#"["a", "a"]"#),
+            r#"{"scenarios": {"name": "s"}}"#.to_owned(),
+            format!(r#"{{"scenarios": [{one}], "extra": 1}}"#),
+            "[]".to_owned(),
+        ];
+        for text in &docs {
+            let strict = crate::util::json::parse(text)
+                .ok()
+                .and_then(|v| native_scenarios(Path::new("s.json"), v).ok());
+            assert_eq!(native_fast(text), strict, "{text}");
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut seen = 0;
+        for dir in ["docs/seeds", "runtime/tests/properties/seeds"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("seeds") {
+                let path = entry.expect("entry").path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    let text = std::fs::read_to_string(&path).expect("read");
+                    assert_eq!(native_fast(&text), None, "{}", path.display());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 10, "seed documents read: {seen}");
+    }
+}

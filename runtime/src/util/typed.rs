@@ -26,17 +26,20 @@ use super::json::strip_bom;
 /// itself (recordings).
 pub(crate) fn read<T: DeserializeOwned>(text: &str, unbounded: bool) -> Option<T> {
     let text = strip_bom(text);
-    let mut de = serde_json::Deserializer::from_str(text);
-    if unbounded {
-        de.disable_recursion_limit();
-    }
-    NoRepeatedKey.deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    if unbounded {
-        de.disable_recursion_limit();
-    }
+    let deserializer = || {
+        let mut de = serde_json::Deserializer::from_str(text);
+        if unbounded {
+            de.disable_recursion_limit();
+        }
+        de
+    };
+    // The shape first: a wrong guess of `T` fails at once, usually at the first key, where the
+    // scan for repeated keys would read the whole text before failing.
+    let mut de = deserializer();
     let value = T::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    let mut de = deserializer();
+    NoRepeatedKey.deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(value)
 }
