@@ -111,10 +111,21 @@ impl CaseFile {
         &self.file
     }
 
-    /// Takes the case at `index`: read now for a JSON lines file. A case is taken once; taking
-    /// it again (or an index past the end) is an error naming it.
+    /// Takes the case at `index`. A case of a JSON or YAML file is moved out, so taking it
+    /// again is an error; a case of a JSON lines file is read from its line each time it is
+    /// taken (nothing is kept). An index past the end is an error naming it.
     ///
-    /// See the type's example.
+    /// ```
+    /// # use agent_test::load::CaseFile;
+    /// let dir = std::env::temp_dir().join(format!("case-file-take-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("s.json");
+    /// std::fs::write(&path, r#"{"name": "s", "steps": [{"step": "user", "text": "hi"}]}"#).unwrap();
+    /// let file = CaseFile::open(&path, None).unwrap();
+    /// assert_eq!(file.take(0).unwrap().scenario.name, "s");
+    /// assert!(file.take(0).unwrap_err().to_string().ends_with("no case 0 to take (taken already, or past the end)"));
+    /// assert!(file.take(1).is_err());
+    /// ```
     pub fn take(&self, index: usize) -> Result<ImportedCase, LoadError> {
         let gone = || LoadError {
             file: self.file.clone(),
