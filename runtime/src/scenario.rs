@@ -295,15 +295,7 @@ fn one() -> usize {
 }
 
 impl Step {
-    /// The checks written in the step (a user turn's, an `expect` step's).
-    fn checks(&self) -> Option<&Vec<Expectation>> {
-        match self {
-            Step::User { expect, .. } | Step::Expect { expect } => Some(expect),
-            _ => None,
-        }
-    }
-
-    /// [`Step::checks`], to take them.
+    /// The checks written in the step (a user turn's, an `expect` step's), to take them.
     fn checks_mut(&mut self) -> Option<&mut Vec<Expectation>> {
         match self {
             Step::User { expect, .. } | Step::Expect { expect } => Some(expect),
@@ -502,19 +494,7 @@ impl Scenario {
     /// assert_eq!(scopes, [Scope::Turn(1), Scope::Conversation]);
     /// ```
     pub fn expectations(&self) -> Vec<Expectation> {
-        let mut out = Vec::new();
-        for (i, place) in self.check_places() {
-            if let Some(expect) = self.steps[i].checks() {
-                out.extend(expect.iter().cloned().map(|e| e.placed(place)));
-            }
-        }
-        out.extend(
-            self.expect
-                .iter()
-                .cloned()
-                .map(|e| e.placed(Scope::Conversation)),
-        );
-        out
+        self.clone().into_expectations()
     }
 
     /// [`Scenario::expectations`], taken out of the scenario rather than copied.

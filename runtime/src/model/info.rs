@@ -36,6 +36,16 @@ pub struct ScenarioInfo {
     pub repeat: usize,
 }
 
+/// Adds each tag `list` does not have yet, in order.
+pub(crate) fn add_tags<S: Into<String>>(list: &mut Vec<String>, tags: impl IntoIterator<Item = S>) {
+    for tag in tags {
+        let tag = tag.into();
+        if !list.contains(&tag) {
+            list.push(tag);
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -94,12 +104,7 @@ impl ScenarioInfo {
     /// assert_eq!(info.tags, ["billing", "slow"]);
     /// ```
     pub fn tagged<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
-        for tag in tags {
-            let tag = tag.into();
-            if !self.tags.contains(&tag) {
-                self.tags.push(tag);
-            }
-        }
+        add_tags(&mut self.tags, tags);
         self
     }
 

@@ -51,16 +51,7 @@ pub struct ScenarioEvaluator {
 impl ScenarioEvaluator {
     /// Prepares `scenario` (see [`Scenario::evaluator`]).
     pub fn new(scenario: &Scenario) -> Self {
-        ScenarioEvaluator {
-            info: scenario.info(),
-            labels: Vec::new(),
-            expectations: Vec::new(),
-            live_only: live_only(scenario),
-            variables: variable_checks(scenario),
-            interpolate: scenario.interpolate,
-            context: scenario.context.clone(),
-        }
-        .with_expectations(scenario.expectations())
+        Self::from(scenario.clone())
     }
 
     fn with_expectations(mut self, expectations: Vec<Expectation>) -> Self {

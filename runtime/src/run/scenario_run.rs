@@ -522,7 +522,7 @@ impl ScenarioRun {
                 t.reply
                     .notes
                     .iter()
-                    .map(move |n| format!("turn {}: {n}", t.index + 1))
+                    .map(move |n| format!("turn {}: {n}", crate::model::turn_number(t.index)))
             })
             .collect();
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);

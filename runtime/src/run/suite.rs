@@ -220,13 +220,7 @@ impl Suite {
         let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
         match ScenarioInfo::tags_problem(&tags) {
             Some(p) => self.setup_errors.push(format!("suite {p}")),
-            None => {
-                for tag in tags {
-                    if !self.tags.contains(&tag) {
-                        self.tags.push(tag);
-                    }
-                }
-            }
+            None => crate::model::info::add_tags(&mut self.tags, tags),
         }
         self
     }
