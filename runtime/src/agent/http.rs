@@ -383,7 +383,10 @@ impl HttpAgent {
             builder = builder.header(name.as_str(), value.value());
         }
         #[cfg(feature = "otlp")]
-        let context = self.traces.as_ref().map(|_| TraceContext::new());
+        let context = self
+            .traces
+            .as_ref()
+            .map(|t| TraceContext::new(t.receiver.refusals()));
         #[cfg(feature = "otlp")]
         if let Some(c) = &context {
             builder = builder.header("traceparent", c.traceparent());
@@ -646,14 +649,17 @@ fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
 struct TraceContext {
     trace_id: String,
     span_id: String,
+    /// The receiver's refusals when the request was sent.
+    refusals: u64,
 }
 
 #[cfg(feature = "otlp")]
 impl TraceContext {
-    fn new() -> Self {
+    fn new(refusals: u64) -> Self {
         TraceContext {
             trace_id: random_hex(16),
             span_id: random_hex(8),
+            refusals,
         }
     }
 
@@ -690,7 +696,7 @@ impl Traces {
     /// The turn's spans read into its reply.
     async fn merge(&self, context: &TraceContext, mut reply: Reply) -> Result<Reply, AgentError> {
         use crate::trace::otel::{genai, openinference};
-        let spans = self
+        let taken = self
             .receiver
             .take(
                 &context.trace_id,
@@ -700,24 +706,50 @@ impl Traces {
             )
             .await;
         reply.notes.extend(self.receiver.news(self.max_wait));
-        if spans.is_empty() {
-            let endpoint = self.receiver.endpoint();
-            return Err(AgentError::new(format!(
-                "no span of the turn arrived at the OTLP receiver within {} ms (trace {}): the \
-                 turn's tool calls are unknown. The agent must export to {endpoint} \
-                 (OTEL_EXPORTER_OTLP_ENDPOINT) and continue the trace of the request's \
-                 `traceparent` header",
-                self.max_wait.as_millis(),
+        let unknown = |why: String| {
+            Err(AgentError::new(format!(
+                "{why} (trace {}): the turn's tool calls are unknown",
                 context.trace_id
-            ))
-            .with_partial(reply));
-        }
-        let role = if openinference::detect(&spans) {
-            openinference::role
-        } else {
-            genai::role
+            )))
         };
-        let traced = crate::trace::otel::turn(0, spans, role);
+        if taken.spans.is_empty() {
+            let endpoint = self.receiver.endpoint();
+            return unknown(format!(
+                "no span of the turn arrived at the OTLP receiver within {} ms. The agent must \
+                 export to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT) and continue the trace of \
+                 the request's `traceparent` header",
+                self.max_wait.as_millis()
+            ))
+            .map_err(|e: AgentError| e.with_partial(reply));
+        }
+        // Spans without the agent's root span, or with an export refused meanwhile, are part
+        // of the turn's work at best: a call missing from them would pass `no_tool(..)`.
+        if !taken.rooted {
+            return unknown(format!(
+                "the agent's root span (the child of the request's span {}) did not arrive at \
+                 the OTLP receiver within {} ms; {} other span{} did",
+                context.span_id,
+                self.max_wait.as_millis(),
+                taken.spans.len(),
+                if taken.spans.len() == 1 { "" } else { "s" }
+            ))
+            .map_err(|e: AgentError| e.with_partial(reply));
+        }
+        if self.receiver.refusals() > context.refusals {
+            return unknown(
+                "the OTLP receiver refused an export while the turn ran (see the notes)".into(),
+            )
+            .map_err(|e: AgentError| e.with_partial(reply));
+        }
+        // The convention per span: instrumentations may be mixed in one trace.
+        let role = |s: &crate::trace::otel::spans::Span| {
+            if openinference::is_openinference(s) {
+                openinference::role(s)
+            } else {
+                genai::role(s)
+            }
+        };
+        let traced = crate::trace::otel::turn(0, taken.spans, role);
         crate::trace::otel::merge(&mut reply, traced);
         Ok(reply)
     }

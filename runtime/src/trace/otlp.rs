@@ -52,13 +52,17 @@ struct Shared {
 struct State {
     traces: HashMap<String, Received>,
     /// Trace ids turns took: spans arriving for them later are late, not unclaimed.
-    taken: HashMap<String, usize>,
+    taken: std::collections::HashSet<String>,
     late: Vec<String>,
     problems: Vec<String>,
+    /// Exports refused so far (a turn during which one was refused cannot know its calls).
+    refused: u64,
+    /// Problems and late spans past [`MAX_PROBLEMS`]: counted, not kept.
+    unlisted: usize,
     spans: usize,
     dropped: usize,
-    /// How many of `problems` and `late` turns have noted already.
-    noted: (usize, usize),
+    /// How many of `problems`, `late` and `unlisted` turns have noted already.
+    noted: (usize, usize, usize),
     /// Unclaimed traces turns have noted already.
     orphans_noted: std::collections::HashSet<String>,
 }
@@ -67,6 +71,12 @@ struct Received {
     spans: Vec<Span>,
     first: Instant,
     last: Instant,
+}
+
+/// A turn's spans, and whether the agent's root span was among them.
+pub(crate) struct Taken {
+    pub(crate) spans: Vec<Span>,
+    pub(crate) rooted: bool,
 }
 
 /// Spans no turn took: a trace id and its spans' names.
@@ -135,41 +145,44 @@ impl OtlpReceiver {
         format!("{}/v1/traces", self.endpoint())
     }
 
+    /// How many exports were refused so far: a turn compares it before and after, since an
+    /// export refused while it ran may have held its spans.
+    pub(crate) fn refusals(&self) -> u64 {
+        self.shared.lock().refused
+    }
+
     /// Takes the spans of trace `trace_id`, waiting at most `max_wait` for them: until a span
     /// whose parent is `parent` (the agent's root span, a child of the span the request
     /// carried) has arrived and no span has arrived for `settle`. Later spans of the trace
-    /// are counted as late ([`OtlpReceiver::problems`]).
+    /// are counted as late ([`OtlpReceiver::problems`]). Says whether the root span came: a
+    /// trace without it is incomplete.
     pub(crate) async fn take(
         &self,
         trace_id: &str,
         parent: &str,
         max_wait: Duration,
         settle: Duration,
-    ) -> Vec<Span> {
+    ) -> Taken {
         let deadline = Instant::now() + max_wait;
         loop {
             let notified = self.shared.arrived.notified();
             let now = Instant::now();
+            let rooted = |r: &Received| r.spans.iter().any(|s| s.parent.as_deref() == Some(parent));
             let ready = {
                 let state = self.shared.lock();
-                match state.traces.get(trace_id) {
-                    Some(r) => {
-                        let rooted = r.spans.iter().any(|s| s.parent.as_deref() == Some(parent));
-                        rooted && now.duration_since(r.last) >= settle
-                    }
-                    None => false,
-                }
+                state
+                    .traces
+                    .get(trace_id)
+                    .is_some_and(|r| rooted(r) && now.duration_since(r.last) >= settle)
             };
             if ready || now >= deadline {
                 let mut state = self.shared.lock();
-                let taken = state
-                    .traces
-                    .remove(trace_id)
-                    .map(|r| r.spans)
-                    .unwrap_or_default();
-                state.spans = state.spans.saturating_sub(taken.len());
-                state.taken.insert(trace_id.to_owned(), taken.len());
-                return taken;
+                let received = state.traces.remove(trace_id);
+                let rooted = received.as_ref().is_some_and(rooted);
+                let spans = received.map(|r| r.spans).unwrap_or_default();
+                state.spans = state.spans.saturating_sub(spans.len());
+                state.taken.insert(trace_id.to_owned());
+                return Taken { spans, rooted };
             }
             // Woken by arrivals; otherwise look again when the quiet period may be over.
             let nap = settle.max(Duration::from_millis(5)).min(deadline - now);
@@ -209,10 +222,16 @@ impl OtlpReceiver {
     pub(crate) fn news(&self, older_than: Duration) -> Vec<String> {
         let mut state = self.shared.lock();
         let mut out = Vec::new();
-        let (p, l) = state.noted;
+        let (p, l, u) = state.noted;
         out.extend(state.problems.iter().skip(p).cloned());
         out.extend(state.late.iter().skip(l).cloned());
-        state.noted = (state.problems.len(), state.late.len());
+        if state.unlisted > u {
+            out.push(format!(
+                "{} more problems or late spans at the OTLP receiver (not listed: past {MAX_PROBLEMS})",
+                state.unlisted - u
+            ));
+        }
+        state.noted = (state.problems.len(), state.late.len(), state.unlisted);
         let now = Instant::now();
         let mut orphans: Vec<(Instant, String, Vec<String>)> = state
             .traces
@@ -272,6 +291,8 @@ impl Shared {
         let mut state = self.lock();
         if state.problems.len() < MAX_PROBLEMS {
             state.problems.push(p);
+        } else {
+            state.unlisted += 1;
         }
     }
 
@@ -279,14 +300,15 @@ impl Shared {
         let now = Instant::now();
         let mut state = self.lock();
         for s in spans {
-            if let Some(n) = state.taken.get_mut(&s.trace_id) {
-                *n += 1;
+            if state.taken.contains(&s.trace_id) {
                 let note = format!(
                     "span `{}` of trace {} arrived after its turn took the trace",
                     s.name, s.trace_id
                 );
                 if state.late.len() < MAX_PROBLEMS {
                     state.late.push(note);
+                } else {
+                    state.unlisted += 1;
                 }
                 continue;
             }
@@ -353,6 +375,7 @@ fn respond(status: u16, content_type: &str, body: Vec<u8>) -> Response {
 }
 
 fn refuse(shared: &Shared, status: u16, why: String) -> Response {
+    shared.lock().refused += 1;
     shared.problem(why.clone());
     respond(status, "text/plain", why.into_bytes())
 }
@@ -419,8 +442,11 @@ async fn handle(req: hyper::Request<hyper::body::Incoming>, shared: &Shared) -> 
         return ok(json);
     }
     let spans = if json {
-        serde_json::from_slice::<Value>(&body)
-            .map_err(|e| e.to_string())
+        // The project's one strict reader: a key given twice is refused, never "the last
+        // one wins" (a doubled `spans` would drop spans silently).
+        std::str::from_utf8(&body)
+            .map_err(|e| format!("not UTF-8: {e}"))
+            .and_then(|text| crate::util::json::parse(text).map_err(|e| e.to_string()))
             .and_then(|v| {
                 super::otel::spans::read(&v, super::TraceFormat::Otel).map_err(|e| e.to_string())
             })

@@ -40,6 +40,16 @@ pub(crate) enum JsonTextError {
     Duplicate(Duplicate),
 }
 
+impl fmt::Display for JsonTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonTextError::Syntax(e) => write!(f, "{e}"),
+            JsonTextError::Duplicate(d) if d.path.is_empty() => f.write_str(&d.message(0)),
+            JsonTextError::Duplicate(d) => write!(f, "at {}: {}", d.path, d.message(0)),
+        }
+    }
+}
+
 /// A key given twice in one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Duplicate {

@@ -199,6 +199,12 @@ enum Export {
     Late,
     /// Its turn's spans, and a trace of its own that no request started.
     WithOrphan,
+    /// Every span but the agent's root span.
+    WithoutRoot,
+    /// An export the receiver refuses (a key given twice), then its turn's spans.
+    OneRefused,
+    /// Its turn's spans, the sub-agent's tool instrumented with OpenInference.
+    Mixed,
 }
 
 #[derive(Clone)]
@@ -253,6 +259,45 @@ async fn chat(State(agent): State<Agent>, headers: HeaderMap, body: String) -> a
             )
             .await;
             post_export(&agent, &req, false).await;
+        }
+        Export::WithoutRoot => {
+            let mut partial = req.clone();
+            for rs in &mut partial.resource_spans {
+                for ss in &mut rs.scope_spans {
+                    ss.spans.retain(|s| s.parent_span_id != hex(&span));
+                }
+            }
+            post_export(&agent, &partial, false).await;
+        }
+        Export::OneRefused => {
+            let refused = agent
+                .http
+                .post(&agent.traces_url)
+                .header("content-type", "application/json")
+                .body(r#"{"resourceSpans": [], "resourceSpans": []}"#)
+                .send()
+                .await
+                .expect("the receiver answers");
+            assert_eq!(refused.status().as_u16(), 400);
+            post_export(&agent, &req, false).await;
+        }
+        Export::Mixed => {
+            let mut mixed = req.clone();
+            for rs in &mut mixed.resource_spans {
+                for ss in &mut rs.scope_spans {
+                    for s in &mut ss.spans {
+                        if s.name == "execute_tool refund" {
+                            s.name = "refund".into();
+                            s.attributes = vec![
+                                kv("openinference.span.kind", "TOOL"),
+                                kv("tool.name", "refund"),
+                                kv("input.value", "{\"order_id\":\"ORD-9921\"}"),
+                            ];
+                        }
+                    }
+                }
+            }
+            post_export(&agent, &mixed, false).await;
         }
     }
     axum::Json(serde_json::json!({"reply": format!("Order ORD-9921 is on its way ({text}).")}))
@@ -354,6 +399,72 @@ async fn spans_that_never_arrive_make_the_turn_an_error_not_a_pass() {
         Status::Error,
         "an absence is not confirmed: {}",
         absence.reason
+    );
+}
+
+#[tokio::test]
+async fn a_trace_without_the_agent_s_root_span_or_with_a_refused_export_is_an_error() {
+    // Without its root span the turn cannot know it saw all of the agent's work: a call
+    // missing from the partial spans would pass `no_tool(..)`.
+    let receiver = OtlpReceiver::start().unwrap();
+    let url = agent_serving(&receiver, Export::WithoutRoot).await;
+    let agent = HttpAgent::post(url)
+        .traces_from(&receiver)
+        .trace_wait(Duration::from_millis(300));
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "rootless");
+    run.user("Where is ORD-9921?").await;
+    run.expect(no_tool("cancel_order"));
+    let report = run.report().await;
+    let failure = report.verdicts.iter().find(|v| v.check == "agent").unwrap();
+    assert!(
+        failure.reason.contains("the agent's root span")
+            && failure
+                .reason
+                .contains("did not arrive at the OTLP receiver within 300 ms; 4 other spans did"),
+        "{}",
+        failure.reason
+    );
+    let absence = report.verdicts.iter().find(|v| v.check == "tool").unwrap();
+    assert_eq!(absence.status, Status::Error, "{}", absence.reason);
+    // An export refused while the turn ran may have held its spans.
+    let receiver = OtlpReceiver::start().unwrap();
+    let url = agent_serving(&receiver, Export::OneRefused).await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(HttpAgent::post(url).traces_from(&receiver)),
+        "refused",
+    );
+    run.user("Where is ORD-9921?").await;
+    run.expect(no_tool("cancel_order"));
+    let report = run.report().await;
+    let failure = report.verdicts.iter().find(|v| v.check == "agent").unwrap();
+    assert!(
+        failure
+            .reason
+            .contains("the OTLP receiver refused an export while the turn ran"),
+        "{}",
+        failure.reason
+    );
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("duplicate key `resourceSpans`")),
+        "{:?}",
+        report.notes
+    );
+}
+
+#[tokio::test]
+async fn instrumentations_mixed_in_one_trace_are_each_read_by_their_convention() {
+    let receiver = OtlpReceiver::start().unwrap();
+    let url = agent_serving(&receiver, Export::Mixed).await;
+    let report = two_turns(HttpAgent::post(url).traces_from(&receiver)).await;
+    assert!(report.passed(), "{report}");
+    let support = &report.transcript.turns[0].reply.calls[0];
+    assert_eq!(support.children[1].children[0].name, "refund");
+    assert_eq!(
+        support.children[1].children[0].arguments["order_id"],
+        "ORD-9921"
     );
 }
 

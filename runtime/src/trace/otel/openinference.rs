@@ -17,12 +17,11 @@ use super::{ModelStep, RequestedCall, Role, ToolSpan, json_text};
 use crate::model::Usage;
 use crate::trace::{arguments_from_string, json_or_string};
 
-/// Whether the spans follow OpenInference (some span has `openinference.span.kind`).
+/// Whether the span follows OpenInference (it has `openinference.span.kind`): a live trace
+/// may mix instrumentations, so the convention is chosen per span.
 #[cfg(feature = "otlp")]
-pub(crate) fn detect(spans: &[Span]) -> bool {
-    spans
-        .iter()
-        .any(|s| s.attributes.contains_key("openinference.span.kind"))
+pub(crate) fn is_openinference(s: &Span) -> bool {
+    s.attributes.contains_key("openinference.span.kind")
 }
 
 /// What a span is.
