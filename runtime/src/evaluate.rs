@@ -241,6 +241,21 @@ impl Evaluator<'_> {
             }
         }
         let cx = EvalContext::new(self.index, e.scope);
+        // What the check reads is known to be incomplete on a turn it sees: no verdict on
+        // what was read could be trusted either way.
+        let reads = e.check.reads();
+        if let Some((t, gap)) = cx.turns().iter().find_map(|t| {
+            t.reply
+                .gaps
+                .iter()
+                .find(|g| reads.contains(&g.part))
+                .map(|g| (t, g))
+        }) {
+            return Outcome::error(format!(
+                "not evaluated: on turn {}, {gap}",
+                turn_number(t.index)
+            ));
+        }
         let outcome = e.check.evaluate_possible(&cx);
         // A pass that rests on something not having happened cannot be confirmed over a turn
         // on which the agent failed: what it would have done there is unknown.

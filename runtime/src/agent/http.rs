@@ -695,7 +695,6 @@ fn random_hex(bytes: usize) -> String {
 impl Traces {
     /// The turn's spans read into its reply.
     async fn merge(&self, context: &TraceContext, mut reply: Reply) -> Result<Reply, AgentError> {
-        use crate::trace::otel::{genai, openinference};
         let taken = self
             .receiver
             .take(
@@ -741,15 +740,7 @@ impl Traces {
             )
             .map_err(|e: AgentError| e.with_partial(reply));
         }
-        // The convention per span: instrumentations may be mixed in one trace.
-        let role = |s: &crate::trace::otel::spans::Span| {
-            if openinference::is_openinference(s) {
-                openinference::role(s)
-            } else {
-                genai::role(s)
-            }
-        };
-        let traced = crate::trace::otel::turn(0, taken.spans, role);
+        let traced = crate::trace::otel::turn(0, taken.spans);
         crate::trace::otel::merge(&mut reply, traced);
         Ok(reply)
     }

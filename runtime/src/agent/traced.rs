@@ -80,8 +80,7 @@ impl<A: Agent> Agent for Traced<A> {
             match result {
                 Ok(mut reply) => {
                     if !spans.is_empty() {
-                        let traced =
-                            crate::trace::otel::turn(0, spans, crate::trace::otel::genai::role);
+                        let traced = crate::trace::otel::turn(0, spans);
                         crate::trace::otel::merge(&mut reply, traced);
                     }
                     Ok(reply)

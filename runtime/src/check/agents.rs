@@ -3,6 +3,7 @@
 //! workflow); or an agent-member tool of it (`a2a__research_agent__search_papers`). An agent's
 //! response is that call's result.
 
+use crate::model::Part;
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -356,6 +357,10 @@ impl AgentResponseCheck {
 }
 
 impl super::CheckRules for AgentCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls]
+    }
+
     /// Why the check cannot be evaluated as written, if it cannot.
     fn problem(&self) -> Option<String> {
         self.refused.clone()
@@ -367,4 +372,8 @@ impl super::CheckRules for AgentCheck {
     }
 }
 
-impl super::CheckRules for AgentResponseCheck {}
+impl super::CheckRules for AgentResponseCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls, Part::Results]
+    }
+}

@@ -1,6 +1,7 @@
 //! A chain of dependent tool calls, each step with its own constraints on arguments, result
 //! and errors (PromptKit's `tool_call_chain`).
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -177,4 +178,8 @@ fn actual(calls: &[&crate::model::Call]) -> Value {
     )
 }
 
-impl super::CheckRules for ToolChain {}
+impl super::CheckRules for ToolChain {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls, Part::Arguments, Part::Results, Part::Outcomes]
+    }
+}

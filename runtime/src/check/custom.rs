@@ -1,5 +1,6 @@
 //! Checks written as Rust closures.
 
+use crate::model::Part;
 use std::fmt;
 use std::sync::Arc;
 
@@ -103,4 +104,16 @@ impl Serialize for CustomCheck {
     }
 }
 
-impl super::CheckRules for CustomCheck {}
+impl super::CheckRules for CustomCheck {
+    /// A closure may read anything.
+    fn reads(&self) -> &'static [Part] {
+        &[
+            Part::Calls,
+            Part::Arguments,
+            Part::Results,
+            Part::Outcomes,
+            Part::ReplyText,
+            Part::Usage,
+        ]
+    }
+}

@@ -1,6 +1,7 @@
 //! JMESPath queries on the JSON an agent answered (PromptKit's `json_path`, which is JMESPath,
 //! not JSONPath).
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -184,4 +185,8 @@ fn search(_expression: &str, _json: &Value) -> Result<Value, String> {
     Err("JMESPath checks need agent-test's `jmespath` feature".to_owned())
 }
 
-impl super::CheckRules for JmesPathCheck {}
+impl super::CheckRules for JmesPathCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+}

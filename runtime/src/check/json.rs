@@ -1,5 +1,6 @@
 //! Checks on JSON: a field at a dot path, RFC 9535 JSONPath queries, JSON Schema.
 
+use crate::model::Part;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Value, json};
 
@@ -762,8 +763,20 @@ mod regex_functions {
     }
 }
 
-impl super::CheckRules for FieldCheck {}
+impl super::CheckRules for FieldCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+}
 
-impl super::CheckRules for JsonPathCheck {}
+impl super::CheckRules for JsonPathCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+}
 
-impl super::CheckRules for SchemaCheck {}
+impl super::CheckRules for SchemaCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+}

@@ -175,3 +175,19 @@ pub trait JsonSourceOptions: Sized {
         self.with_source(JsonSource::Embedded)
     }
 }
+
+impl JsonSource {
+    /// The part of a turn the JSON comes from: the body is always whole when present (the
+    /// reply text is the fallback of `Auto` only without one).
+    pub(crate) fn reads(&self) -> &'static [crate::model::Part] {
+        use crate::model::Part;
+        match self {
+            JsonSource::Auto | JsonSource::Body => &[],
+            JsonSource::Node(_) => &[Part::Calls, Part::Results],
+            JsonSource::Reply
+            | JsonSource::Fenced
+            | JsonSource::Embedded
+            | JsonSource::Lenient { .. } => &[Part::ReplyText],
+        }
+    }
+}

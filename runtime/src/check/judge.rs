@@ -1,5 +1,6 @@
 //! Judge checks: qualities a model grades (semantic checks).
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -374,6 +375,17 @@ impl JudgeCheck {
 }
 
 impl super::CheckRules for JudgeCheck {
+    /// The judge is shown the transcript: the reply and the calls.
+    fn reads(&self) -> &'static [Part] {
+        &[
+            Part::Calls,
+            Part::Arguments,
+            Part::Results,
+            Part::Outcomes,
+            Part::ReplyText,
+        ]
+    }
+
     /// Why no score can satisfy the check, if none can: a threshold outside 0..=1.
     fn problem(&self) -> Option<String> {
         (!(0.0..=1.0).contains(&self.threshold)).then(|| {

@@ -1,6 +1,7 @@
 //! The length of a text: the reply (or every reply, the conversation, a node's output) within
 //! a minimum and a maximum number of characters.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -233,6 +234,10 @@ impl LengthCheck {
 }
 
 impl super::CheckRules for LengthCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+
     /// A minimum above the maximum can never pass.
     fn problem(&self) -> Option<String> {
         match (self.min, self.max) {

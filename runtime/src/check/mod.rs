@@ -406,6 +406,10 @@ use serde::{Deserialize, Serialize};
 /// never pass as written, or that its pass rests on something not having happened. Each
 /// check type implements it next to its evaluation (the defaults say "neither").
 pub(crate) trait CheckRules {
+    /// The parts of a turn the check reads: over a turn with a [`Gap`](crate::model::Gap) in
+    /// one of them, the check is an error. No default: each check type says.
+    fn reads(&self) -> &'static [crate::model::Part];
+
     /// Why the check can never pass (or never fail) as written, if so.
     fn problem(&self) -> Option<String> {
         None
@@ -502,6 +506,23 @@ macro_rules! checks {
             pub fn claims_absence(&self) -> bool {
                 match self {
                     $(Check::$variant(c) => CheckRules::claims_absence(c),)*
+                }
+            }
+
+            /// The parts of a turn the check reads (a check over a turn with a
+            /// [`Gap`](crate::model::Gap) in one of them is an error).
+            ///
+            /// ```
+            /// use agent_test::check::Check;
+            /// use agent_test::model::Part;
+            /// use agent_test::prelude::*;
+            /// assert_eq!(Check::from(no_tool("cancel_order")).reads(), [Part::Calls]);
+            /// assert_eq!(Check::from(reply().contains("ok")).reads(), [Part::ReplyText]);
+            /// assert!(Check::from(http_status(200)).reads().is_empty());
+            /// ```
+            pub fn reads(&self) -> &'static [crate::model::Part] {
+                match self {
+                    $(Check::$variant(c) => CheckRules::reads(c),)*
                 }
             }
 

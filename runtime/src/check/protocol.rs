@@ -1,5 +1,6 @@
 //! Checks on the protocol around the reply: HTTP status, latency, token usage.
 
+use crate::model::Part;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -386,6 +387,10 @@ impl TokenCheck {
 }
 
 impl super::CheckRules for StatusCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[]
+    }
+
     /// Why no HTTP status can satisfy the check, if none can: a range whose minimum is above
     /// its maximum, or one outside 100..=599.
     fn problem(&self) -> Option<String> {
@@ -408,6 +413,14 @@ impl super::CheckRules for StatusCheck {
     }
 }
 
-impl super::CheckRules for LatencyCheck {}
+impl super::CheckRules for LatencyCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[]
+    }
+}
 
-impl super::CheckRules for TokenCheck {}
+impl super::CheckRules for TokenCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Usage]
+    }
+}

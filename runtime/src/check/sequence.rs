@@ -1,5 +1,6 @@
 //! An ordered sequence of tool calls, other calls allowed in between.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -147,4 +148,8 @@ impl ToolSequence {
     }
 }
 
-impl super::CheckRules for ToolSequence {}
+impl super::CheckRules for ToolSequence {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls]
+    }
+}

@@ -1,5 +1,6 @@
 //! Checks on text: the reply, every reply, or the whole conversation.
 
+use crate::model::Part;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -605,10 +606,26 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
 }
 
 impl super::CheckRules for TextCheck {
+    fn reads(&self) -> &'static [Part] {
+        self.source.reads()
+    }
+
     /// Whether a pass rests on text not written: `not_contains` / `not_matches` over the
     /// replies or the conversation (several turns).
     fn claims_absence(&self) -> bool {
         matches!(self.op, TextOp::NotContains | TextOp::NotMatches)
             && matches!(self.source, TextSource::Replies | TextSource::Conversation)
+    }
+}
+
+impl TextSource {
+    /// The part of a turn the text comes from.
+    pub(crate) fn reads(&self) -> &'static [Part] {
+        match self {
+            TextSource::Reply | TextSource::Replies | TextSource::Conversation => {
+                &[Part::ReplyText]
+            }
+            TextSource::NodeOutput { .. } => &[Part::Calls, Part::Results],
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Checks on one tool, node or call: called or not, with which arguments and results, how
 //! often, at which position, and (for workflow nodes) what was called inside.
 
+use crate::model::Part;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -874,7 +875,39 @@ fn constraints(list: &[ArgConstraint], whole: &str) -> String {
     parts.join(", ")
 }
 
+impl ToolCheck {
+    /// Whether the check (or a check nested in it) constrains arguments, results, and
+    /// whether calls failed.
+    fn constrains(&self) -> [bool; 3] {
+        let own = [
+            !self.args.is_empty() || !self.forbidden.is_empty() || self.strict,
+            !self.result.is_empty(),
+            self.filter != CallFilter::All || self.no_error,
+        ];
+        self.nested.iter().fold(own, |[a, r, o], n| {
+            let [na, nr, no] = n.constrains();
+            [a || na, r || nr, o || no]
+        })
+    }
+}
+
 impl super::CheckRules for ToolCheck {
+    fn reads(&self) -> &'static [Part] {
+        // Every combination, so the answer is a static list.
+        const READS: [&[Part]; 8] = [
+            &[Part::Calls],
+            &[Part::Calls, Part::Arguments],
+            &[Part::Calls, Part::Results],
+            &[Part::Calls, Part::Arguments, Part::Results],
+            &[Part::Calls, Part::Outcomes],
+            &[Part::Calls, Part::Arguments, Part::Outcomes],
+            &[Part::Calls, Part::Results, Part::Outcomes],
+            &[Part::Calls, Part::Arguments, Part::Results, Part::Outcomes],
+        ];
+        let [a, r, o] = self.constrains();
+        READS[usize::from(a) | usize::from(r) << 1 | usize::from(o) << 2]
+    }
+
     /// Why the check can never pass, if it cannot: an impossible count, here or in a check on
     /// the calls inside a node.
     fn problem(&self) -> Option<String> {

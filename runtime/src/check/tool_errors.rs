@@ -1,6 +1,7 @@
 //! No tool call failed: every tool call in scope (or every call of some tools) returned no
 //! error, or none of a given kind.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -157,6 +158,10 @@ impl NoToolErrors {
 }
 
 impl super::CheckRules for NoToolErrors {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls, Part::Outcomes]
+    }
+
     /// A pass rests on failures not having happened.
     fn claims_absence(&self) -> bool {
         true

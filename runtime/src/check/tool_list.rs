@@ -1,5 +1,6 @@
 //! The check of an MCP server's tool list (`tools/list`): what a model needs to use the tools.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -142,4 +143,8 @@ fn problems(tools: &[Value]) -> Vec<String> {
     problems
 }
 
-impl super::CheckRules for ToolListCheck {}
+impl super::CheckRules for ToolListCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[]
+    }
+}

@@ -1,5 +1,6 @@
 //! Checks on the set of tools called: required, forbidden, none at all.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -266,6 +267,10 @@ pub(crate) fn called_names(calls: &[(usize, &Call)]) -> Value {
 }
 
 impl super::CheckRules for ToolSet {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls]
+    }
+
     /// Whether a pass rests on calls not made (a forbidden set).
     fn claims_absence(&self) -> bool {
         self.mode == SetMode::Forbidden
@@ -273,6 +278,10 @@ impl super::CheckRules for ToolSet {
 }
 
 impl super::CheckRules for NoTools {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls]
+    }
+
     fn claims_absence(&self) -> bool {
         true
     }

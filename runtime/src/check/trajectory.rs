@@ -2,6 +2,7 @@
 //! trajectory match modes), with a real one-to-one assignment so permissive expectations never
 //! cause false negatives.
 
+use crate::model::Part;
 use std::fmt;
 use std::sync::Arc;
 
@@ -831,6 +832,10 @@ fn calls_noun(n: usize) -> String {
 }
 
 impl super::CheckRules for TrajectoryCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[Part::Calls, Part::Arguments]
+    }
+
     /// Whether a pass rests on calls not made: the modes that forbid calls outside the
     /// reference (strict, unordered, subset).
     fn claims_absence(&self) -> bool {

@@ -1,5 +1,6 @@
 //! Checks on a workflow's state machine and on guardrails.
 
+use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -284,10 +285,18 @@ impl GuardrailCheck {
 }
 
 impl super::CheckRules for GuardrailCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[]
+    }
+
     /// Whether a pass rests on a guardrail not firing.
     fn claims_absence(&self) -> bool {
         !self.expected
     }
 }
 
-impl super::CheckRules for WorkflowCheck {}
+impl super::CheckRules for WorkflowCheck {
+    fn reads(&self) -> &'static [Part] {
+        &[]
+    }
+}

@@ -5,6 +5,7 @@
 
 pub(crate) mod call;
 mod context;
+mod gap;
 pub(crate) mod info;
 pub(crate) mod judge_usage;
 pub(crate) mod judgement;
@@ -23,6 +24,7 @@ mod workflow;
 
 pub use call::{Call, CallKind, ToolErrorKind};
 pub use context::Context;
+pub use gap::{Gap, Part};
 pub use message::{Message, Role};
 pub use reply::Reply;
 pub use transcript::{Transcript, Variable};

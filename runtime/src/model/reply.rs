@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Call, Guardrail, Usage, Workflow};
+use super::{Call, Gap, Guardrail, Usage, Workflow};
 
 /// The agent's side of one turn: its reply text and everything it did to produce it.
 ///
@@ -65,6 +65,10 @@ pub struct Reply {
     /// notes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Parts of the turn that could not be read completely ([`Gap`]): checks that read them
+    /// are errors on this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gaps: Vec<Gap>,
 }
 
 impl Reply {
@@ -160,6 +164,14 @@ impl Reply {
     /// ```
     pub fn guardrail(mut self, guardrail: Guardrail) -> Self {
         self.guardrails.push(guardrail);
+        self
+    }
+
+    /// Records a part of the turn that could not be read completely (see [`Gap`]).
+    ///
+    /// See [`Gap`]'s example.
+    pub fn gap(mut self, gap: Gap) -> Self {
+        self.gaps.push(gap);
         self
     }
 

@@ -118,6 +118,19 @@ impl Report {
         duration_ms: u64,
     ) -> Self {
         let summary = Summary::of(&verdicts);
+        // What the agent's adapter or trace reader said of each turn, and what it could not
+        // read, in the report's notes (once each).
+        let mut notes: Vec<String> = Vec::new();
+        for t in &transcript.turns {
+            let turn = super::turn_number(t.index);
+            let said = t.reply.notes.iter().map(|n| format!("turn {turn}: {n}"));
+            let gaps = t.reply.gaps.iter().map(|g| format!("turn {turn}: {g}"));
+            for note in said.chain(gaps) {
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+        }
         Report {
             scenario,
             passed: !verdicts.iter().any(Verdict::fails_test),
@@ -126,7 +139,7 @@ impl Report {
             transcript,
             duration_ms,
             json_path: None,
-            notes: Vec::new(),
+            notes,
             judge: None,
             repeats: None,
         }

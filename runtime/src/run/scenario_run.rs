@@ -514,20 +514,8 @@ impl ScenarioRun {
             self.add_step_usage(usage);
         }
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let turn_notes: Vec<String> = self
-            .transcript
-            .turns
-            .iter()
-            .flat_map(|t| {
-                t.reply
-                    .notes
-                    .iter()
-                    .map(move |n| format!("turn {}: {n}", crate::model::turn_number(t.index)))
-            })
-            .collect();
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
         report.judge = self.step_usage;
-        report.add_notes(&turn_notes);
         report.add_notes(&self.step_notes);
         report.add_notes(judgements.notes());
         (report, self.suite.report_dir)

@@ -82,20 +82,101 @@ pub enum TraceFormat {
     OpenInference,
 }
 
+/// What agent-test knows of a trace format: its name, how to recognise a document of it and
+/// how to read one.
+struct Entry {
+    format: TraceFormat,
+    name: &'static str,
+    detect: fn(&Value) -> bool,
+    parse: fn(&Value) -> Result<Transcript, TraceError>,
+}
+
+/// Every trace format, **in detection order**: the first whose `detect` accepts a document is
+/// its format, so a format whose documents another's detection also accepts comes first
+/// (OpenInference before OTel; the Responses API before chat completions). Adding a format is
+/// a module, a variant and a line here; [`TraceFormat::ALL`] follows this table.
+const FORMATS: [Entry; 10] = [
+    Entry {
+        format: TraceFormat::OpenInference,
+        name: "openinference",
+        detect: otel::detect_openinference,
+        parse: otel::parse_openinference,
+    },
+    Entry {
+        format: TraceFormat::Otel,
+        name: "otel",
+        detect: otel::detect_otel,
+        parse: otel::parse_otel,
+    },
+    Entry {
+        format: TraceFormat::Mibo,
+        name: "mibo",
+        detect: mibo::detect,
+        parse: mibo::parse,
+    },
+    Entry {
+        format: TraceFormat::N8n,
+        name: "n8n",
+        detect: n8n::detect,
+        parse: n8n::parse,
+    },
+    Entry {
+        format: TraceFormat::MorganaBench,
+        name: "morganabench",
+        detect: morganabench::detect,
+        parse: morganabench::parse,
+    },
+    Entry {
+        format: TraceFormat::OpenAiResponses,
+        name: "openai-responses",
+        detect: responses::detect,
+        parse: responses::parse,
+    },
+    Entry {
+        format: TraceFormat::OpenAiChat,
+        name: "openai-chat",
+        detect: openai::detect,
+        parse: openai::parse,
+    },
+    Entry {
+        format: TraceFormat::Anthropic,
+        name: "anthropic",
+        detect: anthropic::detect,
+        parse: anthropic::parse,
+    },
+    Entry {
+        format: TraceFormat::Gemini,
+        name: "gemini",
+        detect: gemini::detect,
+        parse: gemini::parse,
+    },
+    Entry {
+        format: TraceFormat::LangChain,
+        name: "langchain",
+        detect: langchain::detect,
+        parse: langchain::parse,
+    },
+];
+
 impl TraceFormat {
     /// Every format, in detection order.
-    pub const ALL: [TraceFormat; 10] = [
-        TraceFormat::OpenInference,
-        TraceFormat::Otel,
-        TraceFormat::Mibo,
-        TraceFormat::N8n,
-        TraceFormat::MorganaBench,
-        TraceFormat::OpenAiResponses,
-        TraceFormat::OpenAiChat,
-        TraceFormat::Anthropic,
-        TraceFormat::Gemini,
-        TraceFormat::LangChain,
-    ];
+    pub const ALL: [TraceFormat; FORMATS.len()] = {
+        let mut all = [TraceFormat::Otel; FORMATS.len()];
+        let mut i = 0;
+        while i < FORMATS.len() {
+            all[i] = FORMATS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    fn entry(self) -> &'static Entry {
+        // Every variant has its line (a test holds the table to the enum).
+        FORMATS
+            .iter()
+            .find(|e| e.format == self)
+            .unwrap_or(&FORMATS[0])
+    }
 
     /// The format's name, as the command line and errors spell it.
     ///
@@ -103,18 +184,7 @@ impl TraceFormat {
     /// assert_eq!(agent_test::trace::TraceFormat::OpenAiChat.name(), "openai-chat");
     /// ```
     pub fn name(self) -> &'static str {
-        match self {
-            TraceFormat::OpenAiChat => "openai-chat",
-            TraceFormat::OpenAiResponses => "openai-responses",
-            TraceFormat::Anthropic => "anthropic",
-            TraceFormat::Gemini => "gemini",
-            TraceFormat::LangChain => "langchain",
-            TraceFormat::Mibo => "mibo",
-            TraceFormat::MorganaBench => "morganabench",
-            TraceFormat::N8n => "n8n",
-            TraceFormat::Otel => "otel",
-            TraceFormat::OpenInference => "openinference",
-        }
+        self.entry().name
     }
 
     /// The format named `name` (as [`TraceFormat::name`] spells it).
@@ -124,24 +194,7 @@ impl TraceFormat {
     /// assert_eq!(TraceFormat::from_name("n8n"), Some(TraceFormat::N8n));
     /// ```
     pub fn from_name(name: &str) -> Option<TraceFormat> {
-        TraceFormat::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    fn detects(self, v: &Value) -> bool {
-        match self {
-            TraceFormat::OpenAiChat => openai::detect(v),
-            TraceFormat::OpenAiResponses => responses::detect(v),
-            TraceFormat::Anthropic => anthropic::detect(v),
-            TraceFormat::Gemini => gemini::detect(v),
-            TraceFormat::LangChain => langchain::detect(v),
-            TraceFormat::Mibo => mibo::detect(v),
-            TraceFormat::MorganaBench => morganabench::detect(v),
-            TraceFormat::N8n => n8n::detect(v),
-            TraceFormat::Otel => otel::spans::detect(v),
-            TraceFormat::OpenInference => {
-                otel::spans::detect(v) && otel::spans::has_attribute(v, "openinference.span.kind")
-            }
-        }
+        FORMATS.iter().find(|e| e.name == name).map(|e| e.format)
     }
 }
 
@@ -211,7 +264,7 @@ impl std::error::Error for TraceError {}
 /// assert_eq!(detect(&v), Some(TraceFormat::Gemini));
 /// ```
 pub fn detect(value: &Value) -> Option<TraceFormat> {
-    TraceFormat::ALL.into_iter().find(|f| f.detects(value))
+    FORMATS.iter().find(|e| (e.detect)(value)).map(|e| e.format)
 }
 
 /// Reads a trace into a transcript: its turns (a single response is one turn without input),
@@ -227,23 +280,12 @@ pub fn parse(value: &Value, format: Option<TraceFormat>) -> Result<Transcript, T
                 path: "$".into(),
                 message: format!(
                     "not a trace agent-test knows ({}); name the format explicitly to see what is missing",
-                    TraceFormat::ALL.map(TraceFormat::name).join(", ")
+                    FORMATS.map(|e| e.name).join(", ")
                 ),
             });
         }
     };
-    let mut transcript = match format {
-        TraceFormat::OpenAiChat => openai::parse(value),
-        TraceFormat::OpenAiResponses => responses::parse(value),
-        TraceFormat::Anthropic => anthropic::parse(value),
-        TraceFormat::Gemini => gemini::parse(value),
-        TraceFormat::LangChain => langchain::parse(value),
-        TraceFormat::Mibo => mibo::parse(value),
-        TraceFormat::MorganaBench => morganabench::parse(value),
-        TraceFormat::N8n => n8n::parse(value),
-        TraceFormat::Otel => otel::parse(value, format, otel::genai::role),
-        TraceFormat::OpenInference => otel::parse(value, format, otel::openinference::role),
-    }?;
+    let mut transcript = (format.entry().parse)(value)?;
     for turn in &mut transcript.turns {
         crate::model::call::number_positions(&mut turn.reply.calls);
     }
@@ -279,5 +321,31 @@ pub(crate) fn final_text(data: &Value) -> String {
         .unwrap_or_default()
         .to_owned(),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_one_line_in_the_table() {
+        // Exhaustive on purpose: a new variant does not compile here until it is listed.
+        let listed = |f: TraceFormat| match f {
+            TraceFormat::OpenAiChat
+            | TraceFormat::OpenAiResponses
+            | TraceFormat::Anthropic
+            | TraceFormat::Gemini
+            | TraceFormat::LangChain
+            | TraceFormat::Mibo
+            | TraceFormat::MorganaBench
+            | TraceFormat::N8n
+            | TraceFormat::Otel
+            | TraceFormat::OpenInference => FORMATS.iter().filter(|e| e.format == f).count(),
+        };
+        for f in TraceFormat::ALL {
+            assert_eq!(listed(f), 1, "{f:?}");
+            assert_eq!(TraceFormat::from_name(f.name()), Some(f));
+        }
     }
 }

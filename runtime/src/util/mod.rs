@@ -6,5 +6,6 @@ pub(crate) mod diff;
 pub(crate) mod dirs;
 pub(crate) mod input;
 pub(crate) mod json;
+pub(crate) mod python_literal;
 pub(crate) mod text;
 pub(crate) mod typed;

@@ -1,8 +1,8 @@
 //! Recorded runs: random text, mutated recordings, and the round trip of generated ones.
 
 use agent_test_runtime::model::{
-    Call, CallKind, Context, Guardrail, Message, Reply, Role, ToolErrorKind, Transcript, Turn,
-    Usage, Variable, Workflow,
+    Call, CallKind, Context, Gap, Guardrail, Message, Part, Reply, Role, ToolErrorKind, Transcript,
+    Turn, Usage, Variable, Workflow,
 };
 use agent_test_runtime::{RecordedRun, ScenarioInfo};
 use jiff::Timestamp;
@@ -97,6 +97,20 @@ fn reply() -> impl Strategy<Value = Reply> {
             0..2,
         ),
         proptest::collection::vec(odd_string(), 0..2),
+        proptest::collection::vec(
+            (
+                proptest::sample::select(vec![
+                    Part::Calls,
+                    Part::Arguments,
+                    Part::Results,
+                    Part::Outcomes,
+                    Part::ReplyText,
+                    Part::Usage,
+                ]),
+                odd_string(),
+            ),
+            0..2,
+        ),
     )
         .prop_map(
             |(
@@ -110,6 +124,7 @@ fn reply() -> impl Strategy<Value = Reply> {
                 workflow,
                 guardrails,
                 notes,
+                gaps,
             )| Reply {
                 text,
                 body,
@@ -136,6 +151,10 @@ fn reply() -> impl Strategy<Value = Reply> {
                     })
                     .collect(),
                 notes,
+                gaps: gaps
+                    .into_iter()
+                    .map(|(part, reason)| Gap::new(part, reason))
+                    .collect(),
             },
         )
 }

@@ -149,6 +149,7 @@ fn turn_spans(
                     "gen_ai.tool.call.arguments",
                     &format!("{{\"order_id\":\"{order}\"}}"),
                 ),
+                kv("gen_ai.tool.call.result", "{\"refunded\":true}"),
             ],
         ),
     ];
@@ -292,6 +293,7 @@ async fn chat(State(agent): State<Agent>, headers: HeaderMap, body: String) -> a
                                 kv("openinference.span.kind", "TOOL"),
                                 kv("tool.name", "refund"),
                                 kv("input.value", "{\"order_id\":\"ORD-9921\"}"),
+                                kv("output.value", "{\"refunded\":true}"),
                             ];
                         }
                     }

@@ -10,8 +10,9 @@
 
 use serde_json::Value;
 
+use super::payload::{self, json_text};
 use super::spans::{Span, text};
-use super::{ModelStep, RequestedCall, Role, ToolSpan, json_text};
+use super::{AgentSpan, ModelStep, RequestedCall, Role, ToolSpan};
 use crate::model::Usage;
 use crate::trace::arguments_from_string;
 
@@ -24,59 +25,71 @@ pub(crate) fn role(s: &Span) -> Role {
             .strip_prefix(prefix)
             .map(str::trim)
             .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+    };
+    let agent = |key: &str, prefix: &str, fallback: &str| {
+        let declared = s.text(key);
+        Role::Agent(AgentSpan {
+            declared: declared.is_some(),
+            name: declared
+                .or_else(|| named(prefix))
+                .unwrap_or_else(|| fallback.to_owned()),
+        })
     };
     match (op.as_deref(), traceloop.as_deref()) {
-        (Some("invoke_agent"), _) => Role::Agent {
-            name: s
-                .text("gen_ai.agent.name")
-                .or_else(|| named("invoke_agent").map(str::to_owned))
-                .unwrap_or_else(|| "agent".to_owned()),
-        },
-        (Some("invoke_workflow"), _) => Role::Agent {
-            name: s
-                .text("gen_ai.workflow.name")
-                .or_else(|| named("invoke_workflow").map(str::to_owned))
-                .unwrap_or_else(|| "workflow".to_owned()),
-        },
-        (Some("execute_tool"), _) => Role::Tool(ToolSpan {
-            name: s
-                .text("gen_ai.tool.name")
-                .or_else(|| named("execute_tool").map(str::to_owned))
+        (Some("invoke_agent"), _) => agent("gen_ai.agent.name", "invoke_agent", "agent"),
+        (Some("invoke_workflow"), _) => {
+            agent("gen_ai.workflow.name", "invoke_workflow", "workflow")
+        }
+        (Some("execute_tool"), _) => tool(
+            s,
+            s.text("gen_ai.tool.name")
+                .or_else(|| named("execute_tool"))
                 .unwrap_or_else(|| s.name.clone()),
-            id: s.text("gen_ai.tool.call.id"),
-            arguments: s
-                .attributes
-                .get("gen_ai.tool.call.arguments")
-                .map(arguments),
-            result: s.attributes.get("gen_ai.tool.call.result").map(json_text),
-        }),
+        ),
         (Some("chat" | "text_completion" | "generate_content"), _) => Role::Model(model(s)),
         (Some(_), _) => Role::Other,
-        (None, Some("agent" | "workflow")) => Role::Agent {
+        (None, Some("agent" | "workflow")) => Role::Agent(AgentSpan {
+            declared: s.attributes.contains_key("traceloop.entity.name"),
             name: s
                 .text("traceloop.entity.name")
                 .unwrap_or_else(|| s.name.clone()),
-        },
-        (None, Some("tool")) => Role::Tool(ToolSpan {
-            name: s
-                .text("traceloop.entity.name")
+        }),
+        (None, Some("tool")) => Role::Tool(ToolSpan::read(
+            s.text("traceloop.entity.name")
                 .unwrap_or_else(|| s.name.clone()),
-            id: None,
-            arguments: s.attributes.get("traceloop.entity.input").map(arguments),
-            result: s.attributes.get("traceloop.entity.output").map(json_text),
-        }),
-        (None, _) if s.attributes.contains_key("gen_ai.tool.name") => Role::Tool(ToolSpan {
-            name: s.text("gen_ai.tool.name").unwrap_or_default(),
-            id: s.text("gen_ai.tool.call.id"),
-            arguments: s
-                .attributes
-                .get("gen_ai.tool.call.arguments")
-                .map(arguments),
-            result: s.attributes.get("gen_ai.tool.call.result").map(json_text),
-        }),
+            None,
+            s.attributes.get("traceloop.entity.input"),
+            s.attributes.get("traceloop.entity.output"),
+        )),
+        (None, _) if s.attributes.contains_key("gen_ai.tool.name") => {
+            tool(s, s.text("gen_ai.tool.name").unwrap_or_default())
+        }
         (None, _) if is_model(s) => Role::Model(model(s)),
         _ => Role::Other,
     }
+}
+
+/// A tool execution span. Google ADK adds a span `execute_tool (merged)` after parallel
+/// calls, with the tool name `(merged tools)` and an event id for a call id: it ran nothing
+/// and is structure only.
+fn tool(s: &Span, name: String) -> Role {
+    if name == "(merged tools)" {
+        return Role::Other;
+    }
+    Role::Tool(ToolSpan::read(
+        name,
+        s.text("gen_ai.tool.call.id"),
+        s.attributes.get("gen_ai.tool.call.arguments"),
+        s.attributes.get("gen_ai.tool.call.result"),
+    ))
+}
+
+/// The agent a span says it works for: `gen_ai.agent.name` on any span, or the LangChain
+/// agent name OpenLLMetry carries in its association properties.
+pub(crate) fn agent_of(s: &Span) -> Option<String> {
+    s.text("gen_ai.agent.name")
+        .or_else(|| s.text("traceloop.association.properties.lc_agent_name"))
 }
 
 /// A model span of an instrumentation that writes no operation name.
@@ -90,11 +103,12 @@ fn is_model(s: &Span) -> bool {
     .any(|k| s.attributes.contains_key(*k))
 }
 
-fn arguments(v: &Value) -> Value {
-    match v {
-        Value::String(s) => arguments_from_string(s),
-        other => other.clone(),
-    }
+/// What an agent span says it was asked and answered (its own message attributes or
+/// events, as Semantic Kernel and Strands write them): the last user text, the last answer.
+pub(crate) fn agent_messages(s: &Span) -> (Option<String>, Option<String>) {
+    let mut m = model(s);
+    m.usage = None;
+    (m.user_input, m.output_text)
 }
 
 fn model(s: &Span) -> ModelStep {
@@ -123,7 +137,12 @@ fn usage(s: &Span) -> Option<Usage> {
     (input.is_some() || output.is_some()).then(|| Usage {
         input_tokens: input,
         output_tokens: output,
-        total_tokens: match (input, output, s.count("llm.usage.total_tokens")) {
+        total_tokens: match (
+            input,
+            output,
+            s.count("gen_ai.usage.total_tokens")
+                .or_else(|| s.count("llm.usage.total_tokens")),
+        ) {
             (_, _, Some(t)) => Some(t),
             (i, o, None) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0))),
         },
@@ -135,6 +154,12 @@ fn parts(msg: &Value) -> (Option<String>, Vec<RequestedCall>, Vec<(String, Value
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     let mut results = Vec::new();
+    // A message of the older form (`{"role", "content"}`, Semantic Kernel) is its text.
+    if msg.get("parts").is_none()
+        && let Some(t) = msg.get("content").and_then(Value::as_str)
+    {
+        texts.push(t.to_owned());
+    }
     for p in msg
         .get("parts")
         .and_then(Value::as_array)
@@ -152,7 +177,9 @@ fn parts(msg: &Value) -> (Option<String>, Vec<RequestedCall>, Vec<(String, Value
                 name: p.get("name").and_then(text).unwrap_or_default(),
                 arguments: p
                     .get("arguments")
-                    .map_or(Value::Object(Default::default()), arguments),
+                    .map_or(Value::Object(Default::default()), |a| {
+                        payload::arguments(a).0
+                    }),
             }),
             Some("tool_call_response") => {
                 // The schema says `response`; the specification's example and some
@@ -161,7 +188,7 @@ fn parts(msg: &Value) -> (Option<String>, Vec<RequestedCall>, Vec<(String, Value
                     p.get("id").and_then(text),
                     p.get("response").or_else(|| p.get("result")),
                 ) {
-                    results.push((id, json_text(r)));
+                    results.push((id, payload::result(r).value.unwrap_or(Value::Null)));
                 }
             }
             _ => {}
@@ -246,6 +273,16 @@ fn indexed(s: &Span, m: &mut ModelStep) {
 fn events(s: &Span, m: &mut ModelStep) {
     for e in &s.events {
         let a = &e.attributes;
+        // Strands (and the conventions' event form): the message attributes on an event.
+        if e.name == "gen_ai.client.inference.operation.details" {
+            if let Some(input) = a.get("gen_ai.input.messages").map(json_text) {
+                messages_in(&input, m);
+            }
+            if let Some(output) = a.get("gen_ai.output.messages").map(json_text) {
+                messages_out(&output, m);
+            }
+            continue;
+        }
         let content = a
             .get("content")
             .or_else(|| a.get("message").and_then(|msg| msg.get("content")))
@@ -272,7 +309,9 @@ fn events(s: &Span, m: &mut ModelStep) {
                         name: f.get("name").and_then(text).unwrap_or_default(),
                         arguments: f
                             .get("arguments")
-                            .map_or(Value::Object(Default::default()), arguments),
+                            .map_or(Value::Object(Default::default()), |a| {
+                                payload::arguments(a).0
+                            }),
                     });
                 }
             }

@@ -1,34 +1,40 @@
-//! OpenTelemetry traces of agents: OTLP/JSON spans ([`spans`]) interpreted by one of two
-//! conventions — the OpenTelemetry GenAI semantic conventions ([`genai`], [`TraceFormat::Otel`])
-//! or OpenInference ([`openinference`], [`TraceFormat::OpenInference`]) — into a transcript.
+//! OpenTelemetry traces of agents: OTLP/JSON spans ([`spans`]) read span by span by the
+//! convention that claims each ([`CONVENTIONS`]: OpenInference, the Vercel AI SDK's `ai.*`
+//! spans, the OpenTelemetry GenAI semantic conventions with OpenLLMetry's older names) into
+//! what each span is ([`Role`]), then assembled into a transcript by one set of reading
+//! rules for all of them ([`reading`]).
 //!
-//! Each trace is a turn (in the order the traces start). Within it, spans form a tree by their
-//! parent ids: agent spans become nodes (sub-agents nest), tool spans become calls — with their
-//! arguments, results and error status, in start-time order, nested under the agent or tool
-//! that made them — and model spans give the turn's usage, its input (the last user message the
-//! model saw) and its reply (the model's last answer), and group the calls into model steps
-//! (the calls one model response asked for). A call a model asked for that has no tool span of
-//! its own (an app that instruments only its model client) is taken from the model's answer,
-//! with its result from the tool message the next model call was given. The turn's latency is
-//! the trace's span of time.
+//! Each trace is a turn (in the order the traces start; a trace with no agent, tool or model
+//! span — a framework's `create_agent` — is none). The rules, which docs/opentelemetry.md
+//! states for users, are in [`reading`]: one executed tool call is one call (what a model
+//! asked for is joined with the span that ran it), failures come from every place a
+//! framework writes them, framework wrappers are not sub-agents, usage is counted once, and
+//! what cannot be read is a [`Gap`](crate::model::Gap), never a silent guess.
 
 pub(crate) mod genai;
 pub(crate) mod openinference;
+pub(crate) mod payload;
+mod reading;
 pub(crate) mod spans;
+pub(crate) mod vercel;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use self::spans::Span;
 use super::{TraceError, TraceFormat};
-use crate::model::{Call, Reply, Transcript, Turn, Usage};
+#[cfg(any(feature = "otlp", feature = "tracing"))]
+use crate::model::Reply;
+use crate::model::{Transcript, Turn, Usage};
+
+pub(crate) use reading::turn;
 
 /// What a span is, by a convention's reading of it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Role {
     /// An agent (or a workflow): a node of the call tree.
-    Agent { name: String },
+    Agent(AgentSpan),
     /// A tool execution.
     Tool(ToolSpan),
     /// A model call.
@@ -37,13 +43,53 @@ pub(crate) enum Role {
     Other,
 }
 
+/// An agent span: its name, and whether an attribute says it (`gen_ai.agent.name`,
+/// `agent.name`) rather than only the span's name.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AgentSpan {
+    pub(crate) name: String,
+    pub(crate) declared: bool,
+}
+
 /// A tool span's call.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ToolSpan {
     pub(crate) name: String,
+    /// The call id, from an attribute or the wrapper of its arguments or result.
     pub(crate) id: Option<String>,
+    /// The arguments as the span has them: an object, or a display text (a single-argument
+    /// tool's value alone); `None` when the span has none.
     pub(crate) arguments: Option<Value>,
+    /// The result, unwrapped ([`payload`]).
     pub(crate) result: Option<Value>,
+    /// A failure the result's wrapper reports (beyond the span's status and events).
+    pub(crate) failure: Option<String>,
+}
+
+impl ToolSpan {
+    /// A tool span whose raw arguments and result are unwrapped ([`payload`]).
+    pub(crate) fn read(
+        name: String,
+        id: Option<String>,
+        arguments: Option<&Value>,
+        result: Option<&Value>,
+    ) -> Self {
+        let (arguments, args_id) = match arguments {
+            Some(a) => {
+                let (a, id) = payload::arguments(a);
+                (Some(a), id)
+            }
+            None => (None, None),
+        };
+        let result = result.map(payload::result).unwrap_or_default();
+        ToolSpan {
+            name,
+            id: id.or(args_id).or(result.id),
+            arguments,
+            result: result.value,
+            failure: result.failure,
+        }
+    }
 }
 
 /// What a model call saw and answered.
@@ -60,6 +106,14 @@ pub(crate) struct ModelStep {
     pub(crate) output_calls: Vec<RequestedCall>,
 }
 
+impl ModelStep {
+    /// Whether the span says anything of the call: a wrapper around the real model call (an
+    /// outer LlamaIndex span) has no answer and no usage, and is no step of its own.
+    pub(crate) fn says_something(&self) -> bool {
+        self.usage.is_some() || self.output_text.is_some() || !self.output_calls.is_empty()
+    }
+}
+
 /// A tool call a model's answer asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct RequestedCall {
@@ -68,12 +122,75 @@ pub(crate) struct RequestedCall {
     pub(crate) arguments: Value,
 }
 
-/// Reads OTLP/JSON spans with a convention's reading of each.
-pub(crate) fn parse(
-    v: &Value,
-    format: TraceFormat,
-    role: fn(&Span) -> Role,
-) -> Result<Transcript, TraceError> {
+/// A span convention: which spans it claims, what each of them is, and which agent a span
+/// says it belongs to.
+pub(crate) struct Convention {
+    /// Its name, as the documentation says it (a test holds docs/opentelemetry.md to it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) name: &'static str,
+    pub(crate) claims: fn(&Span) -> bool,
+    pub(crate) role: fn(&Span) -> Role,
+    /// The agent a span of any role declares it works for (LangChain's `lc_agent_name`):
+    /// a span that declares another agent than the one around it starts that agent.
+    pub(crate) agent_of: fn(&Span) -> Option<String>,
+}
+
+/// Every convention, in the order they claim spans: the first that claims a span reads it, so
+/// one trace may mix instrumentations (an OpenInference framework span around a GenAI client
+/// span). The GenAI conventions come last and claim every span (OpenLLMetry's older names
+/// included). Adding a convention is a module and a line here.
+pub(crate) const CONVENTIONS: [Convention; 3] = [
+    Convention {
+        name: "openinference",
+        claims: openinference::claims,
+        role: openinference::role,
+        agent_of: openinference::agent_of,
+    },
+    Convention {
+        name: "vercel-ai",
+        claims: vercel::claims,
+        role: vercel::role,
+        agent_of: vercel::agent_of,
+    },
+    Convention {
+        name: "genai",
+        claims: |_| true,
+        role: genai::role,
+        agent_of: genai::agent_of,
+    },
+];
+
+/// The convention that reads a span: the first that claims it.
+pub(crate) fn convention(s: &Span) -> &'static Convention {
+    CONVENTIONS
+        .iter()
+        .find(|c| (c.claims)(s))
+        .unwrap_or(&CONVENTIONS[CONVENTIONS.len() - 1])
+}
+
+/// Whether a document is OTLP/JSON trace data.
+pub(crate) fn detect_otel(v: &Value) -> bool {
+    spans::detect(v)
+}
+
+/// Whether a document is OTLP/JSON with OpenInference spans.
+pub(crate) fn detect_openinference(v: &Value) -> bool {
+    spans::detect(v) && spans::has_attribute(v, openinference::KIND)
+}
+
+/// Reads OTLP/JSON spans detected as OpenInference.
+pub(crate) fn parse_openinference(v: &Value) -> Result<Transcript, TraceError> {
+    parse(v, TraceFormat::OpenInference)
+}
+
+/// Reads OTLP/JSON spans detected as the GenAI conventions.
+pub(crate) fn parse_otel(v: &Value) -> Result<Transcript, TraceError> {
+    parse(v, TraceFormat::Otel)
+}
+
+/// Reads OTLP/JSON spans, each by the convention that claims it; `format` names the document
+/// in errors.
+fn parse(v: &Value, format: TraceFormat) -> Result<Transcript, TraceError> {
     let spans = spans::read(v, format)?;
     if spans.is_empty() {
         return Err(TraceError::at(
@@ -82,15 +199,26 @@ pub(crate) fn parse(
             "no spans: the export holds no span",
         ));
     }
-    Ok(Transcript::new(turns(spans, role)))
+    let turns = turns(spans);
+    if turns.is_empty() {
+        return Err(TraceError::at(
+            format,
+            "$",
+            "no agent, tool or model span in any trace: nothing a turn could be read from",
+        ));
+    }
+    Ok(Transcript::new(turns))
 }
 
 /// A live turn's reply completed by what its spans say: their calls when the reply lists
 /// none (else a note that they were not merged), their usage when it has none, their text
-/// when it has none; the error of the agent's root span, as a note.
+/// when it has none; the error of the agent's root span, as a note. What the spans could
+/// not read is a gap of the reply, unless the reply has that part itself.
 #[cfg(any(feature = "otlp", feature = "tracing"))]
 pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
-    if reply.calls.is_empty() {
+    use crate::model::Part;
+    let own_calls = !reply.calls.is_empty();
+    if !own_calls {
         reply.calls = traced.reply.calls;
     } else if !traced.reply.calls.is_empty() {
         reply.notes.push(format!(
@@ -99,286 +227,72 @@ pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
             traced.reply.calls.len()
         ));
     }
-    if reply.usage.is_none() {
+    let own_usage = reply.usage.is_some();
+    if !own_usage {
         reply.usage = traced.reply.usage;
     }
-    if reply.text.is_empty() {
+    let own_text = !reply.text.is_empty();
+    if !own_text {
         reply.text = traced.reply.text;
     }
+    reply.notes.extend(traced.reply.notes);
+    reply
+        .gaps
+        .extend(traced.reply.gaps.into_iter().filter(|g| match g.part {
+            Part::Calls | Part::Arguments | Part::Results | Part::Outcomes => !own_calls,
+            Part::ReplyText => !own_text,
+            Part::Usage => !own_usage,
+        }));
     if let Some(e) = traced.error {
         reply.notes.push(e);
     }
 }
 
-/// One turn per trace, in the order the traces start.
-pub(crate) fn turns(spans: Vec<Span>, role: fn(&Span) -> Role) -> Vec<Turn> {
+/// One turn per trace, in the order the traces start; a trace with nothing to read (no
+/// agent, tool or model span: a framework's `create_agent` span alone) is no turn, and the
+/// first turn notes it.
+pub(crate) fn turns(spans: Vec<Span>) -> Vec<Turn> {
     let mut traces: BTreeMap<String, Vec<Span>> = BTreeMap::new();
     for s in spans {
         traces.entry(s.trace_id.clone()).or_default().push(s);
     }
     let mut traces: Vec<Vec<Span>> = traces.into_values().collect();
     traces.sort_by_key(|t| t.iter().map(|s| s.start_ns).min().unwrap_or(0));
-    traces
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| turn(i, t, role))
-        .collect()
-}
-
-/// The turn of one trace.
-pub(crate) fn turn(index: usize, mut spans: Vec<Span>, role: fn(&Span) -> Role) -> Turn {
-    spans.sort_by_key(|s| (s.start_ns, s.end_ns));
-    // A span repeated (an exporter retried) counts once.
-    let mut seen = HashSet::new();
-    spans.retain(|s| seen.insert(s.span_id.clone()));
-    let roles: Vec<Role> = spans.iter().map(role).collect();
-    let tree = Tree::new(&spans, &roles);
-    let reply = tree.reply();
-    let start = spans.iter().map(|s| s.start_ns).min().unwrap_or(0);
-    let end = spans.iter().map(|s| s.end_ns).max().unwrap_or(0);
-    let mut turn = Turn::timed(
-        index,
-        tree.input(),
-        reply,
-        Some(end.saturating_sub(start) / 1_000_000),
-    );
-    if let Some(root) = tree.roots.first().map(|&r| &spans[r])
-        && let Some(message) = &root.error
-    {
-        turn.error = Some(if message.is_empty() {
-            format!("the agent's span `{}` ended with an error", root.name)
+    let mut skipped = Vec::new();
+    let mut out: Vec<Turn> = Vec::new();
+    for t in traces {
+        if t.iter()
+            .any(|s| !matches!((convention(s).role)(s), Role::Other))
+        {
+            out.push(turn(out.len(), t));
         } else {
-            format!(
-                "the agent's span `{}` ended with an error: {message}",
-                root.name
-            )
-        });
+            let names: Vec<&str> = t.iter().take(3).map(|s| s.name.as_str()).collect();
+            skipped.push(format!(
+                "trace {} ({}) holds no agent, tool or model span: it is not a turn",
+                t.first().map(|s| s.trace_id.as_str()).unwrap_or_default(),
+                names.join(", ")
+            ));
+        }
     }
-    turn
+    if let Some(first) = out.first_mut() {
+        first.reply.notes.splice(0..0, skipped);
+    }
+    out
 }
 
-/// The spans of one trace as a tree, with each span's role.
-struct Tree<'a> {
-    spans: &'a [Span],
-    roles: &'a [Role],
-    children: Vec<Vec<usize>>,
-    roots: Vec<usize>,
-    /// Model spans in time order: a span's position is its step.
-    models: Vec<usize>,
-    /// Which model step asked for each call id.
-    step_of_call: HashMap<String, usize>,
-    /// Call ids some tool span ran.
-    ran: HashSet<String>,
-}
+#[cfg(test)]
+mod tests {
+    use super::CONVENTIONS;
 
-impl<'a> Tree<'a> {
-    fn new(spans: &'a [Span], roles: &'a [Role]) -> Self {
-        let index: HashMap<&str, usize> = spans
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.span_id.as_str(), i))
-            .collect();
-        let mut children = vec![Vec::new(); spans.len()];
-        let mut roots = Vec::new();
-        for (i, s) in spans.iter().enumerate() {
-            match s.parent.as_deref().and_then(|p| index.get(p)) {
-                // A span cannot be its own parent; such a loop is read as a root.
-                Some(&p) if p != i => children[p].push(i),
-                _ => roots.push(i),
-            }
+    #[test]
+    fn every_convention_is_documented() {
+        let docs = include_str!("../../../../docs/opentelemetry.md");
+        for c in &CONVENTIONS {
+            assert!(
+                docs.contains(&format!("`{}`", c.name)),
+                "docs/opentelemetry.md does not name the convention `{}`",
+                c.name
+            );
         }
-        let models: Vec<usize> = (0..spans.len())
-            .filter(|&i| matches!(roles[i], Role::Model(_)))
-            .collect();
-        let mut step_of_call = HashMap::new();
-        for (step, &m) in models.iter().enumerate() {
-            if let Role::Model(model) = &roles[m] {
-                for c in &model.output_calls {
-                    if let Some(id) = &c.id {
-                        step_of_call.entry(id.clone()).or_insert(step);
-                    }
-                }
-            }
-        }
-        let ran = roles
-            .iter()
-            .filter_map(|r| match r {
-                Role::Tool(t) => t.id.clone(),
-                _ => None,
-            })
-            .collect();
-        Tree {
-            spans,
-            roles,
-            children,
-            roots,
-            models,
-            step_of_call,
-            ran,
-        }
-    }
-
-    fn model(&self, step: usize) -> Option<&ModelStep> {
-        match &self.roles[*self.models.get(step)?] {
-            Role::Model(m) => Some(m),
-            _ => None,
-        }
-    }
-
-    /// The model step a tool span belongs to: the one that asked for its call id, else the
-    /// last model call that ended before it started.
-    fn step_of(&self, tool: usize, id: Option<&String>) -> Option<usize> {
-        if let Some(step) = id.and_then(|id| self.step_of_call.get(id)) {
-            return Some(*step);
-        }
-        let start = self.spans[tool].start_ns;
-        self.models
-            .iter()
-            .rposition(|&m| self.spans[m].end_ns <= start)
-    }
-
-    /// The result the model was given for a call, by id.
-    fn given_result(&self, id: &str) -> Option<Value> {
-        (0..self.models.len()).find_map(|s| {
-            self.model(s)?
-                .tool_results
-                .iter()
-                .find(|(i, _)| i == id)
-                .map(|(_, v)| v.clone())
-        })
-    }
-
-    fn reply(&self) -> Reply {
-        let mut reply = Reply::text(self.output());
-        let mut usage: Option<Usage> = None;
-        for s in 0..self.models.len() {
-            if let Some(u) = self.model(s).and_then(|m| m.usage) {
-                usage.get_or_insert_with(Usage::default).add(&u);
-            }
-        }
-        reply.usage = usage;
-        for &r in &self.roots {
-            reply.calls.extend(self.calls(r));
-        }
-        reply
-    }
-
-    /// The calls of span `i`: a node for an agent, a call for a tool, else its children's.
-    fn calls(&self, i: usize) -> Vec<Call> {
-        let nested = || -> Vec<Call> {
-            self.children[i]
-                .iter()
-                .flat_map(|&c| self.calls(c))
-                .collect()
-        };
-        match &self.roles[i] {
-            Role::Agent { name } => {
-                vec![
-                    nested()
-                        .into_iter()
-                        .fold(Call::node(name.clone()), Call::child),
-                ]
-            }
-            Role::Tool(t) => {
-                let mut call = Call::tool(
-                    t.name.clone(),
-                    t.arguments
-                        .clone()
-                        .unwrap_or_else(|| Value::Object(Default::default())),
-                );
-                if let Some(id) = &t.id {
-                    call = call.with_id(id.clone());
-                }
-                let result = t
-                    .result
-                    .clone()
-                    .or_else(|| t.id.as_deref().and_then(|id| self.given_result(id)));
-                if let Some(error) = &self.spans[i].error {
-                    let why = result.unwrap_or_else(|| Value::String(error.clone()));
-                    call = call.failed(why);
-                } else if let Some(r) = result {
-                    call = call.result(r);
-                }
-                if let Some(step) = self.step_of(i, t.id.as_ref()) {
-                    call = call.in_step(step);
-                }
-                let span = &self.spans[i];
-                call = call.took_ms(span.end_ns.saturating_sub(span.start_ns) / 1_000_000);
-                vec![nested().into_iter().fold(call, Call::child)]
-            }
-            Role::Model(m) => {
-                // Calls the model asked for that no tool span ran: from its answer.
-                let step = self.models.iter().position(|&x| x == i);
-                let mut out = nested();
-                for c in &m.output_calls {
-                    if c.id.as_ref().is_some_and(|id| self.ran.contains(id)) {
-                        continue;
-                    }
-                    if c.id.is_none() && self.tool_named_after(i, &c.name) {
-                        continue;
-                    }
-                    let mut call = Call::tool(c.name.clone(), c.arguments.clone());
-                    if let Some(id) = &c.id {
-                        call = call.with_id(id.clone());
-                        if let Some(r) = self.given_result(id) {
-                            call = call.result(r);
-                        }
-                    }
-                    if let Some(step) = step {
-                        call = call.in_step(step);
-                    }
-                    out.push(call);
-                }
-                out
-            }
-            Role::Other => nested(),
-        }
-    }
-
-    /// Whether a tool span named `name` started after model span `m` (calls without ids are
-    /// matched by name).
-    fn tool_named_after(&self, m: usize, name: &str) -> bool {
-        let end = self.spans[m].end_ns;
-        self.roles.iter().enumerate().any(|(i, r)| {
-            matches!(r, Role::Tool(t) if t.name == name) && self.spans[i].start_ns >= end
-        })
-    }
-
-    /// The user's message: the last one the first model call saw, else the root span's input.
-    fn input(&self) -> String {
-        (0..self.models.len())
-            .find_map(|s| self.model(s)?.user_input.clone())
-            .or_else(|| {
-                self.roots
-                    .iter()
-                    .find_map(|&r| root_text(&self.spans[r], &["input.value", "gen_ai.prompt"]))
-            })
-            .unwrap_or_default()
-    }
-
-    /// The reply: the last model answer with text, else the root span's output.
-    fn output(&self) -> String {
-        (0..self.models.len())
-            .rev()
-            .find_map(|s| self.model(s)?.output_text.clone())
-            .or_else(|| {
-                self.roots.iter().find_map(|&r| {
-                    root_text(&self.spans[r], &["output.value", "gen_ai.completion"])
-                })
-            })
-            .unwrap_or_default()
-    }
-}
-
-/// The first of `keys` a root span has, as text.
-fn root_text(span: &Span, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| span.text(k))
-}
-
-/// Text that may hold JSON: the JSON value, else the text.
-pub(crate) fn json_text(v: &Value) -> Value {
-    match v {
-        Value::String(s) => super::json_or_string(s),
-        other => other.clone(),
     }
 }

@@ -2,47 +2,70 @@
 //!
 //! | kind | read as |
 //! |---|---|
-//! | `AGENT` | a node named `agent.name` (else the span's name) |
-//! | `TOOL` | a call of `tool.name` (else the span's name), id `tool.id` / `tool_call.id`, arguments `input.value`, result `output.value` (JSON text read as JSON); the span's ERROR status is the call's failure |
+//! | `AGENT` | a node named `agent.name`, else `graph.node.id` (CrewAI), else the span's name without a `.run` suffix (smolagents); an `AGENT` span that is a LangGraph graph node (`metadata.langgraph_node`) is structure only |
+//! | `TOOL` | a call of `tool.name` (else the span's name), id `tool.id` / `tool_call.id` or the one its payload carries, arguments `input.value`, result `output.value`, both unwrapped from the frameworks' envelopes ([`payload`](super::payload)) |
 //! | `LLM` | a model call: usage `llm.token_count.prompt` / `completion` / `total`; input `llm.input_messages.{i}.message.role` / `content` / `tool_call_id`; answer `llm.output_messages.{i}.message.content` and `…message.tool_calls.{j}.tool_call.id` / `function.name` / `function.arguments` |
 //! | `CHAIN`, `RETRIEVER`, `EMBEDDING`, ... | structure only: their children are lifted to their parent |
 //!
-//! A trace's root (an `AGENT` or `CHAIN` span) gives the turn's input and reply (`input.value`,
-//! `output.value`) when no model span does.
+//! A span's `metadata.lc_agent_name` (LangChain, LangGraph) names the agent it works for: a
+//! `CHAIN` that starts another agent's work (a sub-agent's graph run as a tool) is that agent.
 
 use serde_json::Value;
 
+use super::payload::json_text;
 use super::spans::Span;
-use super::{ModelStep, RequestedCall, Role, ToolSpan, json_text};
+use super::{AgentSpan, ModelStep, RequestedCall, Role, ToolSpan};
 use crate::model::Usage;
-use crate::trace::{arguments_from_string, json_or_string};
+use crate::trace::arguments_from_string;
 
-/// Whether the span follows OpenInference (it has `openinference.span.kind`): a live trace
-/// may mix instrumentations, so the convention is chosen per span.
-#[cfg(feature = "otlp")]
-pub(crate) fn is_openinference(s: &Span) -> bool {
-    s.attributes.contains_key("openinference.span.kind")
+/// The attribute that marks an OpenInference span.
+pub(crate) const KIND: &str = "openinference.span.kind";
+
+/// Whether the span follows OpenInference (it has [`KIND`]).
+pub(crate) fn claims(s: &Span) -> bool {
+    s.attributes.contains_key(KIND)
 }
 
 /// What a span is.
 pub(crate) fn role(s: &Span) -> Role {
-    let kind = s.text("openinference.span.kind").unwrap_or_default();
+    let kind = s.text(KIND).unwrap_or_default();
     match kind.to_ascii_uppercase().as_str() {
-        "AGENT" => Role::Agent {
-            name: s.text("agent.name").unwrap_or_else(|| s.name.clone()),
-        },
-        "TOOL" => Role::Tool(ToolSpan {
-            name: s.text("tool.name").unwrap_or_else(|| s.name.clone()),
-            id: s.text("tool.id").or_else(|| s.text("tool_call.id")),
-            arguments: s.attributes.get("input.value").map(|v| match v {
-                Value::String(t) => arguments_from_string(t),
-                other => other.clone(),
-            }),
-            result: s.attributes.get("output.value").map(json_text),
-        }),
+        // LangGraph's graph nodes: the instrumentation calls any run whose name has "agent"
+        // in it an AGENT (`create_react_agent`'s node `agent`), but a graph node is a step of
+        // the agent around it, not an agent of its own.
+        "AGENT" if metadata(s, "langgraph_node").is_some() => Role::Other,
+        "AGENT" => {
+            let declared = s.text("agent.name").or_else(|| s.text("graph.node.id"));
+            Role::Agent(AgentSpan {
+                declared: declared.is_some(),
+                // smolagents names an agent's span `<agent>.run`.
+                name: declared
+                    .unwrap_or_else(|| s.name.strip_suffix(".run").unwrap_or(&s.name).to_owned()),
+            })
+        }
+        "TOOL" => Role::Tool(ToolSpan::read(
+            s.text("tool.name").unwrap_or_else(|| s.name.clone()),
+            s.text("tool.id").or_else(|| s.text("tool_call.id")),
+            s.attributes.get("input.value"),
+            s.attributes.get("output.value"),
+        )),
         "LLM" => Role::Model(model(s)),
         _ => Role::Other,
     }
+}
+
+/// The agent a span says it works for: LangChain's `lc_agent_name` in its `metadata`.
+pub(crate) fn agent_of(s: &Span) -> Option<String> {
+    metadata(s, "lc_agent_name")
+}
+
+/// A field of the span's `metadata` (a JSON object, as text).
+fn metadata(s: &Span, key: &str) -> Option<String> {
+    let metadata = match s.attributes.get("metadata")? {
+        Value::String(t) => crate::util::json::parse(t).ok()?,
+        other => other.clone(),
+    };
+    metadata.get(key).and_then(super::spans::text)
 }
 
 fn model(s: &Span) -> ModelStep {
@@ -69,7 +92,7 @@ fn model(s: &Span) -> ModelStep {
             "user" => m.user_input = content.or(m.user_input.take()),
             "tool" => {
                 if let (Some(id), Some(c)) = (get(format!("{base}.tool_call_id")), content) {
-                    m.tool_results.push((id, json_or_string(&c)));
+                    m.tool_results.push((id, json_text(&Value::String(c))));
                 }
             }
             _ => {}
