@@ -8,6 +8,9 @@ use serde_json::{Value, json};
 mod support;
 use support::command::{assert_exit, bin, serve, stderr, stdout, temp, write};
 
+#[path = "../../runtime/tests/otel/corpus.rs"]
+mod corpus;
+
 fn refund_scenario() -> Value {
     json!({
         "name": "refund",
@@ -1220,4 +1223,58 @@ fn deep_expressions_and_date_overflows_are_error_verdicts_not_crashes() {
         text.contains("agent-test: 2 runs: 0 passed, 2 failed"),
         "{text}"
     );
+}
+
+/// `agent-test eval` on the frameworks' own traces (the runtime's corpus): the scenario of
+/// what ran passes, and each wrong claim fails (exit 1, every verdict a failure), as through
+/// the Rust API.
+#[test]
+fn eval_reads_every_framework_s_trace() {
+    let dir = temp("frameworks");
+    for e in corpus::entries() {
+        let trace = e.dir.join("trace.json");
+        let passing = dir.join(format!("{}.json", e.name));
+        write(&passing, &serde_json::to_value(e.passing()).expect("a scenario"));
+        let out = bin()
+            .args(["eval", "--scenarios"])
+            .arg(&passing)
+            .arg("--runs")
+            .arg(&trace)
+            .output()
+            .expect("runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}{}",
+            e.name,
+            stdout(&out),
+            stderr(&out)
+        );
+        let wrong = e
+            .failing()
+            .into_iter()
+            .flat_map(|s| s.expectations())
+            .fold(
+                agent_test_runtime::scenario::Scenario::new("wrong"),
+                agent_test_runtime::scenario::Scenario::expect,
+            );
+        let failing = dir.join(format!("{}-wrong.json", e.name));
+        write(&failing, &serde_json::to_value(wrong).expect("a scenario"));
+        let out = bin()
+            .args(["eval", "--format", "json", "--scenarios"])
+            .arg(&failing)
+            .arg("--runs")
+            .arg(&trace)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{}: {}", e.name, stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+        let verdicts = doc["runs"][0]["report"]["verdicts"]
+            .as_array()
+            .expect("verdicts");
+        assert!(!verdicts.is_empty(), "{}", e.name);
+        for v in verdicts {
+            assert_eq!(v["status"], "fail", "{}: {v}", e.name);
+        }
+    }
 }
