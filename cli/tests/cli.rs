@@ -1234,7 +1234,10 @@ fn eval_reads_every_framework_s_trace() {
     for e in corpus::entries() {
         let trace = e.dir.join("trace.json");
         let passing = dir.join(format!("{}.json", e.name));
-        write(&passing, &serde_json::to_value(e.passing()).expect("a scenario"));
+        write(
+            &passing,
+            &serde_json::to_value(e.passing()).expect("a scenario"),
+        );
         let out = bin()
             .args(["eval", "--scenarios"])
             .arg(&passing)
@@ -1250,14 +1253,10 @@ fn eval_reads_every_framework_s_trace() {
             stdout(&out),
             stderr(&out)
         );
-        let wrong = e
-            .failing()
-            .into_iter()
-            .flat_map(|s| s.expectations())
-            .fold(
-                agent_test_runtime::scenario::Scenario::new("wrong"),
-                agent_test_runtime::scenario::Scenario::expect,
-            );
+        let wrong = e.failing().into_iter().flat_map(|s| s.expectations()).fold(
+            agent_test_runtime::scenario::Scenario::new("wrong"),
+            agent_test_runtime::scenario::Scenario::expect,
+        );
         let failing = dir.join(format!("{}-wrong.json", e.name));
         write(&failing, &serde_json::to_value(wrong).expect("a scenario"));
         let out = bin()

@@ -3,6 +3,8 @@
 
 mod chat_agent;
 mod data_steps;
+#[cfg(feature = "otlp")]
+mod frameworks;
 mod http_agent;
 mod judge;
 mod judge_cache;
