@@ -380,8 +380,9 @@ pub(crate) struct OpenAiOptions {
     /// Model calls per turn (default 8).
     #[arg(long, value_name = "N", conflicts_with = "http", value_parser = clap::value_parser!(u16).range(1..=1000), help_heading = "OpenAI-compatible model")]
     pub(crate) max_steps: Option<u16>,
-    /// Offer the model the tools of an MCP server: `stdio:COMMAND ARGS...` or an http(s) URL
-    /// (repeatable).
+    /// Offer the model the tools of an MCP server: `[NAME=]stdio:COMMAND ARGS...` (split as a
+    /// shell splits, quotes kept) or `[NAME=]URL` (repeatable; name servers started with the
+    /// same command).
     #[arg(long = "mcp", value_name = "SERVER", requires = "openai", value_parser = mcp_server, help_heading = "OpenAI-compatible model")]
     pub(crate) mcp: Vec<McpServer>,
     /// Test an MCP server itself, without a model: each turn is an MCP request (a user step's
@@ -389,6 +390,14 @@ pub(crate) struct OpenAiOptions {
     /// `resources/read`, `prompts/get`). `stdio:COMMAND ARGS...` or an http(s) URL.
     #[arg(long, value_name = "SERVER", value_parser = mcp_server, help_heading = "MCP server under test")]
     pub(crate) mcp_server: Option<McpServer>,
+    /// How long an MCP server may take to start and to answer each request, in seconds
+    /// (default: --timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, help_heading = "MCP servers")]
+    pub(crate) mcp_timeout: Option<Duration>,
+    /// The longest message a stdio MCP server may send: bytes, or with a unit (`32MiB`,
+    /// `1GiB`; default 16MiB). A longer answer fails at once, naming its size.
+    #[arg(long, value_name = "SIZE", value_parser = byte_size, help_heading = "MCP servers")]
+    pub(crate) mcp_max_message: Option<u64>,
 }
 
 /// Output formats.
@@ -418,6 +427,28 @@ fn trace_formats() -> ValueParser {
 
 fn mcp_server(s: &str) -> Result<McpServer, String> {
     McpServer::parse(s)
+}
+
+/// A size in bytes: `500000`, `64KiB`, `32MiB`, `1GiB` (at least 1 KiB, at most 4 GiB).
+fn byte_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let unit_bytes: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "KiB" | "K" | "k" => 1 << 10,
+        "MiB" | "M" => 1 << 20,
+        "GiB" | "G" => 1 << 30,
+        other => return Err(format!("`{s}`: unknown unit `{other}` (KiB, MiB or GiB)")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (bytes, or `32MiB`)"))?;
+    let bytes = n
+        .checked_mul(unit_bytes)
+        .filter(|b| (1 << 10..=4 << 30).contains(b))
+        .ok_or_else(|| format!("`{s}` is out of range: from 1KiB to 4GiB"))?;
+    Ok(bytes)
 }
 
 /// The longest wait any option accepts: a day.

@@ -118,11 +118,24 @@ impl AgentTemplate {
         }
         let o = &args.openai;
         if let Some(server) = &o.mcp_server {
-            return Ok(AgentTemplate::Mcp(server.clone()));
+            return Ok(AgentTemplate::Mcp(mcp_settings(server, args)));
         }
         // Read the files once; each scenario builds its agent from them.
         Ok(AgentTemplate::Chat(Box::new(ChatSpec::read(args)?)))
     }
+}
+
+/// A server with the command line's MCP settings: its request timeout (`--mcp-timeout`, else
+/// the turn's `--timeout`) and its message limit.
+fn mcp_settings(server: &McpServer, args: &RunArgs) -> McpServer {
+    let o = &args.openai;
+    let mut server = server
+        .clone()
+        .timeout(o.mcp_timeout.unwrap_or(args.timeout));
+    if let Some(n) = o.mcp_max_message {
+        server = server.max_message_bytes(n);
+    }
+    server
 }
 
 /// What `--openai` and its options say, read once.
@@ -188,7 +201,7 @@ impl ChatSpec {
             tools,
             mocks,
             max_steps: o.max_steps,
-            mcp: o.mcp.clone(),
+            mcp: o.mcp.iter().map(|s| mcp_settings(s, args)).collect(),
         })
     }
 
@@ -296,15 +309,27 @@ impl<'a> LiveRun<'a> {
             .enable_all()
             .build()?;
         let this = &self;
-        runtime.block_on(async {
-            let mut runs = futures_util::stream::iter(this.scenarios.iter().enumerate())
-                .map(|(i, scenario)| async move { (i, this.run_one(scenario).await) })
-                .buffer_unordered(this.jobs);
-            while let Some((i, result)) = runs.next().await {
-                sink.push(i, result)?;
+        let interrupted = runtime.block_on(async {
+            let work = async {
+                let mut runs = futures_util::stream::iter(this.scenarios.iter().enumerate())
+                    .map(|(i, scenario)| async move { (i, this.run_one(scenario).await) })
+                    .buffer_unordered(this.jobs);
+                while let Some((i, result)) = runs.next().await {
+                    sink.push(i, result)?;
+                }
+                Ok::<bool, std::io::Error>(false)
+            };
+            // Ctrl-C drops the runs in flight — their agents, and with them the MCP servers
+            // they started, ended as the MCP stdio transport says — before the command exits.
+            tokio::select! {
+                done = work => done,
+                _ = tokio::signal::ctrl_c() => Ok(true),
             }
-            Ok::<(), std::io::Error>(())
         })?;
+        if interrupted {
+            eprintln!("agent-test: interrupted; the runs in flight were stopped");
+            std::process::exit(130);
+        }
         // What the receiver got that no turn claimed, or refused: said, never dropped.
         if let AgentTemplate::Http(_, Some(receiver)) = &self.agent {
             for u in receiver.unclaimed() {

@@ -178,7 +178,7 @@ async fn run_tests_an_mcp_server_and_a_model_using_one() {
     assert_exit(&out, 2);
     assert!(
         text(&out.stderr)
-            .contains("is not an MCP server: `stdio:COMMAND ARGS...` or an http(s):// URL"),
+            .contains("is not an MCP server: `[NAME=]stdio:COMMAND ARGS...` or `[NAME=]URL`"),
         "{}",
         text(&out.stderr)
     );

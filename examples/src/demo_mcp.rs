@@ -103,8 +103,15 @@ impl DemoMcp {
     }
 
     /// Runs a demo tool: its result as JSON text, or a tool error. `DEMO_MCP_FAULT=crash`
-    /// or `=hang` makes every call crash the server or never answer (for fault tests).
+    /// or `=hang` makes every call crash the server or never answer (for fault tests);
+    /// `=huge:BYTES` answers with a text of that many bytes.
     fn run(&self, name: &str, args: Value) -> CallToolResult {
+        if let Some(n) = std::env::var("DEMO_MCP_FAULT").ok().and_then(|f| {
+            f.strip_prefix("huge:")
+                .and_then(|n| n.parse::<usize>().ok())
+        }) {
+            return CallToolResult::success(vec![ContentBlock::text("x".repeat(n))]);
+        }
         match std::env::var("DEMO_MCP_FAULT").as_deref() {
             Ok("crash") => {
                 eprintln!("demo-mcp: crashing on purpose (DEMO_MCP_FAULT=crash)");

@@ -208,7 +208,7 @@ async fn faults_are_turn_errors_with_the_server_s_last_words() {
         .timeout(Duration::from_millis(300));
     assert!(
         agent_failure(&faulty(silent).await)
-            .ends_with("(stdio: sh -c sleep 30) did not answer the MCP handshake within 300 ms"),
+            .ends_with("(stdio: sh -c 'sleep 30') did not answer the MCP handshake within 300 ms"),
     );
 
     let crashes = stdio_server().env("DEMO_MCP_FAULT", "crash");
@@ -313,6 +313,141 @@ async fn servers_a_model_could_not_tell_apart_are_an_error() {
         |agent, tool| agent.mock(tool, json!({"order_id": "ORD-9921", "status": "lost"})),
     );
     let report = twice(mocked).await;
+    assert!(
+        report.verdicts.iter().all(|v| v.check != "agent"),
+        "{report}"
+    );
+}
+
+/// Whether a process whose command line has `marker` is running (read from `/proc`: the
+/// servers below carry a marker no other process has).
+fn running(marker: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let line = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if line.contains(marker) {
+            // A zombie (exited, not reaped) is not running.
+            let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            if !state.split(") ").nth(1).is_some_and(|s| s.starts_with('Z')) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
+/// A unique marker for one test's servers.
+fn marker(test: &str) -> String {
+    format!(
+        "{}.{}{}",
+        7000 + std::process::id() % 1000,
+        test.len(),
+        test.len() * 7
+    )
+}
+
+#[tokio::test]
+async fn no_server_outlives_its_agent_on_any_path() {
+    // A server that ignores SIGTERM and never answers the handshake, with a child of its own
+    // (a launcher's): the handshake times out, the turn is an error, and the agent's end
+    // kills the whole group.
+    let m = marker("handshake");
+    let stubborn = McpServer::stdio("sh")
+        .args(["-c", &format!("trap '' TERM; sleep {m} & sleep {m}; wait")])
+        .timeout(Duration::from_millis(300))
+        .shutdown_grace(Duration::from_millis(100));
+    let report = faulty(stubborn).await;
+    assert!(
+        agent_failure(&report).contains("did not answer the MCP handshake within 300 ms"),
+        "{report}"
+    );
+    assert_eq!(running(&m), Vec::<String>::new(), "nothing is left");
+
+    // A server hung in a tool call, its input closed: SIGTERM ends it.
+    let hangs = stdio_server()
+        .env("DEMO_MCP_FAULT", "hang")
+        .timeout(Duration::from_millis(300))
+        .shutdown_grace(Duration::from_millis(100));
+    let agent = McpAgent::new(hangs);
+    let mut run = ScenarioRun::new(Suite::new().agent(agent), "hung");
+    run.user(mcp::call_tool(
+        "lookup_order",
+        json!({"order_id": "ORD-9921"}),
+    ))
+    .await;
+    drop(run.report().await);
+}
+
+#[test]
+fn a_server_is_ended_without_a_runtime_and_when_a_test_panics() {
+    // The agent outlives the runtime its turn ran on (a static suite, the end of a test
+    // binary): its server is still ended when it is dropped.
+    let m = marker("runtime");
+    let server = McpServer::stdio("sh")
+        .args(["-c", &format!("exec sleep {m}")])
+        .timeout(Duration::from_millis(300))
+        .shutdown_grace(Duration::from_millis(100));
+    let agent = std::sync::Arc::new(McpAgent::new(server));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let shared = agent.clone();
+    rt.block_on(async move {
+        let mut run = ScenarioRun::new(Suite::new().agent(shared), "no runtime");
+        run.user(mcp::list_tools()).await;
+        drop(run.report().await);
+    });
+    drop(rt);
+    drop(agent);
+    assert_eq!(running(&m), Vec::<String>::new());
+
+    // A test that panics while its agent's server runs.
+    let m = marker("panicking");
+    let server = stdio_server()
+        .env("DEMO_MCP_FAULT", "hang")
+        .arg(format!("--marker={m}"))
+        .timeout(Duration::from_secs(30))
+        .shutdown_grace(Duration::from_millis(100));
+    let inside = m.clone();
+    let outcome = std::panic::catch_unwind(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let agent = McpAgent::new(server);
+            let mut run = ScenarioRun::new(Suite::new().agent(agent), "panics");
+            // The server starts (the tool list answers), then the test panics.
+            run.user(mcp::list_tools()).await;
+            assert!(!running(&inside).is_empty(), "the server runs");
+            panic!("the test fails while the server runs");
+        })
+    });
+    assert!(outcome.is_err());
+    assert_eq!(running(&m), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn an_answer_over_the_size_limit_fails_at_once_naming_its_size() {
+    let huge = stdio_server().env("DEMO_MCP_FAULT", "huge:17000000");
+    let started = std::time::Instant::now();
+    let failure = agent_failure(&faulty(huge.clone()).await);
+    assert!(
+        failure.contains("answered tools/call with a message of 16.2 MiB (170000"),
+        "{failure}"
+    );
+    assert!(
+        failure.contains("over the limit of 16 MiB (`McpServer::max_message_bytes`"),
+        "{failure}"
+    );
+    // Not the request's timeout (30 s): the size is known as soon as the line ends.
+    assert!(started.elapsed() < Duration::from_secs(25));
+    // A higher limit takes it.
+    let report = faulty(huge.max_message_bytes(32 * 1024 * 1024)).await;
     assert!(
         report.verdicts.iter().all(|v| v.check != "agent"),
         "{report}"

@@ -13,7 +13,8 @@ use crate::check::{
     expected_response, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
     http_status, jmespath, json_path, judge, latency, no_tool_errors, no_tools, node, node_output,
     replies, reply, required_tools, schema, state_is, tokens, tool, tool_call, tool_chain,
-    tool_sequence, trajectory, transitioned_to, valid_tool_list, workflow_complete,
+    tool_sequence, trajectory, transitioned_to, valid_structured_output, valid_tool_list,
+    workflow_complete,
 };
 use crate::matcher::{
     Matcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
@@ -145,6 +146,7 @@ fn every_check() -> Vec<Expectation> {
         json_path("$.b").not_exists().into_expectation(),
         schema(json!({"type": "object"})).at("a").into_expectation(),
         valid_tool_list().into_expectation(),
+        valid_structured_output().into_expectation(),
         http_status(200).into_expectation(),
         latency()
             .at_most(std::time::Duration::from_secs(1))
@@ -198,6 +200,7 @@ fn every_check() -> Vec<Expectation> {
             | Check::Jmespath(_)
             | Check::Schema(_)
             | Check::ToolList(_)
+            | Check::StructuredOutput(_)
             | Check::HttpStatus(_)
             | Check::Latency(_)
             | Check::Tokens(_)

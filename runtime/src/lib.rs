@@ -88,7 +88,7 @@ pub mod prelude {
         http_status, http_success, jmespath, json_path, latency, no_guardrail_triggered, no_tool,
         no_tool_errors, no_tools, node, node_output, replies, reply, required_tools, schema,
         state_is, tokens, tool, tool_call, tool_chain, tool_sequence, trajectory, transitioned_to,
-        valid_tool_list, workflow_complete,
+        valid_structured_output, valid_tool_list, workflow_complete,
     };
     pub use crate::judge::{Judge, JudgeMode};
     pub use crate::matcher::{

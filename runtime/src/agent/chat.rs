@@ -79,6 +79,8 @@ pub struct ChatAgent {
     /// Their sessions, started on the first turn and kept for the agent's life.
     #[cfg(feature = "mcp")]
     mcp_sessions: tokio::sync::OnceCell<Result<Vec<Arc<super::mcp::Session>>, String>>,
+    /// What the turn in progress waits for (a timeout's message says it).
+    waiting_on: std::sync::Mutex<Option<String>>,
 }
 
 impl ChatAgent {
@@ -104,6 +106,7 @@ impl ChatAgent {
             mcp: Vec::new(),
             #[cfg(feature = "mcp")]
             mcp_sessions: tokio::sync::OnceCell::new(),
+            waiting_on: std::sync::Mutex::new(None),
         }
     }
 
@@ -159,6 +162,13 @@ impl ChatAgent {
         None
     }
 
+    fn waiting(&self, what: Option<String>) {
+        *self
+            .waiting_on
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = what;
+    }
+
     /// The MCP sessions, started on first use.
     #[cfg(feature = "mcp")]
     async fn mcp_sessions(&self) -> Result<&[Arc<super::mcp::Session>], AgentError> {
@@ -167,6 +177,7 @@ impl ChatAgent {
             .get_or_init(|| async {
                 let mut out: Vec<Arc<super::mcp::Session>> = Vec::new();
                 for server in &self.mcp {
+                    self.waiting(Some(format!("waiting for {} to start", server.describe())));
                     out.push(Arc::new(super::mcp::Session::connect(server).await?));
                 }
                 self.ambiguity(&out).map_or(Ok(out), Err)
@@ -379,6 +390,12 @@ impl ChatAgent {
             if let Some(key) = &self.api_key {
                 req = req.bearer_auth(key.expose());
             }
+            self.waiting(Some(format!(
+                "waiting for the model `{}` at {} (step {})",
+                self.model,
+                shown_url(&url),
+                step + 1
+            )));
             let response = req
                 .send()
                 .await
@@ -451,10 +468,16 @@ impl ChatAgent {
                     .iter()
                     .find(|s| !mocked && mcp_tools(s).iter().any(|t| t.0 == name));
                 let (call, content) = match server {
-                    Some(session) => match call_on(session, call, &name, &args).await {
-                        Ok(pair) => pair,
-                        Err(e) => return Err(e.with_partial(reply)),
-                    },
+                    Some(session) => {
+                        self.waiting(Some(format!(
+                            "waiting for {} to answer tools/call `{name}`",
+                            described(session)
+                        )));
+                        match call_on(session, call, &name, &args).await {
+                            Ok(pair) => pair,
+                            Err(e) => return Err(e.with_partial(reply)),
+                        }
+                    }
                     None => match self.answer(&name, &args) {
                         Ok(v) => (call.result(v.clone()), v),
                         Err(e) => (call.failed(json!(e)), json!({"error": e})),
@@ -481,6 +504,17 @@ impl ChatAgent {
 type McpSession = super::mcp::Session;
 #[cfg(not(feature = "mcp"))]
 enum McpSession {}
+
+/// The server of a session, for messages.
+#[cfg(feature = "mcp")]
+fn described(session: &McpSession) -> String {
+    session.server.describe()
+}
+
+#[cfg(not(feature = "mcp"))]
+fn described(session: &McpSession) -> String {
+    match *session {}
+}
 
 /// A server's tools as (name, description, input schema).
 #[cfg(feature = "mcp")]
@@ -554,10 +588,18 @@ impl Agent for ChatAgent {
     fn respond(&self, request: AgentRequest) -> BoxFuture<'_, Result<Reply, AgentError>> {
         Box::pin(async move {
             let result = self.turn(request).await;
+            self.waiting(None);
             self.redactor
                 .get_or_init(|| Redactor::new(&self.api_key))
                 .result(result)
         })
+    }
+
+    fn waiting_on(&self) -> Option<String> {
+        self.waiting_on
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 }
 

@@ -11,7 +11,7 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::{Call, Reply};
+use crate::model::{Call, Gap, Part, Reply};
 use crate::path::FieldPath;
 use crate::trace::{self, TraceFormat};
 use crate::util::text::compact;
@@ -501,12 +501,18 @@ impl HttpAgent {
                 Some(Value::String(s)) => s.clone(),
                 Some(Value::Null) => String::new(),
                 Some(other) => compact(other),
+                // What is missing makes the checks that need it errors; the rest of the
+                // answer (its status, its fields) is still there to check.
                 None if success => {
-                    return Err(format!(
-                        "has no `{}`, where `.reply_at(..)` says the reply is: {}",
-                        path.as_str(),
-                        excerpt(&compact(&json))
+                    reply.gaps.push(Gap::new(
+                        Part::ReplyText,
+                        format!(
+                            "the answer has no `{}`, where `.reply_at(..)` says the reply is: {}",
+                            path.as_str(),
+                            excerpt(&compact(&json))
+                        ),
                     ));
+                    String::new()
                 }
                 // An error answer has its own shape: show what the server said.
                 None => default_text(&json),
@@ -516,30 +522,33 @@ impl HttpAgent {
             reply.text = compact(&json);
         }
         if let Some(path) = &self.calls_at {
-            reply.calls = match path.get(&json) {
+            let calls = match path.get(&json) {
                 // APIs leave an empty list out.
-                None | Some(Value::Null) => Vec::new(),
+                None | Some(Value::Null) => Ok(Vec::new()),
                 Some(Value::Array(items)) => items
                     .iter()
                     .enumerate()
                     .map(|(i, item)| {
                         generic_call(item).ok_or_else(|| {
                             format!(
-                                "has a tool call without a `name` at `{}[{i}]`: {}",
+                                "the answer has a tool call without a `name` at `{}[{i}]`: {}",
                                 path.as_str(),
                                 excerpt(&compact(item))
                             )
                         })
                     })
-                    .collect::<Result<_, _>>()?,
-                Some(other) => {
-                    return Err(format!(
-                        "has no list of tool calls at `{}` (`.tool_calls_at(..)`): {}",
-                        path.as_str(),
-                        excerpt(&compact(other))
-                    ));
-                }
+                    .collect::<Result<_, _>>(),
+                Some(other) => Err(format!(
+                    "the answer has no list of tool calls at `{}` (`.tool_calls_at(..)`): {}",
+                    path.as_str(),
+                    excerpt(&compact(other))
+                )),
             };
+            // Calls that cannot be read make the checks of calls errors, not the whole turn.
+            match calls {
+                Ok(calls) => reply.calls = calls,
+                Err(why) => reply.gaps.push(Gap::new(Part::Calls, why)),
+            }
         }
         reply.body = Some(json);
         Ok(reply)

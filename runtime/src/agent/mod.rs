@@ -22,7 +22,7 @@ pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 pub use http::HttpAgent;
 pub use input::{UserInput, UserMessage, custom_body, user_message};
 #[cfg(feature = "mcp")]
-pub use mcp::{McpAgent, McpServer};
+pub use mcp::{Elicitation, McpAgent, McpServer};
 pub use replay::ReplayAgent;
 #[cfg(feature = "tracing")]
 pub use traced::{Traced, traced};
@@ -78,6 +78,13 @@ pub trait Agent: Send + Sync {
     fn runner_measures_latency(&self) -> bool {
         true
     }
+
+    /// What the agent is waiting on right now (an MCP server's answer, a model's), for the
+    /// message of a turn that times out: "timed out after 5s, waiting for MCP server `files`
+    /// (stdio: ...) to answer tools/call". `None` (the default) when it cannot say.
+    fn waiting_on(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Arc<A> {
@@ -88,6 +95,10 @@ impl<A: Agent + ?Sized> Agent for Arc<A> {
     fn runner_measures_latency(&self) -> bool {
         (**self).runner_measures_latency()
     }
+
+    fn waiting_on(&self) -> Option<String> {
+        (**self).waiting_on()
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Box<A> {
@@ -97,6 +108,10 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
 
     fn runner_measures_latency(&self) -> bool {
         (**self).runner_measures_latency()
+    }
+
+    fn waiting_on(&self) -> Option<String> {
+        (**self).waiting_on()
     }
 }
 

@@ -8,7 +8,6 @@ use serde_json::Value;
 use super::json_source::{JsonSource, JsonSourceOptions};
 use super::{EvalContext, Outcome};
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
-use crate::util::text::compact;
 
 /// A check on the value a [JMESPath](https://jmespath.org) expression gives for the JSON
 /// response (`locations[?state == 'WA'].name | sort(@)`). Build it with [`jmespath()`]. JMESPath
@@ -119,7 +118,7 @@ impl JmesPathCheck {
             Matcher::Exact { value, .. } => format!(
                 "JMESPath `{}` of {src} is {}",
                 self.expression,
-                compact(value)
+                crate::util::text::shown(value)
             ),
             m => format!(
                 "JMESPath `{}` of {src} is {}",
@@ -148,11 +147,12 @@ impl JmesPathCheck {
         match self.matcher.check(Some(&value), &cx.env()) {
             Ok(()) => Outcome::passed(),
             Err(Mismatch::Error(e)) => Outcome::error(e),
-            Err(Mismatch::Fail(e)) => {
-                Outcome::fail(format!("`{q}` gives {}: {e}", compact(&value)))
-                    .expected(self.matcher.expected_json())
-                    .actual(value)
-            }
+            Err(Mismatch::Fail(e)) => Outcome::fail(format!(
+                "`{q}` gives {}: {e}",
+                crate::util::text::shown(&value)
+            ))
+            .expected(self.matcher.expected_json())
+            .actual(value),
         }
     }
 }

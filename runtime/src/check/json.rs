@@ -10,7 +10,6 @@ use crate::matcher::{IntoMatcher, Matcher, Mismatch, json_eq};
 use crate::path::FieldPath;
 use crate::schema::Schema;
 use crate::util::diff::json_diff;
-use crate::util::text::compact;
 
 /// A check on the value at a dot path of the JSON response (Mibo's `json_match`). Build it
 /// with [`field`].
@@ -290,7 +289,9 @@ impl JsonPathCheck {
         match &self.expect {
             JsonPathExpect::Exists => format!("{q} selects something in {src}"),
             JsonPathExpect::NotExists => format!("{q} selects nothing in {src}"),
-            JsonPathExpect::Equals(v) => format!("{q} selects {} in {src}", compact(v)),
+            JsonPathExpect::Equals(v) => {
+                format!("{q} selects {} in {src}", crate::util::text::shown(v))
+            }
         }
     }
 
@@ -311,7 +312,7 @@ impl JsonPathCheck {
             Err(e) => return Outcome::error(e),
         };
         let shown = || {
-            compact(&Value::Array(
+            crate::util::text::shown(&Value::Array(
                 selected.iter().map(|v| (*v).clone()).collect(),
             ))
         };
@@ -329,14 +330,15 @@ impl JsonPathCheck {
             JsonPathExpect::Equals(v) if selected.iter().any(|s| json_eq(v, s)) => {
                 Outcome::passed()
             }
-            JsonPathExpect::Equals(v) if selected.is_empty() => {
-                Outcome::fail(format!("{q} selects nothing (expected {})", compact(v)))
-                    .expected(v.clone())
-            }
+            JsonPathExpect::Equals(v) if selected.is_empty() => Outcome::fail(format!(
+                "{q} selects nothing (expected {})",
+                crate::util::text::shown(v)
+            ))
+            .expected(v.clone()),
             JsonPathExpect::Equals(v) => Outcome::fail(format!(
                 "{q} selects {}, none equal to {}",
                 shown(),
-                compact(v)
+                crate::util::text::shown(v)
             ))
             .expected(v.clone())
             .actual(json!(selected)),
@@ -546,14 +548,17 @@ impl SchemaCheck {
             Some(p) => format!("{} of {}", p.as_str(), self.source.describe()),
             None => self.source.describe(),
         };
-        format!("{what} is valid against {}", compact(self.schema.schema()))
+        format!(
+            "{what} is valid against {}",
+            crate::util::text::shown(self.schema.schema())
+        )
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         if crate::schema::accepts_everything(self.schema.schema()) {
             return Outcome::error(format!(
                 "compared nothing: the schema {} accepts every value",
-                compact(self.schema.schema())
+                crate::util::text::shown(self.schema.schema())
             ));
         }
         if let Some(e) = self.source.failed(cx) {

@@ -353,6 +353,7 @@ mod judge;
 mod length;
 mod protocol;
 mod sequence;
+mod structured_output;
 mod text;
 mod tool;
 mod tool_errors;
@@ -395,6 +396,7 @@ pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
+pub use structured_output::{StructuredOutputCheck, valid_structured_output};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
 pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, any_tool, no_tool, node, tool};
 pub use tool_list::{ToolListCheck, valid_tool_list};
@@ -586,6 +588,9 @@ checks! {
     Schema(SchemaCheck) = "schema",
     /// An MCP server's tool lists (see [`valid_tool_list`]).
     ToolList(ToolListCheck) = "tool_list",
+    /// MCP tools' structured results against their output schemas (see
+    /// [`valid_structured_output`]).
+    StructuredOutput(StructuredOutputCheck) = "structured_output",
     /// HTTP status (see [`http_status`]).
     HttpStatus(StatusCheck) = "http_status",
     /// Response time (see [`latency`]).

@@ -271,7 +271,8 @@ impl ArgConstraint {
                 }
             }
         }
-        let shown = compact(&Value::Array(selected.into_iter().cloned().collect()));
+        let shown =
+            crate::util::text::shown(&Value::Array(selected.into_iter().cloned().collect()));
         Err(Mismatch::Fail(format!(
             "selects {shown}, none matching ({})",
             first.unwrap_or_default()

@@ -174,7 +174,7 @@ impl ToolCheck {
                             "forbidden_argument",
                             format!(
                                 "{f}: forbidden, but present ({})",
-                                crate::util::text::compact(v)
+                                crate::util::text::shown(v)
                             ),
                         ));
                     }
@@ -185,7 +185,7 @@ impl ToolCheck {
                             "unexpected_argument",
                             format!(
                                 "{k}: not expected (strict), got {}",
-                                crate::util::text::compact(v)
+                                crate::util::text::shown(v)
                             ),
                         ));
                     }
@@ -196,7 +196,7 @@ impl ToolCheck {
                     "value_mismatch",
                     format!(
                         "arguments are not a JSON object: {}",
-                        crate::util::text::compact(&call.arguments)
+                        crate::util::text::shown(&call.arguments)
                     ),
                 ));
             }

@@ -323,14 +323,18 @@ impl Matcher {
                 {
                     Ok(())
                 }
-                Some(a) => fail(format!("expected {}, got {}", self.describe(), compact(a))),
+                Some(a) => fail(format!(
+                    "expected {}, got {}",
+                    self.describe(),
+                    crate::util::text::shown(a)
+                )),
             },
             Matcher::Expr { expression } => {
                 let expected = expression.eval(env).map_err(Mismatch::Error)?;
                 let Some(a) = actual else {
                     return fail(format!(
                         "missing (expected {})",
-                        compact(&expected.to_json())
+                        crate::util::text::shown(&expected.to_json())
                     ));
                 };
                 let ok = match &expected {
@@ -347,9 +351,9 @@ impl Matcher {
                 } else {
                     fail(format!(
                         "expected {} (= {}), got {}",
-                        compact(&expected.to_json()),
+                        crate::util::text::shown(&expected.to_json()),
                         expression.source(),
-                        compact(a)
+                        crate::util::text::shown(a)
                     ))
                 }
             }
@@ -370,7 +374,7 @@ impl Matcher {
                 } else {
                     fail(format!(
                         "expected text containing {value:?}, got {}",
-                        compact(a)
+                        crate::util::text::shown(a)
                     ))
                 }
             }
@@ -389,7 +393,7 @@ impl Matcher {
                     fail(format!(
                         "expected a match of /{}/, got {}",
                         pattern.source(),
-                        compact(a)
+                        crate::util::text::shown(a)
                     ))
                 }
             }
@@ -402,12 +406,12 @@ impl Matcher {
                     return Err(Mismatch::Error(format!(
                         "`{}` is not a date: {}",
                         expression.source(),
-                        compact(&expected.to_json())
+                        crate::util::text::shown(&expected.to_json())
                     )));
                 };
                 let want = format!(
                     "{}{}",
-                    compact(&expected.to_json()),
+                    crate::util::text::shown(&expected.to_json()),
                     tolerance(*tolerance_minutes)
                 );
                 let Some(a) = actual else {
@@ -419,7 +423,7 @@ impl Matcher {
                 else {
                     return fail(format!(
                         "expected a date {want}, got {} (not a date)",
-                        compact(a)
+                        crate::util::text::shown(a)
                     ));
                 };
                 let minutes = actual_at
@@ -433,7 +437,7 @@ impl Matcher {
                     let dir = if minutes > 0.0 { "later" } else { "earlier" };
                     fail(format!(
                         "expected {want}, got {} ({} min {dir})",
-                        compact(a),
+                        crate::util::text::shown(a),
                         minutes.abs().round()
                     ))
                 }
@@ -442,7 +446,7 @@ impl Matcher {
                 let Some(a) = actual else {
                     return fail(format!(
                         "missing (expected a value valid against {})",
-                        compact(schema.schema())
+                        crate::util::text::shown(schema.schema())
                     ));
                 };
                 match schema.validate(a) {
@@ -450,8 +454,8 @@ impl Matcher {
                     Ok(Ok(())) => Ok(()),
                     Ok(Err(problems)) => fail(format!(
                         "{} is not valid against {}: {}",
-                        compact(a),
-                        compact(schema.schema()),
+                        crate::util::text::shown(a),
+                        crate::util::text::shown(schema.schema()),
                         problems.join("; ")
                     )),
                 }
@@ -466,7 +470,10 @@ impl Matcher {
             },
             Matcher::Missing => match actual {
                 None => Ok(()),
-                Some(a) => fail(format!("expected it to be absent, got {}", compact(a))),
+                Some(a) => fail(format!(
+                    "expected it to be absent, got {}",
+                    crate::util::text::shown(a)
+                )),
             },
             Matcher::Email { address } => {
                 let Some(a) = actual else {
@@ -478,7 +485,7 @@ impl Matcher {
                 } else {
                     fail(format!(
                         "expected the email {address:?}, got {}",
-                        compact(a)
+                        crate::util::text::shown(a)
                     ))
                 }
             }
@@ -533,7 +540,7 @@ impl Matcher {
                 unordered,
                 wildcard,
             } => {
-                let mut s = compact(value);
+                let mut s = crate::util::text::shown(value);
                 // Only a value with a list in it has an order to ignore.
                 if *unordered && has_array(value) {
                     s.push_str(" (any order)");
@@ -561,7 +568,10 @@ impl Matcher {
                     tolerance(*tolerance_minutes)
                 )
             }
-            Matcher::Schema { schema } => format!("valid against {}", compact(schema.schema())),
+            Matcher::Schema { schema } => format!(
+                "valid against {}",
+                crate::util::text::shown(schema.schema())
+            ),
             Matcher::Any => "any value".to_owned(),
             Matcher::Optional { inner } => format!("optionally {}", inner.describe()),
             Matcher::Missing => "absent".to_owned(),
@@ -612,7 +622,7 @@ impl Matcher {
             Matcher::Schema { schema } if crate::schema::accepts_everything(schema.schema()) => {
                 nothing(format!(
                     "the schema {} accepts every value",
-                    compact(schema.schema())
+                    crate::util::text::shown(schema.schema())
                 ))
             }
             Matcher::Optional { inner } if matches!(**inner, Matcher::Any) => nothing(

@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::{IntoMatcher, Matcher, Mismatch};
-use crate::util::text::{compact, panic_message};
+use crate::util::text::panic_message;
 
 type PredicateFn = dyn Fn(&Value) -> bool + Send + Sync;
 
@@ -83,7 +83,7 @@ impl PredicateMatcher {
             Ok(false) => Err(Mismatch::Fail(format!(
                 "expected {}, got {}",
                 self.description,
-                compact(a)
+                crate::util::text::shown(a)
             ))),
             Err(panic) => Err(Mismatch::Error(format!(
                 "the predicate `{}` panicked: {}",

@@ -8,7 +8,6 @@ use super::{Matcher, Mismatch};
 use crate::expression::Env;
 use crate::model::judgement::DEFAULT_THRESHOLD;
 use crate::model::judgement::{JudgeItem, JudgeKind};
-use crate::util::text::compact;
 
 /// A value whose meaning matches a description, as judged by the model: paraphrases and
 /// spelling differences pass (`"Lisbon, Portugal"` for `"the capital of Portugal"`). Graded in
@@ -100,7 +99,7 @@ impl Matcher {
             Ok(j) => Err(Mismatch::Fail(format!(
                 "expected {}, got {} (judge score {} < {DEFAULT_THRESHOLD}: {})",
                 self.describe(),
-                compact(a),
+                crate::util::text::shown(a),
                 j.score,
                 j.reasoning
             ))),

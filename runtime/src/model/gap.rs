@@ -76,6 +76,10 @@ impl Gap {
 
 impl fmt::Display for Gap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the {} are incomplete: {}", self.part, self.reason)
+        let verb = match self.part {
+            Part::ReplyText | Part::Usage => "is",
+            _ => "are",
+        };
+        write!(f, "the {} {verb} incomplete: {}", self.part, self.reason)
     }
 }

@@ -98,7 +98,10 @@ pub struct Report {
     /// Where the JSON report was written.
     #[serde(skip)]
     pub json_path: Option<PathBuf>,
-    /// Problems of the harness itself (the JSON report could not be written, ...).
+    /// What the run says beside the verdicts: what an agent adapter or trace reader said of a
+    /// turn (spans that came late, a trace that is no turn), the parts of a turn that could
+    /// not be read ([`Gap`](super::Gap)s), and problems of the harness itself (the JSON report
+    /// could not be written, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// What the judge did and cost, apart from the agent's usage.

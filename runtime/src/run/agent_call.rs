@@ -38,10 +38,10 @@ pub(crate) async fn call_agent(
     }
     match tokio::time::timeout(timeout, guarded).await {
         Ok(result) => result,
-        Err(_) => Err(AgentError::new(format!(
-            "timed out after {}",
-            human_duration(timeout)
-        ))),
+        Err(_) => Err(AgentError::new(match agent.waiting_on() {
+            Some(what) => format!("timed out after {}, {what}", human_duration(timeout)),
+            None => format!("timed out after {}", human_duration(timeout)),
+        })),
     }
 }
 

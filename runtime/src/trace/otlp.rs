@@ -163,7 +163,8 @@ impl OtlpReceiver {
         max_wait: Duration,
         settle: Duration,
     ) -> Taken {
-        let deadline = Instant::now() + max_wait;
+        // Checked: `trace_wait(Duration::MAX)` is a wait without end, not an overflow.
+        let deadline = Instant::now().checked_add(max_wait);
         loop {
             let notified = self.shared.arrived.notified();
             let now = Instant::now();
@@ -175,7 +176,7 @@ impl OtlpReceiver {
                     .get(trace_id)
                     .is_some_and(|r| rooted(r) && now.duration_since(r.last) >= settle)
             };
-            if ready || now >= deadline {
+            if ready || deadline.is_some_and(|d| now >= d) {
                 let mut state = self.shared.lock();
                 let received = state.traces.remove(trace_id);
                 let rooted = received.as_ref().is_some_and(rooted);
@@ -185,7 +186,9 @@ impl OtlpReceiver {
                 return Taken { spans, rooted };
             }
             // Woken by arrivals; otherwise look again when the quiet period may be over.
-            let nap = settle.max(Duration::from_millis(5)).min(deadline - now);
+            let nap = settle
+                .max(Duration::from_millis(5))
+                .min(deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(now)));
             let _ = tokio::time::timeout(nap, notified).await;
         }
     }

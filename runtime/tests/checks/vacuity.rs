@@ -41,6 +41,7 @@ fn one_of_each() -> Vec<Check> {
         json_path("$.error").not_exists().into(),
         schema(json!({"type": "object"})).into(),
         valid_tool_list().into(),
+        valid_structured_output().into(),
         http_status(200).into(),
         latency().at_most(Duration::from_secs(5)).into(),
         tokens().total_at_most(1000).into(),

@@ -9,6 +9,8 @@
 //! error naming the server, with the last lines a stdio server wrote to its standard error.
 
 mod agent;
+mod client;
+mod process;
 mod session;
 
 use std::time::Duration;
@@ -16,10 +18,15 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 pub use agent::McpAgent;
+use client::Answers;
+pub use client::Elicitation;
 pub(crate) use session::{Failure, Session};
 
 use crate::agent::input::{UserInput, custom_body};
 use crate::agent::wire::Secret;
+
+/// The longest message a stdio server may send by default: 16 MiB, as rmcp's own bound.
+pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// An MCP server: how to reach it, and what to call it in transcripts.
 ///
@@ -38,6 +45,12 @@ pub struct McpServer {
     name: String,
     transport: Transport,
     timeout: Duration,
+    /// The longest message a stdio server may send.
+    max_message_bytes: u64,
+    /// How long a stdio server has to exit once its input is closed, and again after SIGTERM.
+    grace: Duration,
+    /// What the test answers the server's own requests (and so, the capabilities it offers).
+    answers: Answers,
     /// A setting the transport has no place for (an argument of an HTTP server, a header of a
     /// stdio one): connecting fails with it rather than dropping the setting unseen.
     misuse: Option<String>,
@@ -74,6 +87,9 @@ impl McpServer {
                 env: Vec::new(),
             },
             timeout: Duration::from_secs(30),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            grace: Duration::from_secs(1),
+            answers: Answers::default(),
             misuse: None,
         }
     }
@@ -96,33 +112,63 @@ impl McpServer {
                 headers: Vec::new(),
             },
             timeout: Duration::from_secs(30),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            grace: Duration::from_secs(1),
+            answers: Answers::default(),
             misuse: None,
         }
     }
 
-    /// A server from a command-line spec: `stdio:COMMAND ARGS...` (split on whitespace), or
-    /// an `http://` / `https://` URL.
+    /// A server from a command-line spec: `stdio:COMMAND ARGS...` (words split as a POSIX
+    /// shell splits them: quotes and backslashes keep spaces), or an `http://` / `https://`
+    /// URL; either may start with `NAME=` to name the server (two servers started with `npx`
+    /// need names of their own).
     ///
     /// ```
     /// use agent_test::agent::McpServer;
     /// assert_eq!(McpServer::parse("stdio:demo-mcp --verbose").unwrap().name(), "demo-mcp");
+    /// let fs = McpServer::parse(r#"files=stdio:npx -y @modelcontextprotocol/server-filesystem "dir with space""#).unwrap();
+    /// assert_eq!(fs.name(), "files");
+    /// assert_eq!(format!("{fs:?}"), r#"MCP server `files` (stdio: npx -y @modelcontextprotocol/server-filesystem 'dir with space')"#);
     /// assert!(McpServer::parse("http://127.0.0.1:8080/mcp").is_ok());
     /// assert!(McpServer::parse("ftp://x").unwrap_err().contains("stdio:COMMAND"));
+    /// assert!(McpServer::parse("stdio:run 'unclosed").unwrap_err().contains("unbalanced quote"));
     /// ```
     pub fn parse(spec: &str) -> Result<Self, String> {
-        if let Some(rest) = spec.strip_prefix("stdio:") {
-            let mut words = rest.split_whitespace();
+        // `NAME=` before the transport; a URL's own `=` (in its query) comes after `://`.
+        let (name, rest) = match spec.split_once('=') {
+            Some((name, rest))
+                if !name.is_empty()
+                    && !name.contains(':')
+                    && name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.')) =>
+            {
+                (Some(name), rest)
+            }
+            _ => (None, spec),
+        };
+        let server = if let Some(line) = rest.strip_prefix("stdio:") {
+            let words = shlex::split(line).ok_or_else(|| {
+                format!("`{spec}`: an unbalanced quote or a trailing backslash in the command")
+            })?;
+            let mut words = words.into_iter();
             let command = words
                 .next()
                 .ok_or("`stdio:` needs a command: `stdio:COMMAND ARGS...`")?;
-            return Ok(McpServer::stdio(command).args(words));
-        }
-        if spec.starts_with("http://") || spec.starts_with("https://") {
-            return Ok(McpServer::http(spec));
-        }
-        Err(format!(
-            "`{spec}` is not an MCP server: `stdio:COMMAND ARGS...` or an http(s):// URL"
-        ))
+            McpServer::stdio(command).args(words)
+        } else if rest.starts_with("http://") || rest.starts_with("https://") {
+            McpServer::http(rest)
+        } else {
+            return Err(format!(
+                "`{spec}` is not an MCP server: `[NAME=]stdio:COMMAND ARGS...` or \
+                 `[NAME=]URL` (http or https)"
+            ));
+        };
+        Ok(match name {
+            Some(n) => server.named(n),
+            None => server,
+        })
     }
 
     /// Adds an argument of the command. Command arguments, environment variables and headers
@@ -203,6 +249,78 @@ impl McpServer {
         self
     }
 
+    /// The longest message (one line of JSON-RPC) a stdio server may send (default
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`]): a longer answer fails at once, naming its size and the
+    /// limit, never a wait for the timeout.
+    ///
+    /// ```
+    /// # use agent_test::agent::McpServer;
+    /// let s = McpServer::stdio("mcp-server-filesystem").max_message_bytes(64 * 1024 * 1024);
+    /// # let _ = s;
+    /// ```
+    pub fn max_message_bytes(mut self, bytes: u64) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
+    /// How long a stdio server has to exit when its session ends (default 1 s): its input is
+    /// closed, and after this long it is sent `SIGTERM`, and after as long again `SIGKILL`
+    /// (with every process it started). No server outlives its agent.
+    ///
+    /// ```
+    /// # use agent_test::agent::McpServer;
+    /// let s = McpServer::stdio("slow-to-exit").shutdown_grace(std::time::Duration::from_secs(3));
+    /// # let _ = s;
+    /// ```
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.grace = grace;
+        self
+    }
+
+    /// Offers the server these roots (`file://` URIs it may work in): the client capability
+    /// `roots` is advertised, and `roots/list` answers them. Without it the capability is not
+    /// offered (a filesystem server keeps the directories of its command line).
+    ///
+    /// ```
+    /// # use agent_test::agent::McpServer;
+    /// let s = McpServer::stdio("mcp-server-filesystem").roots(["file:///tmp/project"]);
+    /// # let _ = s;
+    /// ```
+    pub fn roots<S: Into<String>>(mut self, uris: impl IntoIterator<Item = S>) -> Self {
+        self.answers.roots = Some(uris.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Answers the server's sampling requests (`sampling/createMessage`: a tool asking the
+    /// client's model) with this text: the capability `sampling` is advertised, and each
+    /// request and answer is recorded with the turn.
+    ///
+    /// ```
+    /// # use agent_test::agent::McpServer;
+    /// let s = McpServer::stdio("server-everything").sampling_reply("A haiku about tests.");
+    /// # let _ = s;
+    /// ```
+    pub fn sampling_reply(mut self, text: impl Into<String>) -> Self {
+        self.answers.sampling = Some(text.into());
+        self
+    }
+
+    /// Answers the server's elicitation requests (`elicitation/create`: a tool asking the
+    /// user for input) as given: the capability `elicitation` is advertised, and each request
+    /// and answer is recorded with the turn.
+    ///
+    /// ```
+    /// # use agent_test::agent::{Elicitation, McpServer};
+    /// # use serde_json::json;
+    /// let s = McpServer::stdio("server-everything")
+    ///     .elicitation(Elicitation::Accept(json!({"name": "Ana", "confirmed": true})));
+    /// # let _ = s;
+    /// ```
+    pub fn elicitation(mut self, answer: Elicitation) -> Self {
+        self.answers.elicitation = Some(answer);
+        self
+    }
+
     /// Records a setting the transport cannot take; the first one is reported.
     fn misused(&mut self, what: &str) {
         let (has, lacks) = match self.transport {
@@ -221,15 +339,17 @@ impl McpServer {
     }
 
     /// The server in messages: `MCP server `demo` (stdio: demo-mcp --verbose)`.
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.transport {
             Transport::Stdio { command, args, .. } => {
-                let mut line = command.clone();
-                for a in args {
-                    line.push(' ');
-                    line.push_str(a);
-                }
-                format!("MCP server `{}` (stdio: {line})", self.name)
+                // Quoted as a shell would need it, so the line can be run as shown.
+                let words = std::iter::once(command).chain(args);
+                let line: Vec<String> = words
+                    .map(|w| {
+                        shlex::try_quote(w).map_or_else(|_| w.clone(), std::borrow::Cow::into_owned)
+                    })
+                    .collect();
+                format!("MCP server `{}` (stdio: {})", self.name, line.join(" "))
             }
             Transport::Http { url, .. } => format!(
                 "MCP server `{}` ({})",
@@ -305,6 +425,64 @@ pub fn get_prompt(name: impl Into<String>, arguments: Value) -> UserInput {
     }
 }
 
+/// A turn that sends another request of a client, with its params as the protocol has them:
+/// `resources/list`, `resources/templates/list`, `prompts/list` (every page),
+/// `completion/complete`, `ping`, `logging/setLevel`, `resources/subscribe`,
+/// `resources/unsubscribe`. The reply's body is the protocol's result (a list's names or
+/// URIs, or a completion's values, are its text); a protocol error is the body
+/// `{"error": {"code", "message"}}`.
+///
+/// ```
+/// use agent_test::agent::mcp;
+/// use serde_json::json;
+/// let turn = mcp::request("completion/complete", json!({
+///     "ref": {"type": "ref/prompt", "name": "greet"},
+///     "argument": {"name": "style", "value": "fo"}
+/// }));
+/// assert!(turn.text.starts_with("completion/complete {"));
+/// assert_eq!(mcp::request("ping", json!({})).text, "ping");
+/// ```
+pub fn request(method: impl Into<String>, params: Value) -> UserInput {
+    let method = method.into();
+    let empty = params.as_object().is_some_and(serde_json::Map::is_empty);
+    let text = if empty {
+        method.clone()
+    } else {
+        format!("{method} {params}")
+    };
+    UserInput {
+        text,
+        ..custom_body(json!({"mcp": method, "params": params}))
+    }
+}
+
+/// A turn that lists the server's resources (`resources/list`, every page).
+///
+/// ```
+/// assert_eq!(agent_test::agent::mcp::list_resources().text, "resources/list");
+/// ```
+pub fn list_resources() -> UserInput {
+    request("resources/list", json!({}))
+}
+
+/// A turn that lists the server's resource templates (`resources/templates/list`).
+///
+/// ```
+/// assert_eq!(agent_test::agent::mcp::list_resource_templates().text, "resources/templates/list");
+/// ```
+pub fn list_resource_templates() -> UserInput {
+    request("resources/templates/list", json!({}))
+}
+
+/// A turn that lists the server's prompts (`prompts/list`).
+///
+/// ```
+/// assert_eq!(agent_test::agent::mcp::list_prompts().text, "prompts/list");
+/// ```
+pub fn list_prompts() -> UserInput {
+    request("prompts/list", json!({}))
+}
+
 /// The check of `tools/list` turns (see [`ToolListCheck`](crate::check::ToolListCheck)), also
 /// in the prelude.
-pub use crate::check::valid_tool_list;
+pub use crate::check::{valid_structured_output, valid_tool_list};

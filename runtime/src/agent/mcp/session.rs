@@ -3,19 +3,19 @@
 //! over stdio, ends with the last lines it wrote to its standard error.
 
 use std::collections::VecDeque;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, GetPromptRequestParams,
-    Implementation, JsonObject, ReadResourceRequestParams,
+    CallToolRequestParams, GetPromptRequestParams, JsonObject, ReadResourceRequestParams,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde_json::{Map, Value};
 use tokio::io::AsyncReadExt;
 
+use super::client::{Client, Received};
+use super::process::{LineLimit, Oversize, ServerProcess};
 use super::{McpServer, Transport};
 
 /// A tool an MCP server offers.
@@ -24,6 +24,8 @@ pub(crate) struct McpTool {
     pub(crate) name: String,
     pub(crate) description: Option<String>,
     pub(crate) input_schema: Value,
+    /// The schema its structured results must satisfy, when it declares one.
+    pub(crate) output_schema: Option<Value>,
 }
 
 /// What a tool call answered: its result (structured content, else the content as JSON or
@@ -58,8 +60,9 @@ struct StderrTail {
 /// Lines kept of a server's standard error.
 const STDERR_LINES: usize = 20;
 
-/// How long a failure waits for a server's standard error to end.
-const SETTLE: Duration = Duration::from_millis(500);
+/// How long a failure waits for a server's standard error to end (a bound, not a timing: a
+/// server that exited ends it at once; on a busy machine that can take a while).
+const SETTLE: Duration = Duration::from_secs(5);
 
 /// Bytes kept of one line: a server may write anything to standard error, in any amount.
 const STDERR_LINE_BYTES: usize = 1000;
@@ -114,9 +117,8 @@ impl StderrTail {
     }
 
     fn push(&self, line: &[u8], cut: bool) {
-        let mut text = String::from_utf8_lossy(line)
-            .trim_end_matches('\r')
-            .to_owned();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut text = crate::util::text::escape_bytes(line);
         if cut {
             text.push_str(" [...]");
         }
@@ -143,16 +145,30 @@ impl StderrTail {
 /// A running client of one server.
 pub(crate) struct Session {
     pub(crate) server: McpServer,
-    client: Option<RunningService<RoleClient, ClientConfig>>,
+    client: Option<RunningService<RoleClient, Client>>,
+    /// What the server sent besides its answers (notifications, its own requests).
+    pub(crate) received: Received,
     stderr: StderrTail,
+    /// A stdio server's process (ended with the session; see [`ServerProcess`]).
+    process: Mutex<Option<ServerProcess>>,
+    /// A message over the size limit, if the server sent one.
+    oversize: Oversize,
     pub(crate) tools: Vec<McpTool>,
 }
 
-fn client_config() -> ClientConfig {
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("agent-test", env!("CARGO_PKG_VERSION")),
-    )
+/// What [`Session::start`] brings up.
+struct Started {
+    client: RunningService<RoleClient, Client>,
+    stderr: StderrTail,
+    process: Option<ServerProcess>,
+    oversize: Oversize,
+}
+
+/// Why a server could not start, and what it said meanwhile.
+struct NotStarted {
+    why: String,
+    stderr: StderrTail,
+    oversize: Oversize,
 }
 
 impl Session {
@@ -162,14 +178,20 @@ impl Session {
         if let Some(misuse) = &server.misuse {
             return Err(format!("{} is misconfigured: {misuse}", server.describe()));
         }
+        // A server that hangs in the handshake is ended with the dropped future: its process
+        // guard is inside it.
         let started = tokio::time::timeout(server.timeout, Self::start(server)).await;
-        let (client, stderr) = match started {
-            Ok(Ok(pair)) => pair,
-            Ok(Err((e, stderr))) => {
+        let started = match started {
+            Ok(Ok(started)) => started,
+            Ok(Err(e)) => {
+                let why = match e.oversize.seen() {
+                    Some(n) => oversized(server, n),
+                    None => e.why,
+                };
                 return Err(format!(
-                    "{} could not start: {e}{}",
+                    "{} could not start: {why}{}",
                     server.describe(),
-                    stderr.shown()
+                    e.stderr.shown()
                 ));
             }
             Err(_) => {
@@ -180,10 +202,19 @@ impl Session {
                 ));
             }
         };
+        // Answers come from the server, never from rmcp's cache of an earlier answer (which
+        // it serves in place of an error): what is tested is what the server says now.
+        started
+            .client
+            .set_response_cache_config(rmcp::ClientCacheConfig::disabled())
+            .await;
         let mut session = Session {
             server: server.clone(),
-            client: Some(client),
-            stderr,
+            received: started.client.service().received.clone(),
+            client: Some(started.client),
+            stderr: started.stderr,
+            process: Mutex::new(started.process),
+            oversize: started.oversize,
             tools: Vec::new(),
         };
         let listed = match &session.client {
@@ -197,6 +228,7 @@ impl Session {
                     name: t.name.to_string(),
                     description: t.description.map(|d| d.to_string()),
                     input_schema: Value::Object((*t.input_schema).clone()),
+                    output_schema: t.output_schema.map(|o| Value::Object((*o).clone())),
                 })
                 .collect(),
             Ok(Err(e)) => {
@@ -213,29 +245,44 @@ impl Session {
         Ok(session)
     }
 
-    #[allow(clippy::type_complexity)]
-    async fn start(
-        server: &McpServer,
-    ) -> Result<(RunningService<RoleClient, ClientConfig>, StderrTail), (String, StderrTail)> {
+    async fn start(server: &McpServer) -> Result<Started, NotStarted> {
+        let not = |why: String| NotStarted {
+            why,
+            stderr: StderrTail::default(),
+            oversize: Oversize::default(),
+        };
         match &server.transport {
             Transport::Stdio { command, args, env } => {
-                use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-                let cmd = tokio::process::Command::new(command).configure(|c| {
-                    c.args(args);
-                    for (k, v) in env {
-                        c.env(k, v);
-                    }
-                });
-                let (transport, stderr) = TokioChildProcess::builder(cmd)
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .map_err(|e| (e.to_string(), StderrTail::default()))?;
-                let tail = stderr.map(StderrTail::read).unwrap_or_default();
-                match client_config().serve(transport).await {
-                    Ok(c) => Ok((c, tail)),
+                let mut cmd = tokio::process::Command::new(command);
+                cmd.args(args);
+                for (k, v) in env {
+                    cmd.env(k, v);
+                }
+                let (process, pipes) =
+                    ServerProcess::spawn(cmd, server.grace).map_err(|e| not(e.to_string()))?;
+                let (stdout, oversize) = LineLimit::new(pipes.stdout, server.max_message_bytes);
+                let stderr = pipes.stderr.map(StderrTail::read).unwrap_or_default();
+                // The size limit is ours (a clear failure at once); rmcp's would drop the line
+                // and leave the request waiting for its timeout.
+                let transport =
+                    rmcp::transport::async_rw::AsyncRwTransport::new_client(stdout, pipes.stdin)
+                        .with_max_line_length(usize::MAX);
+                match Client::new(server.answers.clone()).serve(transport).await {
+                    Ok(client) => Ok(Started {
+                        client,
+                        stderr,
+                        process: Some(process),
+                        oversize,
+                    }),
                     Err(e) => {
-                        tail.settled(SETTLE).await;
-                        Err((e.to_string(), tail))
+                        // The server is ended first, so that its standard error ends too.
+                        drop(process);
+                        stderr.settled(SETTLE).await;
+                        Err(NotStarted {
+                            why: cause(&e),
+                            stderr,
+                            oversize,
+                        })
                     }
                 }
             }
@@ -248,19 +295,24 @@ impl Session {
                 let mut map = std::collections::HashMap::new();
                 for (k, v) in headers {
                     let name = reqwest::header::HeaderName::from_bytes(k.as_bytes())
-                        .map_err(|e| (format!("header `{k}`: {e}"), StderrTail::default()))?;
+                        .map_err(|e| not(format!("header `{k}`: {e}")))?;
                     let value = reqwest::header::HeaderValue::from_str(v.expose())
-                        .map_err(|e| (format!("header `{k}`: {e}"), StderrTail::default()))?;
+                        .map_err(|e| not(format!("header `{k}`: {e}")))?;
                     map.insert(name, value);
                 }
                 let transport = StreamableHttpClientTransport::from_config(
                     StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(map),
                 );
-                client_config()
+                Client::new(server.answers.clone())
                     .serve(transport)
                     .await
-                    .map(|c| (c, StderrTail::default()))
-                    .map_err(|e| (e.to_string(), StderrTail::default()))
+                    .map(|client| Started {
+                        client,
+                        stderr: StderrTail::default(),
+                        process: None,
+                        oversize: Oversize::default(),
+                    })
+                    .map_err(|e| not(cause(&e)))
             }
         }
     }
@@ -268,7 +320,19 @@ impl Session {
     /// What a failed request of `what` says, with the server's standard error (waiting a
     /// moment for its end when the connection failed).
     pub(crate) async fn failure_text(&self, what: &str, f: &Failure) -> String {
+        if let Some(n) = self.oversize.seen() {
+            return format!(
+                "{} answered {what} with {}",
+                self.server.describe(),
+                oversized(&self.server, n)
+            );
+        }
         if let Failure::Connection(_) = f {
+            // A server whose connection closed is ended (it is exiting, or hung with its
+            // output closed), so that its standard error ends and its last words are whole.
+            if self.closed() {
+                self.end_process();
+            }
             self.stderr.settled(SETTLE).await;
         }
         match f {
@@ -284,7 +348,22 @@ impl Session {
         }
     }
 
-    fn client(&self) -> Result<&RunningService<RoleClient, ClientConfig>, Failure> {
+    /// Whether the connection to the server is closed.
+    fn closed(&self) -> bool {
+        self.client.as_ref().is_none_or(RunningService::is_closed)
+    }
+
+    /// Ends a stdio server's process now (see [`ServerProcess::shutdown`]).
+    fn end_process(&self) {
+        let process = self
+            .process
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        drop(process);
+    }
+
+    fn client(&self) -> Result<&RunningService<RoleClient, Client>, Failure> {
         self.client
             .as_ref()
             .ok_or_else(|| Failure::Connection("the MCP client is closed".into()))
@@ -316,10 +395,14 @@ impl Session {
         };
         let answer = result.map(|r| {
             let raw = serde_json::to_value(&r).unwrap_or(Value::Null);
-            let text = text_of(&r.content);
+            let content = raw.get("content").cloned().unwrap_or(Value::Null);
+            let (text, only_text) = rendered(&content);
+            // What the tool returned: its structured content; else its text (JSON when it is
+            // JSON); else, with images or resources in it, the content blocks themselves.
             let result = match &r.structured_content {
                 Some(v) => v.clone(),
-                None => crate::trace::json_or_string(&text),
+                None if only_text => crate::trace::json_or_string(&text),
+                None => content,
             };
             Answer {
                 result,
@@ -329,6 +412,14 @@ impl Session {
             }
         });
         (answer, started.elapsed())
+    }
+
+    /// The output schema tool `name` declared in the tool list, if any.
+    pub(crate) fn output_schema(&self, name: &str) -> Option<Value> {
+        self.tools
+            .iter()
+            .find(|t| t.name == name)
+            .and_then(|t| t.output_schema.clone())
     }
 
     /// `tools/list`, as the protocol has it.
@@ -378,6 +469,62 @@ impl Session {
         Ok((raw, text))
     }
 
+    /// Any other request of a client (`resources/list`, `completion/complete`, `ping`, ...),
+    /// its params and result as the protocol has them. Lists are read to their last page.
+    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, Failure> {
+        use rmcp::model::{ClientRequest, PingRequest};
+        let c = self.client()?;
+        match method {
+            "resources/list" => {
+                let all = self.timed(c.list_all_resources()).await?;
+                Ok(
+                    serde_json::json!({"resources": serde_json::to_value(&all).unwrap_or(Value::Null)}),
+                )
+            }
+            "resources/templates/list" => {
+                let all = self.timed(c.list_all_resource_templates()).await?;
+                Ok(
+                    serde_json::json!({"resourceTemplates": serde_json::to_value(&all).unwrap_or(Value::Null)}),
+                )
+            }
+            "prompts/list" => {
+                let all = self.timed(c.list_all_prompts()).await?;
+                Ok(
+                    serde_json::json!({"prompts": serde_json::to_value(&all).unwrap_or(Value::Null)}),
+                )
+            }
+            "completion/complete" => {
+                let r = self.timed(c.complete(typed(method, params)?)).await?;
+                Ok(serde_json::to_value(&r).unwrap_or(Value::Null))
+            }
+            "ping" => {
+                let r = self
+                    .timed(c.send_request(ClientRequest::PingRequest(PingRequest::default())))
+                    .await?;
+                Ok(serde_json::to_value(&r).unwrap_or(Value::Null))
+            }
+            #[allow(deprecated)]
+            "logging/setLevel" => {
+                self.timed(c.set_level(typed(method, params)?)).await?;
+                Ok(serde_json::json!({}))
+            }
+            #[allow(deprecated)]
+            "resources/subscribe" => {
+                self.timed(c.subscribe(typed(method, params)?)).await?;
+                Ok(serde_json::json!({}))
+            }
+            #[allow(deprecated)]
+            "resources/unsubscribe" => {
+                self.timed(c.unsubscribe(typed(method, params)?)).await?;
+                Ok(serde_json::json!({}))
+            }
+            other => Err(Failure::Protocol {
+                code: -32601,
+                message: format!("agent-test does not send {other}"),
+            }),
+        }
+    }
+
     async fn timed<T>(
         &self,
         request: impl std::future::Future<Output = Result<T, ServiceError>>,
@@ -402,26 +549,111 @@ fn connection(e: &ServiceError) -> Failure {
         ServiceError::TransportClosed => {
             Failure::Connection("the connection closed (the server exited?)".into())
         }
-        other => Failure::Connection(other.to_string()),
+        other => Failure::Connection(cause(other)),
     }
 }
 
-fn text_of(content: &[ContentBlock]) -> String {
-    content
-        .iter()
-        .filter_map(|b| b.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// A request's params as rmcp types them; params it cannot type are refused before sending,
+/// as the server would refuse them (invalid params).
+fn typed<T: serde::de::DeserializeOwned>(method: &str, params: Value) -> Result<T, Failure> {
+    serde_json::from_value(params).map_err(|e| Failure::Protocol {
+        code: -32602,
+        message: format!("invalid params for {method}: {e}"),
+    })
+}
+
+/// An error with its causes, as a sentence: what failed, then why (`source()` after
+/// `source()`), so that a transport's failure shows the refused connection or the HTTP status
+/// rather than only the transport's type.
+fn cause(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut next = e.source();
+    let mut depth = 0;
+    while let Some(s) = next {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        next = s.source();
+        depth += 1;
+        if depth > 8 {
+            break;
+        }
+    }
+    out
+}
+
+/// A message over the size limit, for a failure's text.
+fn oversized(server: &McpServer, n: u64) -> String {
+    format!(
+        "a message of {} ({n} bytes), over the limit of {} (`McpServer::max_message_bytes`, \
+         `--mcp-max-message`)",
+        crate::util::text::size(n),
+        crate::util::text::size(server.max_message_bytes)
+    )
+}
+
+/// A tool result's content as text, for the model and the reply: text blocks as they are,
+/// other blocks as a typed placeholder saying what came back (`[image: image/png, 12 KiB]`;
+/// an embedded text resource with its text). And whether every block was text.
+pub(crate) fn rendered(content: &Value) -> (String, bool) {
+    let mut parts = Vec::new();
+    let mut only_text = true;
+    for block in content.as_array().into_iter().flatten() {
+        let field = |k: &str| block.get(k).and_then(Value::as_str).unwrap_or_default();
+        let kind = field("type");
+        if kind == "text" {
+            parts.push(field("text").to_owned());
+            continue;
+        }
+        only_text = false;
+        // Base64 carries 3 bytes in 4 characters.
+        let decoded = |data: &str| crate::util::text::size(data.len() as u64 / 4 * 3);
+        parts.push(match kind {
+            "image" | "audio" => format!(
+                "[{kind}: {}, {}]",
+                field("mimeType"),
+                decoded(field("data"))
+            ),
+            "resource" => {
+                let r = block.get("resource").cloned().unwrap_or(Value::Null);
+                let rf = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
+                match r.get("text").and_then(Value::as_str) {
+                    Some(text) => format!("[resource {} ({})]\n{text}", rf("uri"), rf("mimeType")),
+                    None => format!(
+                        "[resource {}: {}, {}]",
+                        rf("uri"),
+                        rf("mimeType"),
+                        decoded(rf("blob"))
+                    ),
+                }
+            }
+            "resource_link" => format!(
+                "[resource link: {} ({}{})]",
+                field("uri"),
+                field("name"),
+                block
+                    .get("mimeType")
+                    .and_then(Value::as_str)
+                    .map(|m| format!(", {m}"))
+                    .unwrap_or_default()
+            ),
+            other => format!("[{other} content]"),
+        });
+    }
+    (parts.join("\n"), only_text)
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        // rmcp ends a stdio server from a task of the current runtime; without one, the
-        // client is let go (the server sees its input close and exits) rather than panicking.
+        // rmcp ends its transport from a task of the current runtime; without one, the client
+        // is let go rather than panicking — the server's process is ended below either way.
         if let Some(client) = self.client.take()
             && tokio::runtime::Handle::try_current().is_err()
         {
             std::mem::forget(client);
         }
+        self.end_process();
     }
 }

@@ -437,7 +437,14 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
                     format!("expected a non-negative number of milliseconds, got {ms}"),
                 ));
             }
-            cx.one(latency().at_most(Duration::from_secs_f64(ms / 1000.0)))
+            // Checked: 1e300 ms is finite, and more than a Duration holds.
+            let max = Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| {
+                (
+                    cx.here("max_ms"),
+                    format!("{ms} milliseconds is longer than any run can take"),
+                )
+            })?;
+            cx.one(latency().at_most(max))
         }
         "agent_invoked" | "agent_not_invoked" => {
             let mut agents = strings(p, "agents", &cx.at)?;
