@@ -33,8 +33,8 @@ use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JmesPathCheck {
-    expression: String,
-    matcher: Matcher,
+    pub(crate) expression: String,
+    pub(crate) matcher: Matcher,
     #[serde(default)]
     source: JsonSource,
 }
@@ -159,7 +159,7 @@ impl JmesPathCheck {
 
 /// The value of `expression` on `json`, or why there is none.
 #[cfg(feature = "jmespath")]
-fn search(expression: &str, json: &Value) -> Result<Value, String> {
+pub(crate) fn search(expression: &str, json: &Value) -> Result<Value, String> {
     let compiled = jmespath::compile(expression).map_err(|e| {
         format!(
             "invalid JMESPath `{expression}`: {}",
@@ -181,7 +181,7 @@ fn one_line(s: &str) -> String {
 }
 
 #[cfg(not(feature = "jmespath"))]
-fn search(_expression: &str, _json: &Value) -> Result<Value, String> {
+pub(crate) fn search(_expression: &str, _json: &Value) -> Result<Value, String> {
     Err("JMESPath checks need agent-test's `jmespath` feature".to_owned())
 }
 

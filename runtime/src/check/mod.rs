@@ -368,6 +368,7 @@ pub use agents::{
 };
 pub use chain::{ToolChain, tool_chain};
 pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
+pub(crate) use jmespath::search as jmespath_search;
 pub use json::{
     Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
     schema,

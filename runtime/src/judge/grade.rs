@@ -77,6 +77,11 @@ enum Semantic<'a> {
         path: &'a FieldPath,
         matcher: &'a Matcher,
     },
+    /// The value of a JMESPath expression on the JSON the agent answered.
+    Jmespath {
+        expression: &'a str,
+        matcher: &'a Matcher,
+    },
 }
 
 /// The semantic matchers of a check: in tool checks (nested node checks included), reference
@@ -128,9 +133,53 @@ fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
                 matcher,
             }));
         }
-        _ => {}
+        Check::Jmespath(j) => {
+            let mut found = Vec::new();
+            j.matcher.semantic_parts(&mut found);
+            out.extend(found.into_iter().map(|matcher| Semantic::Jmespath {
+                expression: &j.expression,
+                matcher,
+            }));
+        }
+        // Exhaustive on purpose: a check type that can hold a matcher must say so here, or
+        // its semantic matchers are never graded (an error verdict on every run).
+        Check::Text(_)
+        | Check::Length(_)
+        | Check::ToolSet(_)
+        | Check::NoTools(_)
+        | Check::ToolSequence(_)
+        | Check::NoToolErrors(_)
+        | Check::JsonPath(_)
+        | Check::Schema(_)
+        | Check::ToolList(_)
+        | Check::StructuredOutput(_)
+        | Check::HttpStatus(_)
+        | Check::Latency(_)
+        | Check::Tokens(_)
+        | Check::Agents(_)
+        | Check::AgentResponse(_)
+        | Check::Workflow(_)
+        | Check::Guardrail(_)
+        | Check::Judge(_)
+        | Check::Custom(_) => {}
     }
     out
+}
+
+/// Every JSON document of a run a field or expression may be read from: bodies, replies read
+/// as JSON (whole, fenced, embedded), call results.
+fn documents<'t>(cx: &EvalContext<'t>) -> Vec<&'t serde_json::Value> {
+    let mut docs: Vec<&serde_json::Value> = Vec::new();
+    for (i, turn) in cx.transcript().turns.iter().enumerate() {
+        docs.extend(turn.reply.body.as_ref());
+        docs.extend(cx.reply_json(i, false).ok());
+        docs.extend(cx.reply_json(i, true).ok());
+        docs.extend(cx.reply_json_as(i, ReplyJson::Embedded).ok());
+        for call in &turn.reply.calls {
+            call.walk(&mut |c| docs.extend(c.result.as_ref()));
+        }
+    }
+    docs
 }
 
 /// The items of a check's semantic matchers: for every value they may be asked about — each
@@ -142,7 +191,6 @@ fn semantic_items(
     now: &jiff::Zoned,
     push: &mut dyn FnMut(JudgeItem),
 ) {
-    let transcript = cx.transcript();
     // Every call of the run, nodes included, in call order.
     let all_calls = EvalContext::new(cx.index(), Scope::Conversation).calls(Target::Any);
     for target in semantic_targets(check) {
@@ -170,18 +218,21 @@ fn semantic_items(
                 }
             }
             Semantic::Field { path, matcher } => {
-                let mut docs: Vec<&serde_json::Value> = Vec::new();
-                for (i, turn) in transcript.turns.iter().enumerate() {
-                    docs.extend(turn.reply.body.as_ref());
-                    docs.extend(cx.reply_json(i, false).ok());
-                    docs.extend(cx.reply_json(i, true).ok());
-                    docs.extend(cx.reply_json_as(i, ReplyJson::Embedded).ok());
-                    for call in &turn.reply.calls {
-                        call.walk(&mut |c| docs.extend(c.result.as_ref()));
+                for doc in documents(cx) {
+                    if let Some(item) = path.get(doc).and_then(|v| matcher.semantic_item(v, now)) {
+                        push(item);
                     }
                 }
-                for doc in docs {
-                    if let Some(item) = path.get(doc).and_then(|v| matcher.semantic_item(v, now)) {
+            }
+            Semantic::Jmespath {
+                expression,
+                matcher,
+            } => {
+                for doc in documents(cx) {
+                    if let Some(item) = crate::check::jmespath_search(expression, doc)
+                        .ok()
+                        .and_then(|v| matcher.semantic_item(&v, now))
+                    {
                         push(item);
                     }
                 }

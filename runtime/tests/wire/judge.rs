@@ -533,12 +533,21 @@ async fn semantic_matchers_in_json_fields_and_trajectories_are_graded_too() {
     run.expect(trajectory([
         tool_call("search_hotels").arg("city", free_text("Lisbon"))
     ]));
+    // A JMESPath's value is graded as a field's is (it was never sent to the judge).
+    run.expect_turn(jmespath("booking.city").is(free_text("Lisboa")));
+    run.expect_turn(jmespath("booking.city").is(free_text("Porto")));
     let report = run.report().await;
     assert_eq!(server.requests().len(), 1);
     let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
     assert_eq!(
         statuses,
-        [Status::Pass, Status::Fail, Status::Pass],
+        [
+            Status::Pass,
+            Status::Fail,
+            Status::Pass,
+            Status::Pass,
+            Status::Fail
+        ],
         "{report}"
     );
     assert!(
