@@ -9,20 +9,25 @@
 //! capability the test did not mean (a filesystem server would take an empty root list as
 //! "no directory is allowed"). Every notification (progress, logging, resource and list
 //! changes, cancellation) and every request the server makes is recorded, in order of
-//! arrival, as `{"method", "params"}` (requests also with `"answer"`).
+//! arrival, as `{"method", "params"}` (requests also with `"answer"`) — by the transport
+//! ([`Recording`]), as each message arrives: rmcp runs notification handlers on tasks of their
+//! own, which may run after the answer that followed the notification has been delivered, so
+//! a handler would record it with the next request.
 
 // Roots, sampling and logging are deprecated in the newest protocol revision (SEP-2577), and
 // still what the reference servers use.
 #![allow(deprecated)]
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
-    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ListRootsResult,
-    ProtocolVersion,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, JsonRpcMessage,
+    ListRootsResult, ProtocolVersion, RequestId,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use rmcp::service::{RequestContext, RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
 use rmcp::{ClientHandler, ErrorData};
 use serde_json::{Value, json};
 
@@ -50,11 +55,19 @@ pub(crate) struct Answers {
 pub(crate) struct Received(Arc<Mutex<Vec<Value>>>);
 
 impl Received {
-    fn push(&self, v: Value) {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(v);
+    /// Records `v`; returns its place.
+    fn push(&self, v: Value) -> usize {
+        let mut all = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        all.push(v);
+        all.len() - 1
+    }
+
+    /// Adds the answer the client sent to the request recorded at `at`.
+    fn answered(&self, at: usize, answer: Value) {
+        let mut all = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(Value::Object(request)) = all.get_mut(at) {
+            request.insert("answer".into(), answer);
+        }
     }
 
     /// How many have arrived so far.
@@ -73,34 +86,120 @@ impl Received {
     }
 }
 
-/// The client handler of a session.
+/// A client transport that records the server's notifications and requests as they arrive,
+/// before rmcp dispatches them (so in the order the server sent them, answers included), and
+/// the client's answers to those requests as they are sent.
+pub(crate) struct Recording<T> {
+    inner: T,
+    received: Received,
+    /// The server's requests not answered yet: where each is recorded.
+    pending: HashMap<RequestId, usize>,
+}
+
+impl<T> Recording<T> {
+    pub(crate) fn new(inner: T, received: Received) -> Self {
+        Recording {
+            inner,
+            received,
+            pending: HashMap::new(),
+        }
+    }
+
+    fn arrived(&mut self, message: &RxJsonRpcMessage<RoleClient>) {
+        let id = match message {
+            JsonRpcMessage::Request(r) => Some(r.id.clone()),
+            JsonRpcMessage::Notification(_) => None,
+            // Answers to the client's own requests are the turns' replies.
+            JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => return,
+        };
+        let wire = as_sent(message);
+        let at = self.received.push(json!({
+            "method": wire.get("method").cloned().unwrap_or(Value::Null),
+            "params": wire.get("params").cloned().unwrap_or(Value::Null),
+        }));
+        if let Some(id) = id {
+            self.pending.insert(id, at);
+        }
+    }
+
+    fn sent(&mut self, message: &TxJsonRpcMessage<RoleClient>) {
+        let (id, answer) = match message {
+            JsonRpcMessage::Response(r) => (&r.id, as_sent(&r.result)),
+            JsonRpcMessage::Error(e) => match &e.id {
+                Some(id) => (
+                    id,
+                    json!({"error": {"code": e.error.code.0, "message": e.error.message}}),
+                ),
+                None => return,
+            },
+            JsonRpcMessage::Request(_) | JsonRpcMessage::Notification(_) => return,
+        };
+        if let Some(at) = self.pending.remove(id) {
+            self.received.answered(at, answer);
+        }
+    }
+}
+
+/// A message as JSON, as the server wrote it: rmcp keeps some numbers as `f32` (a sampling
+/// request's temperature and priorities), which JSON would show widened — 0.7 as
+/// 0.699999988079071 —; a number that is exactly an `f32` is shown as the `f32` it is.
+fn as_sent(message: &impl serde::Serialize) -> Value {
+    let mut v = serde_json::to_value(message).unwrap_or(Value::Null);
+    narrowed(&mut v);
+    v
+}
+
+fn narrowed(v: &mut Value) {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let Some(wide) = n.as_f64() else { return };
+            #[allow(clippy::cast_possible_truncation)]
+            let narrow = wide as f32;
+            if f64::from(narrow) == wide
+                && let Ok(shortest) = narrow.to_string().parse::<f64>()
+                && let Some(m) = serde_json::Number::from_f64(shortest)
+            {
+                *n = m;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(narrowed),
+        Value::Object(fields) => fields.values_mut().for_each(narrowed),
+        _ => {}
+    }
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.sent(&item);
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await?;
+        self.arrived(&message);
+        Some(message)
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// The client handler of a session: its capabilities, and its answers to the server's requests
+/// (which [`Recording`] records).
 #[derive(Clone)]
 pub(crate) struct Client {
     answers: Answers,
-    pub(crate) received: Received,
 }
 
 impl Client {
     pub(crate) fn new(answers: Answers) -> Self {
-        Client {
-            answers,
-            received: Received::default(),
-        }
-    }
-
-    fn record(&self, method: &str, params: impl serde::Serialize) {
-        self.received.push(json!({
-            "method": method,
-            "params": serde_json::to_value(params).unwrap_or(Value::Null),
-        }));
-    }
-
-    fn record_request(&self, method: &str, params: Value, answer: &impl serde::Serialize) {
-        self.received.push(json!({
-            "method": method,
-            "params": params,
-            "answer": serde_json::to_value(answer).unwrap_or(Value::Null),
-        }));
+        Client { answers }
     }
 }
 
@@ -138,104 +237,104 @@ impl ClientHandler for Client {
             .flatten()
             .map(|uri| json!({"uri": uri}))
             .collect();
-        let result: ListRootsResult =
-            serde_json::from_value(json!({"roots": roots})).unwrap_or_default();
-        self.record_request("roots/list", Value::Null, &result);
-        Ok(result)
+        Ok(serde_json::from_value(json!({"roots": roots})).unwrap_or_default())
     }
 
     async fn create_message(
         &self,
-        params: CreateMessageRequestParams,
+        _: CreateMessageRequestParams,
         _: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
-        let params = serde_json::to_value(&params).unwrap_or(Value::Null);
         let Some(text) = &self.answers.sampling else {
-            let e = ErrorData::method_not_found::<rmcp::model::CreateMessageRequestMethod>();
-            self.record_request(
-                "sampling/createMessage",
-                params,
-                &json!({"error": e.message}),
-            );
-            return Err(e);
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::CreateMessageRequestMethod,
+            >());
         };
-        let result: CreateMessageResult = serde_json::from_value(json!({
+        serde_json::from_value(json!({
             "role": "assistant",
             "content": {"type": "text", "text": text},
             "model": "agent-test-scripted",
             "stopReason": "endTurn",
         }))
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        self.record_request("sampling/createMessage", params, &result);
-        Ok(result)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 
     async fn create_elicitation(
         &self,
-        params: ElicitRequestParams,
+        _: ElicitRequestParams,
         _: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        let result = match &self.answers.elicitation {
+        Ok(match &self.answers.elicitation {
             Some(Elicitation::Accept(content)) => {
                 ElicitResult::new(ElicitationAction::Accept).with_content(content.clone())
             }
             Some(Elicitation::Cancel) => ElicitResult::new(ElicitationAction::Cancel),
             Some(Elicitation::Decline) | None => ElicitResult::new(ElicitationAction::Decline),
-        };
-        let params = serde_json::to_value(&params).unwrap_or(Value::Null);
-        self.record_request("elicitation/create", params, &result);
-        Ok(result)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A transport that hands out `incoming`, and forgets what is sent.
+    struct Fake(std::collections::VecDeque<RxJsonRpcMessage<RoleClient>>);
+
+    impl Transport<RoleClient> for Fake {
+        type Error = std::io::Error;
+
+        fn send(
+            &mut self,
+            _: TxJsonRpcMessage<RoleClient>,
+        ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+            std::future::ready(Ok(()))
+        }
+
+        async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+            self.0.pop_front()
+        }
+
+        async fn close(&mut self) -> Result<(), Self::Error> {
+            Ok(())
+        }
     }
 
-    async fn on_progress(
-        &self,
-        params: rmcp::model::ProgressNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.record("notifications/progress", params);
-    }
-
-    async fn on_logging_message(
-        &self,
-        params: rmcp::model::LoggingMessageNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.record("notifications/message", params);
-    }
-
-    async fn on_resource_updated(
-        &self,
-        params: rmcp::model::ResourceUpdatedNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.record("notifications/resources/updated", params);
-    }
-
-    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.record("notifications/resources/list_changed", Value::Null);
-    }
-
-    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.record("notifications/tools/list_changed", Value::Null);
-    }
-
-    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.record("notifications/prompts/list_changed", Value::Null);
-    }
-
-    async fn on_cancelled(
-        &self,
-        params: rmcp::model::CancelledNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.record("notifications/cancelled", params);
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: rmcp::model::CustomNotification,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.record(&notification.method, notification.params);
+    #[tokio::test]
+    async fn what_the_server_sends_is_recorded_as_it_arrives_with_the_answers() {
+        let wire = [
+            json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                   "params": {"progressToken": 3, "progress": 1, "total": 2}}),
+            json!({"jsonrpc": "2.0", "id": 0, "method": "sampling/createMessage",
+                   "params": {"messages": [], "maxTokens": 50, "temperature": 0.7}}),
+            json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}}),
+        ];
+        let incoming = wire
+            .iter()
+            .map(|m| serde_json::from_value(m.clone()).unwrap())
+            .collect();
+        let received = Received::default();
+        let mut t = Recording::new(Fake(incoming), received.clone());
+        // Each is recorded when the transport hands it on: before rmcp dispatches it.
+        assert!(t.receive().await.is_some());
+        assert_eq!(received.len(), 1);
+        assert!(t.receive().await.is_some());
+        let answer: TxJsonRpcMessage<RoleClient> = serde_json::from_value(json!({
+            "jsonrpc": "2.0", "id": 0,
+            "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}
+        }))
+        .unwrap();
+        t.send(answer).await.unwrap();
+        // The answer to the client's own request is not the server's message.
+        assert!(t.receive().await.is_some());
+        let all = received.since(0);
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert_eq!(all[0]["method"], "notifications/progress");
+        assert_eq!(all[0]["params"]["progress"], 1.0);
+        assert_eq!(all[1]["method"], "sampling/createMessage");
+        // As sent: rmcp's f32 is not widened into 0.699999988...
+        assert_eq!(all[1]["params"]["temperature"], 0.7);
+        assert_eq!(all[1]["answer"]["content"]["text"], "hi");
+        assert_eq!(received.since(1).len(), 1);
     }
 }

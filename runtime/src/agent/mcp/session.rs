@@ -14,7 +14,7 @@ use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde_json::{Map, Value};
 use tokio::io::AsyncReadExt;
 
-use super::client::{Client, Received};
+use super::client::{Client, Received, Recording};
 use super::process::{LineLimit, Oversize, ServerProcess};
 use super::{McpServer, Transport};
 
@@ -159,6 +159,7 @@ pub(crate) struct Session {
 /// What [`Session::start`] brings up.
 struct Started {
     client: RunningService<RoleClient, Client>,
+    received: Received,
     stderr: StderrTail,
     process: Option<ServerProcess>,
     oversize: Oversize,
@@ -210,7 +211,7 @@ impl Session {
             .await;
         let mut session = Session {
             server: server.clone(),
-            received: started.client.service().received.clone(),
+            received: started.received,
             client: Some(started.client),
             stderr: started.stderr,
             process: Mutex::new(started.process),
@@ -267,9 +268,12 @@ impl Session {
                 let transport =
                     rmcp::transport::async_rw::AsyncRwTransport::new_client(stdout, pipes.stdin)
                         .with_max_line_length(usize::MAX);
+                let received = Received::default();
+                let transport = Recording::new(transport, received.clone());
                 match Client::new(server.answers.clone()).serve(transport).await {
                     Ok(client) => Ok(Started {
                         client,
+                        received,
                         stderr,
                         process: Some(process),
                         oversize,
@@ -303,11 +307,14 @@ impl Session {
                 let transport = StreamableHttpClientTransport::from_config(
                     StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(map),
                 );
+                let received = Received::default();
+                let transport = Recording::new(transport, received.clone());
                 Client::new(server.answers.clone())
                     .serve(transport)
                     .await
                     .map(|client| Started {
                         client,
+                        received,
                         stderr: StderrTail::default(),
                         process: None,
                         oversize: Oversize::default(),
