@@ -1184,22 +1184,45 @@ async fn judge_retries_and_timeout_come_from_the_command_line_or_the_environment
 }
 
 /// An expression 5,000 calls deep aborted the whole process with a stack overflow (every run
-/// lost), and `DATE_SUB` of i64::MIN days panicked: now both are error verdicts of their
-/// checks, and every other check and run is still evaluated and reported.
+/// lost), and `DATE_SUB` of i64::MIN days panicked: now the first is refused where the file is
+/// read, and the second is an error verdict of its check while every other check and run is
+/// still evaluated and reported.
 #[test]
-fn deep_expressions_and_date_overflows_are_error_verdicts_not_crashes() {
+fn deep_expressions_and_date_overflows_are_errors_not_crashes() {
     let dir = temp("limits");
+    // An expression nested past the limit never parses: the file is refused where it is read
+    // (exit 2), naming it, before anything runs.
     let deep = format!("{}'x'{}", "UPPER(".repeat(5000), ")".repeat(5000));
+    let mut scenario = refund_scenario();
+    scenario["expect"] = json!([
+        {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "expr", "expression": deep}]}}
+    ]);
+    write(&dir.join("deep.json"), &json!([scenario]));
+    write(&dir.join("runs/good.json"), &recording("ORD-9921"));
+    write(&dir.join("runs/bad.json"), &recording("ORD-1"));
+    let out = bin()
+        .args(["eval", "--scenarios"])
+        .arg(dir.join("deep.json"))
+        .arg("--runs")
+        .arg(dir.join("runs"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("deep.json: at scenario `refund`, expect[0]: order_id: invalid expression")
+            && err.contains("expression nested deeper than 64 levels at column 385"),
+        "{err}"
+    );
+    // A date out of range for the context's value is known only when it is evaluated: an
+    // error verdict, never a crash.
     let mut scenario = refund_scenario();
     scenario["context"] = json!({"N": i64::MIN});
     scenario["expect"] = json!([
         {"check": {"type": "text", "source": "reply", "op": "contains", "value": "refund"}},
-        {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "expr", "expression": deep}]}},
         {"check": {"type": "tool", "name": "process_refund", "args": [{"name": "order_id", "matcher": "date", "expression": "DATE_SUB(TODAY(), N, 'day')"}]}}
     ]);
     write(&dir.join("scenarios.json"), &json!([scenario]));
-    write(&dir.join("runs/good.json"), &recording("ORD-9921"));
-    write(&dir.join("runs/bad.json"), &recording("ORD-1"));
     let out = bin()
         .args(["eval", "--scenarios"])
         .arg(dir.join("scenarios.json"))
@@ -1209,10 +1232,6 @@ fn deep_expressions_and_date_overflows_are_error_verdicts_not_crashes() {
         .expect("runs");
     assert_exit(&out, 1);
     let text = stdout(&out);
-    assert!(
-        text.contains("expression nested deeper than 64 levels at column 385"),
-        "{text}"
-    );
     assert!(
         text.contains(
             "DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)"

@@ -146,6 +146,13 @@ impl Expression {
         &self.source
     }
 
+    /// Why the expression cannot be evaluated whatever the context: it does not parse, or
+    /// calls an unknown function, with a wrong number of arguments, or a unit that does not
+    /// exist.
+    pub(crate) fn problem(&self) -> Option<&str> {
+        self.parsed.as_ref().err().map(String::as_str)
+    }
+
     /// Evaluates the expression.
     ///
     /// See the type's example.

@@ -296,6 +296,14 @@ fn one() -> usize {
 
 impl Step {
     /// The checks written in the step (a user turn's, an `expect` step's), to take them.
+    /// The step's checks (a user turn's, or those after the turns).
+    pub(crate) fn checks(&self) -> &[Expectation] {
+        match self {
+            Step::User { expect, .. } | Step::Expect { expect } => expect,
+            _ => &[],
+        }
+    }
+
     fn checks_mut(&mut self) -> Option<&mut Vec<Expectation>> {
         match self {
             Step::User { expect, .. } | Step::Expect { expect } => Some(expect),

@@ -164,6 +164,18 @@ impl Schema {
         &self.schema
     }
 
+    /// Why this schema cannot be used, from its compiled form (nothing is compiled again).
+    pub(crate) fn problem(&self) -> Option<String> {
+        #[cfg(feature = "schema")]
+        {
+            self.compiled.as_ref().err().cloned()
+        }
+        #[cfg(not(feature = "schema"))]
+        {
+            Some("JSON Schema checks need agent-test's `schema` feature".to_owned())
+        }
+    }
+
     /// Whether `value` is valid (false when the schema itself is unusable).
     pub fn is_valid(&self, value: &Value) -> bool {
         matches!(self.validate(value), Ok(Ok(())))

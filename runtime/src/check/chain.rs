@@ -179,6 +179,12 @@ fn actual(calls: &[&crate::model::Call]) -> Value {
 }
 
 impl super::CheckRules for ToolChain {
+    fn literal_problem(&self) -> Option<String> {
+        self.steps
+            .iter()
+            .find_map(super::CheckRules::literal_problem)
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Calls, Part::Arguments, Part::Results, Part::Outcomes]
     }

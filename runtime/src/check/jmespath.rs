@@ -128,6 +128,19 @@ impl JmesPathCheck {
         }
     }
 
+    /// Why the expression does not compile, if it does not.
+    fn expression_problem(&self) -> Option<String> {
+        #[cfg(feature = "jmespath")]
+        if let Err(e) = jmespath::compile(&self.expression) {
+            return Some(format!(
+                "invalid JMESPath `{}`: {}",
+                self.expression,
+                one_line(&e.to_string())
+            ));
+        }
+        None
+    }
+
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         if let Some(p) = self.matcher.problem() {
             return Outcome::error(p);
@@ -188,5 +201,10 @@ pub(crate) fn search(_expression: &str, _json: &Value) -> Result<Value, String> 
 impl super::CheckRules for JmesPathCheck {
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
+    }
+
+    fn literal_problem(&self) -> Option<String> {
+        self.expression_problem()
+            .or_else(|| self.matcher.literal_problem())
     }
 }

@@ -297,8 +297,10 @@ impl JsonPathCheck {
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
         let q = self.path.source();
-        if let Some(p) = &self.path.invalid_regex {
-            return Outcome::error(p.clone());
+        // A query that does not parse is said as such, before any JSON is read (never "the
+        // reply is not valid JSON", which would hide the broken query).
+        if let Some(p) = self.path.problem() {
+            return Outcome::error(p);
         }
         if let Some(e) = self.source.failed(cx) {
             return Outcome::error(e);
@@ -772,16 +774,28 @@ impl super::CheckRules for FieldCheck {
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }
+
+    fn literal_problem(&self) -> Option<String> {
+        self.matcher.literal_problem()
+    }
 }
 
 impl super::CheckRules for JsonPathCheck {
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }
+
+    fn literal_problem(&self) -> Option<String> {
+        self.path.problem()
+    }
 }
 
 impl super::CheckRules for SchemaCheck {
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
+    }
+
+    fn literal_problem(&self) -> Option<String> {
+        self.schema.problem()
     }
 }

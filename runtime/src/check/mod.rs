@@ -367,8 +367,8 @@ pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
 pub use chain::{ToolChain, tool_chain};
-pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub(crate) use jmespath::search as jmespath_search;
+pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{
     Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
     schema,
@@ -415,6 +415,12 @@ pub(crate) trait CheckRules {
 
     /// Why the check can never pass (or never fail) as written, if so.
     fn problem(&self) -> Option<String> {
+        None
+    }
+
+    /// A literal of the check that is broken whatever the answer — a regex, a JSONPath or
+    /// JMESPath query, an expression, a JSON Schema (see [`Check::literal_problem`]).
+    fn literal_problem(&self) -> Option<String> {
         None
     }
 
@@ -492,6 +498,26 @@ macro_rules! checks {
             pub fn problem(&self) -> Option<String> {
                 match self {
                     $(Check::$variant(c) => CheckRules::problem(c),)*
+                }
+            }
+
+            /// A literal of the check that is broken whatever the agent answers — a regex
+            /// that does not compile, a JSONPath or JMESPath query that does not parse, an
+            /// expression with an unknown function, a JSON Schema that is not one — or a
+            /// constraint that can never hold ([`Check::problem`]). What loaders refuse when
+            /// they read a file, with the validators the macro uses at compile time.
+            ///
+            /// ```
+            /// use agent_test::check::Check;
+            /// use agent_test::prelude::*;
+            /// assert!(Check::from(json_path("$[")).literal_problem().unwrap().contains("$["));
+            /// assert!(Check::from(tool("t").arg("d", date("DATEADD(TODAY(), 1)"))).literal_problem().is_some());
+            /// assert_eq!(Check::from(reply().matches("ok")).literal_problem(), None);
+            /// ```
+            pub fn literal_problem(&self) -> Option<String> {
+                match self {
+                    $(Check::$variant(c) => CheckRules::literal_problem(c)
+                        .or_else(|| CheckRules::problem(c)),)*
                 }
             }
 

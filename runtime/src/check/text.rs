@@ -606,6 +606,13 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
 }
 
 impl super::CheckRules for TextCheck {
+    fn literal_problem(&self) -> Option<String> {
+        match &self.search {
+            Search::Regex(pattern) => pattern.regex().err().map(ToOwned::to_owned),
+            Search::Literal(_) => None,
+        }
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

@@ -207,6 +207,18 @@ impl ArgConstraint {
         }
     }
 
+    /// A broken literal of the constraint (its matcher's, or its JSONPath query), with the
+    /// argument it is about.
+    pub(crate) fn literal_problem(&self) -> Option<String> {
+        self.matcher
+            .literal_problem()
+            .or_else(|| self.query.as_ref().and_then(JsonPathQuery::problem))
+            .map(|p| match self.path.as_str() {
+                "" => p,
+                path => format!("{path}: {p}"),
+            })
+    }
+
     /// Why the constraint cannot be evaluated or compares nothing: its matcher's problem, or
     /// an invalid JSONPath query.
     pub(crate) fn problem(&self) -> Option<String> {
@@ -907,6 +919,18 @@ impl super::CheckRules for ToolCheck {
         ];
         let [a, r, o] = self.constrains();
         READS[usize::from(a) | usize::from(r) << 1 | usize::from(o) << 2]
+    }
+
+    fn literal_problem(&self) -> Option<String> {
+        self.args
+            .iter()
+            .chain(&self.result)
+            .find_map(ArgConstraint::literal_problem)
+            .or_else(|| {
+                self.nested
+                    .iter()
+                    .find_map(super::CheckRules::literal_problem)
+            })
     }
 
     /// Why the check can never pass, if it cannot: an impossible count, here or in a check on

@@ -832,6 +832,13 @@ fn calls_noun(n: usize) -> String {
 }
 
 impl super::CheckRules for TrajectoryCheck {
+    fn literal_problem(&self) -> Option<String> {
+        self.expected
+            .iter()
+            .flat_map(|e| &e.args)
+            .find_map(super::tool::ArgConstraint::literal_problem)
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Calls, Part::Arguments]
     }

@@ -252,7 +252,9 @@ pub fn from_text(
     let file = file.as_ref();
     if is_jsonl(file) {
         return match format {
-            None | Some(SeedFormat::MorganaBench) => morganabench::from_text(text, file),
+            None | Some(SeedFormat::MorganaBench) => {
+                morganabench::from_text(text, file).and_then(|c| literals_checked(c, file))
+            }
             Some(f) => Err(read::load_error(
                 file,
                 (
@@ -264,7 +266,7 @@ pub fn from_text(
     }
     if format == Some(SeedFormat::MorganaBench) && !is_yaml(file) {
         // Its reader also takes JSON lines in a `.json` file.
-        return morganabench::from_text(text, file);
+        return morganabench::from_text(text, file).and_then(|c| literals_checked(c, file));
     }
     let doc = if is_yaml(file) {
         read::yaml(text, file)?
@@ -310,7 +312,41 @@ pub fn from_value(
     if let Some(why) = entry.not_yaml.filter(|_| is_yaml(file)) {
         return Err(read::load_error(file, (String::new(), why.to_owned())));
     }
-    (entry.read)(doc, file)
+    (entry.read)(doc, file).and_then(|cases| literals_checked(cases, file))
+}
+
+/// Every literal of every check — regexes, JSONPath and JMESPath queries, expressions, JSON
+/// Schemas — and every constraint that can never be met, checked where the file is loaded,
+/// with the validators the macro uses at compile time: a broken one is an error naming the
+/// file, the scenario and the check, never a verdict that blames the agent's answer later.
+pub(crate) fn literals_checked(
+    cases: Vec<ImportedCase>,
+    file: &Path,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    for case in &cases {
+        let s = &case.scenario;
+        let in_steps = s.steps.iter().enumerate().flat_map(|(i, step)| {
+            step.checks()
+                .iter()
+                .enumerate()
+                .map(move |(j, e)| (format!("steps[{i}].expect[{j}]"), e))
+        });
+        let after = s
+            .expect
+            .iter()
+            .enumerate()
+            .map(|(j, e)| (format!("expect[{j}]"), e));
+        for (at, e) in in_steps.chain(after) {
+            if let Some(problem) = e.check.literal_problem() {
+                return Err(LoadError {
+                    file: file.to_owned(),
+                    path: format!("scenario `{}`, {at}", s.name),
+                    message: format!("{problem} (in `{}`)", e.display_label()),
+                });
+            }
+        }
+    }
+    Ok(cases)
 }
 
 #[cfg(test)]

@@ -136,7 +136,11 @@ impl CaseFile {
             Cases::Lines { text, stem, lines } => {
                 let (n, range) = lines.get(index).ok_or_else(gone)?;
                 let line = text.get(range.clone()).ok_or_else(gone)?;
-                morganabench::from_line(line, *n, stem, &self.file)
+                let case = morganabench::from_line(line, *n, stem, &self.file)?;
+                formats::literals_checked(vec![case], &self.file)?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(gone)
             }
             Cases::Read(cases) => cases
                 .get(index)

@@ -64,25 +64,25 @@ pub fn cases_from_text(
         return formats::from_text(text, file, format);
     }
     if let Some(scenarios) = native_fast(text) {
-        return Ok(scenarios
-            .into_iter()
-            .map(|scenario| ImportedCase {
-                scenario,
-                recording: None,
-            })
-            .collect());
+        return native_cases(scenarios, file);
     }
     let value = crate::util::input::parse_json(text, file)?;
     match formats::detect_value(&value) {
         Some(f) => formats::from_value(&value, file, f),
-        None => Ok(native_scenarios(file, value)?
-            .into_iter()
-            .map(|scenario| ImportedCase {
-                scenario,
-                recording: None,
-            })
-            .collect()),
+        None => native_cases(native_scenarios(file, value)?, file),
     }
+}
+
+/// Native scenarios as cases, their literals checked (a seed format's loader checks its own).
+fn native_cases(scenarios: Vec<Scenario>, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
+    let cases = scenarios
+        .into_iter()
+        .map(|scenario| ImportedCase {
+            scenario,
+            recording: None,
+        })
+        .collect();
+    formats::literals_checked(cases, file)
 }
 
 /// agent-test's own form read straight from the text, when nothing is wrong with it (see

@@ -604,6 +604,24 @@ impl Matcher {
     /// nothing ("compared nothing: …") because it accepts every value — `contains("")`, a regex
     /// that matches the empty string (`x*`), the schema `{}`, `all_of([])`, `optional(any())`
     /// — or none (`one_of([])`), or a judged matcher without a description.
+    /// Why a literal in the matcher is broken whatever the value: a regex that does not
+    /// compile, an expression that does not parse (or calls an unknown function), a JSON
+    /// Schema that is not one. What a loader refuses, as the macro does at compile time.
+    pub(crate) fn literal_problem(&self) -> Option<String> {
+        match self {
+            Matcher::Regex { pattern } => pattern.regex().err().map(ToOwned::to_owned),
+            Matcher::Expr { expression } | Matcher::Date { expression, .. } => {
+                expression.problem().map(str::to_owned)
+            }
+            Matcher::Schema { schema } => schema.problem(),
+            Matcher::Optional { inner } | Matcher::Not { inner } => inner.literal_problem(),
+            Matcher::AllOf { matchers } | Matcher::AnyOf { matchers } => {
+                matchers.iter().find_map(Matcher::literal_problem)
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn problem(&self) -> Option<String> {
         let nothing = |why: String| Some(format!("compared nothing: {why}"));
         match self {

@@ -171,11 +171,15 @@ fn jsonpath_on_a_non_json_reply_fails_even_not_exists() {
             v.reason
         );
     }
+    // A broken query is said as such whatever the reply (never "the reply is not valid
+    // JSON", which would hide it).
     let q = String::from("$[");
-    assert_eq!(
-        conv(&t, json_path(q).exists()).status,
-        Status::Fail,
-        "the reply is checked first"
+    let v = conv(&t, json_path(q).exists());
+    assert_eq!(v.status, Status::Error);
+    assert!(
+        v.reason.starts_with("invalid JSONPath `$[`"),
+        "{}",
+        v.reason
     );
     let t = one_turn(Reply::text("{}"));
     let q = String::from("$[");

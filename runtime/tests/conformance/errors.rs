@@ -1011,3 +1011,51 @@ fn data_that_shares_words_with_matchers_loads() {
         );
     }
 }
+
+#[test]
+fn broken_literals_are_refused_where_the_file_is_loaded() {
+    // Each literal is checked with the validators the macro uses at compile time, when the
+    // file is read: never a verdict that blames the agent's answer later.
+    let refused = |format: SeedFormat, file: &str, text: &str| -> String {
+        error_of(Some(format), text, file).expect("refused")
+    };
+    let jsonpath = refused(
+        McpLab,
+        "status.yaml",
+        "prompt: Report the status\neval:\n  response_assertions:\n    - type: jsonpath\n      path: $[\n",
+    );
+    assert!(
+        jsonpath.starts_with("status.yaml: at scenario `status`, expect[0]: invalid JSONPath `$[`"),
+        "{jsonpath}"
+    );
+    let expression = refused(
+        Mibo,
+        "meeting.json",
+        &mibo_args(
+            json!({"date": {"matcher": "exact", "expression": "DATEADD(TODAY(), 1, 'day')"}}),
+        ),
+    );
+    assert!(
+        expression.contains(
+            "date: invalid expression `DATEADD(TODAY(), 1, 'day')`: unknown function `DATEADD`"
+        ),
+        "{expression}"
+    );
+    let regex = refused(
+        PromptKit,
+        "support.yaml",
+        &promptkit_turn(
+            "      - type: content_matches\n        params:\n          pattern: \"(unclosed\"\n",
+        ),
+    );
+    assert!(regex.contains("regex"), "{regex}");
+    // The same literal that is well formed loads.
+    assert!(
+        error_of(
+            Some(McpLab),
+            "prompt: Report the status\neval:\n  response_assertions:\n    - type: jsonpath\n      path: $.status\n",
+            "status.yaml"
+        )
+        .is_err()
+    );
+}

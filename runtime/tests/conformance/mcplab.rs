@@ -611,14 +611,18 @@ fn tool_sequence_tells_never_called_from_out_of_order() {
 
 #[test]
 fn an_invalid_regex_never_passes() {
-    // MCPLab fails the check with an "invalid regex" reason; natively an invalid pattern is an
-    // error verdict, which fails the test all the same.
-    let case = mcplab(&responses("    - {type: regex, pattern: 'refund(('}\n"));
-    let report = case.scenario.evaluate(&run("refund((", &[]));
-    assert_fails(&report);
-    let v = &report.verdicts[0];
-    assert_ne!(v.status, Pass);
-    assert!(v.reason.contains("regex"), "{}", table(&report));
+    // MCPLab fails the check with an "invalid regex" reason; here an invalid pattern is
+    // refused where the file is read, naming the file, the check and the problem (a broken
+    // literal is the suite's mistake, never a verdict on the agent).
+    let err = load_error(
+        SeedFormat::McpLab,
+        &responses("    - {type: regex, pattern: 'refund(('}\n"),
+        "refund.yaml",
+    );
+    assert!(
+        err.starts_with("refund.yaml: at scenario `refund`, expect[0]: invalid regex `refund((`"),
+        "{err}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -771,7 +775,7 @@ fn tool_input_assertions_in_all_kinds() {
 #[test]
 fn tool_input_assertion_reasons_and_errors() {
     let case = mcplab(&tool_inputs(
-        "    - type: jsonpath\n      tool: search_tags\n      path: $.query\n      equals: TM5-BP2\n    - type: regex\n      tool: fetch\n      pattern: '(unclosed'\n",
+        "    - type: jsonpath\n      tool: search_tags\n      path: $.query\n      equals: TM5-BP2\n",
     ));
     let report = case.scenario.evaluate(&call_run(vec![
         Call::tool("search_tags", json!({"query": "TM5-XX"})),
@@ -786,10 +790,16 @@ fn tool_input_assertion_reasons_and_errors() {
             r#"$.query: selects ["TM5-XX"], none matching (expected "TM5-BP2", got "TM5-XX")"#,
         ],
     );
-    // An invalid regex never passes (MCPLab fails it as "invalid regex").
-    assert_eq!(verdict(&report, "(unclosed").status, Error);
-
     let err = |text: &str| load_error(SeedFormat::McpLab, text, "s.yaml");
+    // An invalid regex never passes (MCPLab fails it as "invalid regex"): it is refused where
+    // the file is read, naming it.
+    let invalid = err(&tool_inputs(
+        "    - type: regex\n      tool: fetch\n      pattern: '(unclosed'\n",
+    ));
+    assert!(
+        invalid.starts_with("s.yaml: at scenario `s`, expect[0]: invalid regex `(unclosed`"),
+        "{invalid}"
+    );
     assert_eq!(
         err(&tool_inputs(
             "    - {type: jsonpath, tool: t, path: $.a, equals: [1]}\n"
