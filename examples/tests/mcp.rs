@@ -15,6 +15,9 @@ use agent_test::report::Report;
 use agent_test_examples::demo_mcp::DemoMcp;
 use agent_test_examples::scripted_model;
 
+mod support;
+use support::running;
+
 /// The demo MCP server over stdio: this package's `demo-mcp` binary.
 fn stdio_server() -> McpServer {
     McpServer::stdio(env!("CARGO_BIN_EXE_demo-mcp")).named("shop")
@@ -317,26 +320,6 @@ async fn servers_a_model_could_not_tell_apart_are_an_error() {
         report.verdicts.iter().all(|v| v.check != "agent"),
         "{report}"
     );
-}
-
-/// Whether a process whose command line has `marker` is running (read from `/proc`: the
-/// servers below carry a marker no other process has).
-fn running(marker: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let line = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if line.contains(marker) {
-            // A zombie (exited, not reaped) is not running.
-            let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-            if !state.split(") ").nth(1).is_some_and(|s| s.starts_with('Z')) {
-                out.push(line);
-            }
-        }
-    }
-    out
 }
 
 /// A unique marker for one test's servers.
