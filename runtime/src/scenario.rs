@@ -232,6 +232,13 @@ pub enum VariableOp {
     Equals,
     /// Not JSON-equal (a missing value fails: there is nothing to compare).
     NotEquals,
+    /// Equal as text, as Lamdis's `eq` compares: a string as itself, a number or boolean as
+    /// JavaScript writes it (`1500` equals `"1500"`); an object or array equals the JSON value
+    /// a text writes (in any key order and spacing); a missing value fails (there is nothing to
+    /// compare).
+    TextEquals,
+    /// Not equal as text (the opposite of [`VariableOp::TextEquals`]; a missing value fails).
+    TextNotEquals,
     /// Both numbers (or numeric text), left greater.
     GreaterThan,
     /// Both numbers (or numeric text), left greater or equal.
@@ -266,8 +273,9 @@ impl VariableOp {
     /// ```
     pub fn phrase(self) -> &'static str {
         match self {
-            VariableOp::Equals => "equals",
-            VariableOp::NotEquals => "does not equal",
+            // Text equality is said as Lamdis says it; how it differs is in the docs.
+            VariableOp::Equals | VariableOp::TextEquals => "equals",
+            VariableOp::NotEquals | VariableOp::TextNotEquals => "does not equal",
             VariableOp::GreaterThan => "is greater than",
             VariableOp::GreaterOrEqual => "is at least",
             VariableOp::LessThan => "is less than",
@@ -295,7 +303,6 @@ fn one() -> usize {
 }
 
 impl Step {
-    /// The checks written in the step (a user turn's, an `expect` step's), to take them.
     /// The step's checks (a user turn's, or those after the turns).
     pub(crate) fn checks(&self) -> &[Expectation] {
         match self {
@@ -304,6 +311,7 @@ impl Step {
         }
     }
 
+    /// The checks written in the step (a user turn's, an `expect` step's), to take them.
     fn checks_mut(&mut self) -> Option<&mut Vec<Expectation>> {
         match self {
             Step::User { expect, .. } | Step::Expect { expect } => Some(expect),

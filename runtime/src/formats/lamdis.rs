@@ -11,7 +11,7 @@
 //! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable; the response becomes `var.<saveAs>` and `steps.<id>.output` |
 //! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`] (`scope: transcript`, the default: every message, the user's too) or on the [`reply`] of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
 //! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`]`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
-//! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); an unknown operator fails the check |
+//! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq` and `neq` compare as text, as Lamdis's engine does: `1500` equals `"1500"`; `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); the path is read from the bag's root, where `lastAssistant` and `lastUser` are too; an unknown operator is refused where the file is read (Lamdis would compare it as text equality) |
 //! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
 //! | `name` | the check's label |
 //! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |
@@ -227,7 +227,7 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
                 match check(co, &here)? {
                     Checked::Turn(e) => expect.extend(e),
                     Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
-                    Checked::Variable(..) | Checked::UnknownOperator(..) => {
+                    Checked::Variable(..) => {
                         return Err((
                             join(&here, "mode"),
                             "attached checks grade each simulated turn: expected `judge` or `includes`"
@@ -278,8 +278,6 @@ enum Checked {
     Conversation(Vec<Expectation>),
     /// A variable check: path, operator, compared value, label, warning.
     Variable(String, VariableOp, Value, Option<String>, bool),
-    /// A check with an unknown operator: Lamdis fails it.
-    UnknownOperator(String, Option<String>, bool),
 }
 
 fn assistant_check(
@@ -298,19 +296,6 @@ fn assistant_check(
                 label,
                 warning,
             });
-            return Ok(());
-        }
-        Checked::UnknownOperator(operator, label, warning) => {
-            let why = format!(
-                "unknown operator `{operator}`: the check fails, as in Lamdis (expected one of {})",
-                OPERATORS.join(", ")
-            );
-            let shown = label.unwrap_or_else(|| format!("variable_check ({why})"));
-            let mut e = custom(shown, move |_| Outcome::fail(why.clone())).into_expectation();
-            if warning {
-                e = e.warning();
-            }
-            scenario.steps.push(Step::Expect { expect: vec![e] });
             return Ok(());
         }
     };
@@ -358,8 +343,9 @@ const OPERATORS: &[&str] = &[
 /// The operator a spelling names, if any.
 fn operator(name: &str) -> Option<VariableOp> {
     Some(match name.trim().to_ascii_lowercase().as_str() {
-        "eq" | "equals" | "equal" | "==" | "===" => VariableOp::Equals,
-        "neq" | "ne" | "not_equals" | "not_equal" | "!=" | "!==" => VariableOp::NotEquals,
+        // Lamdis compares `eq` and `neq` as text: `1500` equals `"1500"`.
+        "eq" | "equals" | "equal" | "==" | "===" => VariableOp::TextEquals,
+        "neq" | "ne" | "not_equals" | "not_equal" | "!=" | "!==" => VariableOp::TextNotEquals,
         "gt" | ">" | "greater_than" => VariableOp::GreaterThan,
         "gte" | ">=" | "greater_than_or_equal" | "greater_or_equal" => VariableOp::GreaterOrEqual,
         "lt" | "<" | "less_than" => VariableOp::LessThan,
@@ -391,11 +377,22 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     if mode == "variable_check" {
         let path = string(o, "variablePath", at)?;
         let op = match opt_string(o, "operator", at)? {
-            None => VariableOp::Equals,
-            Some(name) => match operator(&name) {
-                Some(op) => op,
-                None => return Ok(Checked::UnknownOperator(name, label, warning)),
-            },
+            None => VariableOp::TextEquals,
+            Some(name) => operator(&name).ok_or_else(|| {
+                // Lamdis's engine compares an unknown operator as text equality; a
+                // misspelt `not_equal` would then pass on equal values. Refused, named.
+                (
+                    join(at, "operator"),
+                    format!(
+                        "unknown operator `{name}`, expected one of {}",
+                        OPERATORS
+                            .iter()
+                            .map(|o| format!("`{o}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
         };
         // The value compared with: `rightValue` (interpolated), else `expectEquals`.
         let right = match (o.get("rightValue"), o.get("expectEquals")) {
@@ -413,6 +410,27 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
                 ));
             }
         };
+        // A regex written as it is (nothing to interpolate) is checked here, as every
+        // literal is where a file is read.
+        if op == VariableOp::Matches
+            && let Value::String(pattern) = &right
+            && !pattern.contains("${")
+            && !pattern.contains("$steps")
+            && let Err(e) = regex::Regex::new(pattern)
+        {
+            let field = if o.contains_key("rightValue") {
+                "rightValue"
+            } else {
+                "expectEquals"
+            };
+            return Err((
+                join(at, field),
+                format!(
+                    "invalid regex /{pattern}/: {}",
+                    e.to_string().lines().last().unwrap_or_default().trim()
+                ),
+            ));
+        }
         return Ok(Checked::Variable(path, op, right, label, warning));
     }
     // Lamdis checks read the transcript unless told `last`.

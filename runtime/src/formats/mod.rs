@@ -341,7 +341,10 @@ pub(crate) fn literals_checked(
                 return Err(LoadError {
                     file: file.to_owned(),
                     path: format!("scenario `{}`, {at}", s.name),
-                    message: format!("{problem} (in `{}`)", e.display_label()),
+                    message: format!(
+                        "{problem} (in `{}`)",
+                        crate::util::text::clip(&e.display_label(), 200)
+                    ),
                 });
             }
         }

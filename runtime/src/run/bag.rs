@@ -45,16 +45,18 @@ impl Bag {
         bag
     }
 
-    /// The bag as one JSON value, with the conversation so far.
+    /// The bag as one JSON value, with the conversation so far: as Lamdis's engine roots a
+    /// path, `lastAssistant` and `lastUser` are at the top as well as under `last`.
     fn view(&self, transcript: &Transcript) -> Value {
-        let last = transcript
-            .turns
-            .last()
-            .map_or(Value::Null, |t| Value::String(t.reply.text.clone()));
+        let last = transcript.turns.last();
+        let assistant = last.map_or(Value::Null, |t| Value::String(t.reply.text.clone()));
+        let user = last.map_or(Value::Null, |t| Value::String(t.input.clone()));
         json!({
             "var": self.vars,
             "steps": self.steps,
-            "last": {"assistant": last},
+            "last": {"assistant": assistant, "user": user},
+            "lastAssistant": assistant,
+            "lastUser": user,
             "transcript": transcript.messages(),
         })
     }

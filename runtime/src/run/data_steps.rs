@@ -158,8 +158,14 @@ pub(crate) fn variable_outcome(
         (_, None) => {
             return Outcome::fail(format!("{path}: no such variable")).expected(expected.clone());
         }
+        // As text, `null` would equal `"null"`: nothing was there to compare.
+        (VariableOp::TextEquals | VariableOp::TextNotEquals, Some(Value::Null)) => {
+            return Outcome::fail(format!("{path}: the value is null")).expected(expected.clone());
+        }
         (VariableOp::Equals, Some(a)) => Ok(json_eq(a, expected)),
         (VariableOp::NotEquals, Some(a)) => Ok(!json_eq(a, expected)),
+        (VariableOp::TextEquals, Some(a)) => Ok(text_eq(a, expected)),
+        (VariableOp::TextNotEquals, Some(a)) => Ok(!text_eq(a, expected)),
         (
             VariableOp::GreaterThan
             | VariableOp::GreaterOrEqual
@@ -210,7 +216,7 @@ pub(crate) fn variable_outcome(
             } else {
                 op.phrase().to_owned()
             };
-            if op == VariableOp::Equals {
+            if matches!(op, VariableOp::Equals | VariableOp::TextEquals) {
                 Outcome::fail(format!("{path}: expected {}, got {got}", compact(expected)))
             } else {
                 Outcome::fail(format!("{path}: expected a value that {wanted}, got {got}"))
@@ -235,6 +241,37 @@ fn number(v: &Value) -> Option<f64> {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok().filter(|f: &f64| f.is_finite()),
         _ => None,
+    }
+}
+
+/// Equal as Lamdis's `eq` compares, as text — except that an object or array is compared
+/// as the JSON value the text writes, so key order and spacing do not matter (Lamdis compares
+/// `JSON.stringify` text, whose key order is the order the response happened to have).
+fn text_eq(actual: &Value, expected: &Value) -> bool {
+    match (actual, expected) {
+        (Value::Object(_) | Value::Array(_), Value::String(s)) => {
+            serde_json::from_str::<Value>(s).is_ok_and(|e| json_eq(actual, &e))
+        }
+        (Value::Object(_) | Value::Array(_), _) => json_eq(actual, expected),
+        _ => js_text(actual) == js_text(expected),
+    }
+}
+
+/// A value as Lamdis's engine turns it into text to compare it: a string as itself, a
+/// number as JavaScript writes it (`1500`, not `1500.0`), `true` / `false` / `null`, anything
+/// else as compact JSON.
+fn js_text(v: &Value) -> String {
+    match v {
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.to_string(),
+            (_, Some(u), _) => u.to_string(),
+            // JavaScript writes an integral double without a fraction, within 2^53.
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                format!("{f:.0}")
+            }
+            _ => n.to_string(),
+        },
+        other => text(other),
     }
 }
 

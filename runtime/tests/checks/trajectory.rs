@@ -203,3 +203,111 @@ fn succeeded_leaves_failed_calls_out() {
         Status::Pass
     );
 }
+
+/// agentevals' own cases (`python/tests/test_trajectory.py`), with the actual run as OpenAI
+/// messages: one assistant message is one model step.
+fn one_message(calls: serde_json::Value) -> agent_test_runtime::model::Transcript {
+    let tool_calls: Vec<serde_json::Value> = calls
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            json!({"id": format!("call_{i}"), "type": "function",
+                   "function": {"name": c["name"], "arguments": c["args"].to_string()}})
+        })
+        .collect();
+    agent_test_runtime::trace::parse(
+        &json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "", "tool_calls": tool_calls},
+        ]),
+        None,
+    )
+    .unwrap()
+}
+
+#[test]
+fn strict_parallel_calls_of_one_tool_match_in_any_order_within_their_step() {
+    // `test_trajectory_with_different_tool_message_order`: strict gives True.
+    let t = one_message(json!([
+        {"name": "get_weather", "args": {"city": "SF"}},
+        {"name": "get_weather", "args": {"city": "London"}}
+    ]));
+    let reference = trajectory([
+        tool_call("get_weather").arg("city", "London"),
+        tool_call("get_weather").arg("city", "SF").parallel(),
+    ]);
+    assert_eq!(conv(&t, reference.strict()).status, Status::Pass);
+    // Without `.parallel()` the reference has two steps, the run one: not the same trajectory.
+    let two_steps = trajectory([
+        tool_call("get_weather").arg("city", "London"),
+        tool_call("get_weather").arg("city", "SF"),
+    ]);
+    assert_eq!(conv(&t, two_steps.strict()).status, Status::Fail);
+}
+
+#[test]
+fn nested_field_overrides_pair_same_name_calls_of_one_step() {
+    // `test_trajectory_match_with_nested_field_overrides`: two `lookup_policy` calls in one
+    // message, compared on `time.start` only.
+    let t = one_message(json!([
+        {"name": "lookup_policy", "args": {"query": "flight upgrades", "time": {"start": "2025-03-22T18:34:40Z"}}},
+        {"name": "lookup_policy", "args": {"query": "first class", "time": {"start": "2025-03-22T18:34:40Z"}}}
+    ]));
+    let reference = || {
+        trajectory([
+            tool_call("lookup_policy")
+                .args(json!({"query": "foo", "time": {"start": "2025-03-22T18:34:40Z", "end": "baz"}})),
+            tool_call("lookup_policy")
+                .args(json!({"query": "bar", "time": {"start": "2025-03-22T18:34:40Z", "end": "baz"}}))
+                .parallel(),
+        ])
+    };
+    for c in [
+        reference().strict(),
+        reference().unordered(),
+        reference().superset(),
+        reference().subset(),
+    ] {
+        assert_eq!(
+            conv(&t, c.clone()).status,
+            Status::Fail,
+            "without overrides"
+        );
+        let c = c.compare_fields("lookup_policy", ["time.start"]);
+        assert_eq!(conv(&t, c).status, Status::Pass, "with the override");
+    }
+}
+
+#[test]
+fn parallel_calls_keep_their_step_in_every_message_format() {
+    // The same swapped pair, from LangChain, Anthropic and Responses API runs: each format
+    // says which calls one model response made.
+    let reference = trajectory([
+        tool_call("get_weather").arg("city", "London"),
+        tool_call("get_weather").arg("city", "SF").parallel(),
+    ])
+    .strict();
+    let runs = [
+        json!([
+            {"type": "human", "content": "q"},
+            {"type": "ai", "content": "", "tool_calls": [
+                {"name": "get_weather", "args": {"city": "SF"}, "id": "1"},
+                {"name": "get_weather", "args": {"city": "London"}, "id": "2"}]}
+        ]),
+        json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "1", "name": "get_weather", "input": {"city": "SF"}},
+                {"type": "tool_use", "id": "2", "name": "get_weather", "input": {"city": "London"}}]}
+        ]),
+        json!({"object": "response", "output": [
+            {"type": "function_call", "call_id": "1", "name": "get_weather", "arguments": "{\"city\":\"SF\"}"},
+            {"type": "function_call", "call_id": "2", "name": "get_weather", "arguments": "{\"city\":\"London\"}"}]}),
+    ];
+    for run in runs {
+        let t = agent_test_runtime::trace::parse(&run, None).unwrap();
+        assert_eq!(conv(&t, reference.clone()).status, Status::Pass, "{run}");
+    }
+}

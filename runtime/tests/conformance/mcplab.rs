@@ -7,7 +7,7 @@
 //! block exactly as written.
 
 use agent_test_runtime::formats::{ImportedCase, SeedFormat};
-use agent_test_runtime::model::{Call, Reply, Transcript};
+use agent_test_runtime::model::{Call, Reply, ToolErrorKind, Transcript};
 use serde_json::json;
 
 use crate::support::*;
@@ -849,6 +849,18 @@ fn a_scenario_without_a_prompt_is_evaluated_on_a_recording() {
 struct PerLabel {
     pass: Vec<&'static str>,
     seen: std::sync::Mutex<(usize, Vec<String>)>,
+    /// Each check's material, as the judge received it.
+    materials: std::sync::Mutex<Vec<serde_json::Value>>,
+}
+
+impl PerLabel {
+    fn new(pass: Vec<&'static str>) -> Self {
+        PerLabel {
+            pass,
+            seen: std::sync::Mutex::default(),
+            materials: std::sync::Mutex::default(),
+        }
+    }
 }
 
 impl agent_test_runtime::judge::JudgeModel for PerLabel {
@@ -874,6 +886,7 @@ impl agent_test_runtime::judge::JudgeModel for PerLabel {
                     .to_owned();
                 let pass = self.pass.contains(&name.as_str());
                 seen.1.push(name);
+                self.materials.lock().unwrap().push(c["material"].clone());
                 results.push(json!({"id": c["id"], "score": if pass { 1.0 } else { 0.0 }, "pass": pass, "reasoning": "scripted"}));
             }
             Ok(agent_test_runtime::judge::Completion {
@@ -892,10 +905,7 @@ fn agent_assertions_are_graded_per_label() {
     let case = mcplab(text);
     let options = judge_options(&case, 0);
     assert_eq!(options["include_tool_inputs"], json!(true), "{options}");
-    let model = std::sync::Arc::new(PerLabel {
-        pass: vec!["first"],
-        seen: std::sync::Mutex::new((0, Vec::new())),
-    });
+    let model = std::sync::Arc::new(PerLabel::new(vec!["first"]));
     let judge = agent_test_runtime::judge::Judge::new(model.clone())
         .mode(agent_test_runtime::judge::JudgeMode::Off);
     let report = tokio::runtime::Builder::new_current_thread()
@@ -911,4 +921,57 @@ fn agent_assertions_are_graded_per_label() {
     let seen = model.seen.lock().unwrap();
     assert_eq!(seen.0, 1, "one request");
     assert_eq!(seen.1, ["first", "second"]);
+}
+
+/// What MCPLab's judge sees (`packages/core/src/eval.ts`, `evaluateScenarioWithAgentChecks`):
+/// the final answer only without `agent_context`; with it, the scenario's prompt, the called
+/// tools' names in order (failed calls too), and their inputs, as each flag says.
+#[test]
+fn the_judge_sees_what_agent_context_names() {
+    let material = |context: &str| {
+        let text = format!(
+            "prompt: When did the incident start?\neval:\n{context}  agent_assertions:\n    - label: answered\n      prompt: Confirm the answer gives a time.\n"
+        );
+        let case = mcplab(&text);
+        let model = std::sync::Arc::new(PerLabel::new(vec!["answered"]));
+        let judge = agent_test_runtime::judge::Judge::new(model.clone())
+            .mode(agent_test_runtime::judge::JudgeMode::Off);
+        let run = one(
+            "When did the incident start?",
+            Reply::text("At 09:12 UTC.")
+                .call(Call::tool("search_logs", json!({"q": "incident"})))
+                .call(
+                    Call::tool("get_event", json!({"id": 7}))
+                        .failed_with(ToolErrorKind::Execution, json!("timeout")),
+                ),
+        );
+        let report = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(case.scenario.evaluator().evaluate_judged(run, Some(&judge)));
+        assert_verdicts(&report, &[("answered", Pass)]);
+        let seen = model.materials.lock().unwrap();
+        assert_eq!(seen.len(), 1);
+        seen[0].clone()
+    };
+    assert_eq!(
+        material(""),
+        json!({"check": "answered", "text": "At 09:12 UTC."})
+    );
+    assert_eq!(
+        material("  agent_context:\n    include_prompt: true\n"),
+        json!({"check": "answered", "text": "At 09:12 UTC.", "user_message": "When did the incident start?"})
+    );
+    assert_eq!(
+        material("  agent_context:\n    include_tool_sequence: true\n"),
+        json!({"check": "answered", "text": "At 09:12 UTC.", "tool_sequence": ["search_logs", "get_event"]})
+    );
+    assert_eq!(
+        material("  agent_context:\n    include_tool_inputs: true\n    include_prompt: false\n"),
+        json!({"check": "answered", "text": "At 09:12 UTC.", "tool_inputs": [
+            {"tool": "search_logs", "arguments": {"q": "incident"}},
+            {"tool": "get_event", "arguments": {"id": 7}},
+        ]})
+    );
 }

@@ -2192,8 +2192,9 @@ fn promptkit_registry() {
     run_table(SeedFormat::PromptKit, "scenario.yaml", rows);
 }
 
-/// A required parameter missing or empty is, as in PromptKit, a failing assertion with a
-/// reason; the file loads and the other assertions still run.
+/// A required parameter missing or empty is a failing assertion with a reason; the file loads
+/// and the other assertions still run. (PromptKit fails some of these and passes others:
+/// `promptkit_s_empty_passes_are_failures_here`.)
 #[test]
 fn misconfigured_assertions_fail() {
     let case = promptkit(&turn_with(
@@ -2310,5 +2311,39 @@ fn registry_failure_reasons() {
         "tool `book` called (successful calls and validation errors only)",
         Fail,
         &["tool `book` was called, but every call failed in execution"],
+    );
+}
+
+/// Five assertions PromptKit's handlers pass when their list is empty — the handler scores 1
+/// ("empty sequence always passes", "empty chain always passes", "no patterns to check", "no
+/// excluded_args to check", "no expected_args to check" in `runtime/evals/handlers`), and
+/// neither the assertion wrapper nor the scenario schema refuses them. Each compared nothing,
+/// so agent-test fails it: a deliberate divergence (docs/seed-formats.md).
+#[test]
+fn promptkit_s_empty_passes_are_failures_here() {
+    let case = promptkit(&turn_with(
+        "- {type: tool_call_sequence, params: {sequence: []}}\n\
+         - {type: tool_call_chain, params: {steps: []}}\n\
+         - {type: content_not_includes, params: {patterns: []}}\n\
+         - {type: tools_not_called_with_args, params: {tool_name: t}}\n\
+         - {type: tool_args_session, params: {tool_name: t}}\n",
+    ));
+    let report = case
+        .scenario
+        .evaluate(&run(Reply::text("Hello!").call(tool("t", json!({"a": 1})))));
+    let got: Vec<_> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Fail, "misconfigured: an empty `sequence`"),
+            (Fail, "misconfigured: an empty `steps` chain"),
+            (Fail, "misconfigured: no `patterns` to look for"),
+            (Fail, "misconfigured: no `excluded_args` to look for"),
+            (Fail, "misconfigured: no `expected_args` to compare"),
+        ]
     );
 }

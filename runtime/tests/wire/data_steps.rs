@@ -204,3 +204,38 @@ async fn a_wrong_variable_fails_and_a_missing_request_definition_is_an_error() {
         "bag.steps.verify.output.status: no such variable"
     );
 }
+
+/// A path is read from the bag's root, as Lamdis's engine roots it: `lastAssistant` and
+/// `lastUser` are there as well as under `last`.
+#[tokio::test]
+async fn the_last_messages_are_at_the_bag_s_root() {
+    let text = r#"{"steps": [
+        {"type": "message", "role": "user", "content": "How many hotels?"},
+        {"type": "assistant_check", "mode": "variable_check", "variablePath": "lastAssistant", "operator": "regex", "rightValue": "^\\d+ hotels$"},
+        {"type": "assistant_check", "mode": "variable_check", "variablePath": "lastUser", "operator": "eq", "rightValue": "How many hotels?"},
+        {"type": "assistant_check", "mode": "variable_check", "variablePath": "last.user", "operator": "neq", "rightValue": "How many hotels?"}
+    ]}"#;
+    let scenario = lamdis::from_text(text, "root.json")
+        .expect("loads")
+        .remove(0)
+        .scenario;
+    let agent = agent_fn(|_req: AgentRequest| async move { "12 hotels" });
+    let report = scenario.run(Suite::new().agent(agent)).await;
+    let got: Vec<(Status, &str)> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Status::Pass, ""),
+            (Status::Pass, ""),
+            (
+                Status::Fail,
+                r#"last.user: expected a value that does not equal "How many hotels?", got "How many hotels?""#
+            )
+        ],
+        "{report}"
+    );
+}
