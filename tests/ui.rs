@@ -49,6 +49,7 @@ fn features(extra: &[&str]) -> Vec<String> {
     for (on, name) in [
         (cfg!(feature = "schema"), "schema"),
         (cfg!(feature = "jsonpath"), "jsonpath"),
+        (cfg!(feature = "jmespath"), "jmespath"),
         (cfg!(feature = "yaml"), "yaml"),
         (cfg!(feature = "http"), "http"),
         (cfg!(feature = "schemars"), "schemars"),

@@ -242,7 +242,8 @@ pub(crate) struct RunArgs {
     /// The time zone for dates (default UTC).
     #[arg(long, value_name = "TZ")]
     pub(crate) timezone: Option<String>,
-    /// Where each run's JSON report (a recording `eval` can read) goes.
+    /// Where each run's JSON report (a recording `eval` can read) goes; wins over
+    /// $AGENT_TEST_REPORT_DIR, as every option wins over the environment.
     #[arg(long, value_name = "DIR")]
     pub(crate) record_dir: Option<PathBuf>,
     /// Only the scenarios with this tag (repeatable, or comma-separated: any of them). A tag no

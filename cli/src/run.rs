@@ -359,7 +359,7 @@ impl<'a> LiveRun<'a> {
             suite = suite.timezone(tz.clone());
         }
         if let Some(dir) = &args.record_dir {
-            suite = suite.report_dir(dir.clone());
+            suite = suite.report_dir_over_env(dir.clone());
         }
         let report = scenario.run(suite).await;
         RunResult {

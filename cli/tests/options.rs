@@ -470,3 +470,45 @@ async fn tags_pick_the_scenarios_and_a_tag_no_scenario_has_is_an_error() {
         text(&out.stderr)
     );
 }
+
+/// An option on the command line wins over the environment: `--record-dir` over
+/// `AGENT_TEST_REPORT_DIR` (which moves the reports of suites that do not say where).
+#[tokio::test]
+async fn record_dir_wins_over_the_report_dir_variable() {
+    let dir = temp("record-dir-env");
+    let suite = scenarios(&dir, 1);
+    let (url, _, _) = slow_agent(1).await;
+    let (from_env, from_option) = (dir.join("from-env"), dir.join("from-option"));
+    let (with, without) = tokio::task::spawn_blocking({
+        let (from_env, from_option) = (from_env.clone(), from_option.clone());
+        move || {
+            let run = |record: Option<&PathBuf>| {
+                let mut cmd = bin();
+                cmd.args(["run", "--scenarios"])
+                    .arg(&suite)
+                    .args(["--http", &url])
+                    .env("AGENT_TEST_REPORT_DIR", &from_env);
+                if let Some(d) = record {
+                    cmd.arg("--record-dir").arg(d);
+                }
+                cmd.output().expect("runs")
+            };
+            (run(Some(&from_option)), run(None))
+        }
+    })
+    .await
+    .expect("joined");
+    assert_exit(&with, 0);
+    assert!(
+        from_option.join("case-00.json").is_file(),
+        "{}",
+        text(&with.stdout)
+    );
+    // Without the option, the variable decides.
+    assert_exit(&without, 0);
+    assert!(
+        from_env.join("case-00.json").is_file(),
+        "{}",
+        text(&without.stdout)
+    );
+}

@@ -87,7 +87,7 @@ use proc_macro2::TokenStream;
 /// | `timezone = <expr>;` | an IANA time-zone name for dates (default `UTC`; suite or scenario level) |
 /// | `judge = <expr>;` | a `Judge` grading the judged checks (`judge(..)`, `free_text(..)`, …; suite or scenario level). Without it, `Judge::from_env()` when the environment names a judge |
 /// | `repeat = <n>;` / `min_passes = <m>;` | run each scenario `n` times, `m` of which must pass ([repeats](#repeats); suite or scenario level) |
-/// | `tags = ["billing", "slow"];` | tags for the HTML report's filter and `agent-test report`/`run --tag` (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
+/// | `tags = ["billing", "slow"];` | tags shown in the reports, with a filter in the HTML page `agent-test report` writes (scenarios read from data files are picked by tag with `agent-test run --tag`) (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
 /// | `tools = "tools.json";` | the agent's tools as it declares them to its model (OpenAI's tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate, or inline as `tools = json!([...]);` — see [declared tools](#declared-tools) (suite level) |
 /// | `tools { name: Type, ... }` | tools whose arguments are Rust types deriving `schemars::JsonSchema` (suite level) |
 /// | `context { KEY: <expr>, ... }` | context variables (any `Serialize` value), passed to the agent with every turn and usable in expressions; suite or scenario level (the scenario's win) |

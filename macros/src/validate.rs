@@ -19,6 +19,9 @@ const EXPR_TAKERS: &[&str] = &["date", "expr"];
 /// Functions whose first argument is a JSONPath query.
 const JSONPATH_TAKERS: &[&str] = &["json_path"];
 
+/// Functions whose first argument is a JMESPath expression.
+const JMESPATH_TAKERS: &[&str] = &["jmespath"];
+
 /// Functions whose first argument is a JSON Schema, usually a `json!({...})` literal.
 const SCHEMA_TAKERS: &[&str] = &["schema", "matches_schema"];
 
@@ -185,8 +188,23 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
         }
     } else if JSONPATH_TAKERS.contains(&callee) {
         check_json_path(&text, span, diag);
+    } else if JMESPATH_TAKERS.contains(&callee) {
+        check_jmespath(&text, span, diag);
     }
 }
+
+/// A JMESPath literal, compiled by the crate the runtime evaluates it with.
+#[cfg(feature = "jmespath")]
+fn check_jmespath(expression: &str, span: Span, diag: &mut Diagnostics) {
+    if let Err(e) = jmespath::compile(expression) {
+        let message = e.to_string();
+        let message: Vec<&str> = message.lines().map(str::trim).collect();
+        diag.error(span, format!("invalid JMESPath: {}", message.join(" ")));
+    }
+}
+
+#[cfg(not(feature = "jmespath"))]
+fn check_jmespath(_expression: &str, _span: Span, _diag: &mut Diagnostics) {}
 
 /// How deep brackets and parentheses may nest in a JSONPath literal (the runtime's limit):
 /// the parser recurses into each and takes time exponential in nested filters, so a deeper

@@ -15,6 +15,7 @@ agent_test! {
             expect schema(json!({"type": "objekt", "required": ["status"]}));
             expect field("status").is(matches_schema(json!({"type": "string", "minLength": "three"})));
             expect tool("lookup").arg("order_id", regex(r"^ORD-(\d{4}$"));
+            expect jmespath("items[?price <").exists();
         }
     }
 }

@@ -148,8 +148,8 @@ impl HttpAgent {
     /// belong to no turn, and exports the receiver refused, are noted in the report.
     ///
     /// ```no_run
-    /// use agent_test_runtime::agent::HttpAgent;
-    /// use agent_test_runtime::trace::OtlpReceiver;
+    /// use agent_test::agent::HttpAgent;
+    /// use agent_test::trace::OtlpReceiver;
     /// let receiver = OtlpReceiver::bind("127.0.0.1:4318").unwrap();
     /// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").traces_from(&receiver);
     /// # let _ = agent;
@@ -169,7 +169,7 @@ impl HttpAgent {
     /// long. Give a batching exporter's delay here, or have it export at once.
     ///
     /// ```
-    /// # use agent_test_runtime::{agent::HttpAgent, trace::OtlpReceiver};
+    /// # use agent_test::{agent::HttpAgent, trace::OtlpReceiver};
     /// # use std::time::Duration;
     /// let r = OtlpReceiver::start().unwrap();
     /// let agent = HttpAgent::post("http://127.0.0.1:8080/chat").traces_from(&r).trace_wait(Duration::from_secs(6));

@@ -510,7 +510,7 @@ macro_rules! checks {
             /// ```
             /// use agent_test::check::Check;
             /// use agent_test::prelude::*;
-            /// assert!(Check::from(json_path("$[")).literal_problem().unwrap().contains("$["));
+            /// assert!(Check::from(json_path("$[").exists()).literal_problem().unwrap().contains("$["));
             /// assert!(Check::from(tool("t").arg("d", date("DATEADD(TODAY(), 1)"))).literal_problem().is_some());
             /// assert_eq!(Check::from(reply().matches("ok")).literal_problem(), None);
             /// ```

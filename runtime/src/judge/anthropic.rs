@@ -17,7 +17,7 @@ pub const DEFAULT_ANTHROPIC_JUDGE_MODEL: &str = "claude-3-5-haiku-20241022";
 /// `AGENT_TEST_JUDGE_API_KEY`, else `ANTHROPIC_API_KEY` (never printed).
 ///
 /// ```
-/// use agent_test_runtime::judge::{AnthropicJudge, Judge};
+/// use agent_test::judge::{AnthropicJudge, Judge};
 /// let judge = Judge::new(AnthropicJudge::new("claude-3-5-haiku-20241022"));
 /// assert_eq!(judge.model_id(), "anthropic:claude-3-5-haiku-20241022");
 /// ```
@@ -46,7 +46,7 @@ impl AnthropicJudge {
     /// The endpoint (up to `/v1`).
     ///
     /// ```
-    /// # use agent_test_runtime::judge::AnthropicJudge;
+    /// # use agent_test::judge::AnthropicJudge;
     /// let model = AnthropicJudge::new("claude-3-5-haiku-20241022").base_url("http://127.0.0.1:9000/v1");
     /// # let _ = model;
     /// ```
@@ -58,7 +58,7 @@ impl AnthropicJudge {
     /// The API key.
     ///
     /// ```
-    /// # use agent_test_runtime::judge::AnthropicJudge;
+    /// # use agent_test::judge::AnthropicJudge;
     /// let model = AnthropicJudge::new("claude-3-5-haiku-20241022").api_key("sk-ant-test");
     /// assert!(!format!("{model:?}").contains("sk-ant-test"));
     /// ```

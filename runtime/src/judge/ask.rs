@@ -15,8 +15,8 @@ impl Judge {
     /// fails with 429, 5xx or a timeout.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::BoxFuture;
-    /// use agent_test_runtime::judge::{Completion, Judge, JudgeMode, JudgeModel, JudgePrompt, ModelError};
+    /// # use agent_test::agent::BoxFuture;
+    /// use agent_test::judge::{Completion, Judge, JudgeMode, JudgeModel, JudgePrompt, ModelError};
     /// struct Echo;
     /// impl JudgeModel for Echo {
     ///     fn id(&self) -> String { "echo".into() }

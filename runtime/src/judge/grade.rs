@@ -340,8 +340,8 @@ impl Judge {
     /// item, in order.
     ///
     /// ```
-    /// # use agent_test_runtime::agent::BoxFuture;
-    /// use agent_test_runtime::judge::{Completion, Judge, JudgeItem, JudgeKind, JudgeMode, JudgeModel, JudgePrompt, ModelError};
+    /// # use agent_test::agent::BoxFuture;
+    /// use agent_test::judge::{Completion, Judge, JudgeItem, JudgeKind, JudgeMode, JudgeModel, JudgePrompt, ModelError};
     /// struct Flaky;
     /// impl JudgeModel for Flaky {
     ///     fn id(&self) -> String { "flaky".into() }

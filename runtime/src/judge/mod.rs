@@ -15,7 +15,7 @@
 //! the network).
 //!
 //! ```
-//! use agent_test_runtime::judge::{Judge, JudgeMode};
+//! use agent_test::judge::{Judge, JudgeMode};
 //! # #[cfg(feature = "http")] {
 //! let judge = Judge::openai("gpt-4o-mini-2024-07-18")
 //!     .base_url("http://127.0.0.1:11434/v1")   // e.g. Ollama
@@ -80,7 +80,7 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// How a judge uses its cache.
 ///
 /// ```
-/// use agent_test_runtime::judge::JudgeMode;
+/// use agent_test::judge::JudgeMode;
 /// assert_eq!(JudgeMode::from_name("replay"), Some(JudgeMode::Replay));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -144,8 +144,8 @@ impl Judge {
     /// A judge using any [`JudgeModel`].
     ///
     /// ```
-    /// # use agent_test_runtime::agent::BoxFuture;
-    /// # use agent_test_runtime::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
+    /// # use agent_test::agent::BoxFuture;
+    /// # use agent_test::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
     /// # struct Scripted;
     /// # impl JudgeModel for Scripted {
     /// #     fn id(&self) -> String { "scripted".into() }
@@ -199,7 +199,7 @@ impl Judge {
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// let judge = Judge::openai("gpt-4o-mini").retries(4).backoff(std::time::Duration::from_secs(1));
     /// # let _ = judge;
     /// # }
@@ -226,7 +226,7 @@ impl Judge {
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// let judge = Judge::openai("gpt-4o-mini").timeout(std::time::Duration::from_secs(20));
     /// # let _ = judge;
     /// # }
@@ -240,7 +240,7 @@ impl Judge {
     ///
     /// ```
     /// # #[cfg(feature = "http")] {
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// let judge = Judge::openai("gpt-4o-mini").price_per_million_tokens(0.15, 0.60);
     /// # let _ = judge;
     /// # }

@@ -11,7 +11,7 @@ use crate::model::Usage;
 /// Schema its answer must follow (sent with the provider's structured-output mode).
 ///
 /// ```
-/// use agent_test_runtime::judge::JudgePrompt;
+/// use agent_test::judge::JudgePrompt;
 /// let p = JudgePrompt { system: "Grade.".into(), user: "{}".into(), schema: serde_json::json!({}) };
 /// assert_eq!(p.system, "Grade.");
 /// ```
@@ -28,7 +28,7 @@ pub struct JudgePrompt {
 /// A model's answer: its text (expected to be JSON) and what it cost.
 ///
 /// ```
-/// use agent_test_runtime::judge::Completion;
+/// use agent_test::judge::Completion;
 /// let c = Completion { text: r#"{"results": []}"#.into(), usage: None };
 /// assert!(c.usage.is_none());
 /// ```
@@ -43,7 +43,7 @@ pub struct Completion {
 /// A failed model call, and whether trying again may help.
 ///
 /// ```
-/// use agent_test_runtime::judge::ModelError;
+/// use agent_test::judge::ModelError;
 /// let e = ModelError::retryable("HTTP 503").after(std::time::Duration::from_secs(2));
 /// assert!(e.retry);
 /// assert_eq!(e.to_string(), "HTTP 503");
@@ -67,7 +67,7 @@ pub struct ModelError {
 /// How far a request got that did not reach the model (see [`ModelError::unreachable`]).
 ///
 /// ```
-/// use agent_test_runtime::judge::{ModelError, Unreached};
+/// use agent_test::judge::{ModelError, Unreached};
 /// assert_eq!(ModelError::no_answer("no answer within 60 s").unreachable, Some(Unreached::NoAnswer));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ impl ModelError {
     /// An error that repeating will not fix (bad key, bad request).
     ///
     /// ```
-    /// # use agent_test_runtime::judge::ModelError;
+    /// # use agent_test::judge::ModelError;
     /// assert!(!ModelError::fatal("HTTP 401").retry);
     /// ```
     pub fn fatal(message: impl Into<String>) -> Self {
@@ -111,7 +111,7 @@ impl ModelError {
     /// in time): the endpoint is given up for the rest of the process.
     ///
     /// ```
-    /// # use agent_test_runtime::judge::{ModelError, Unreached};
+    /// # use agent_test::judge::{ModelError, Unreached};
     /// let e = ModelError::unreachable("cannot connect to http://127.0.0.1:9/v1");
     /// assert_eq!(e.unreachable, Some(Unreached::NoConnection));
     /// ```
@@ -158,8 +158,8 @@ impl std::error::Error for ModelError {}
 /// job; a model only answers one prompt.
 ///
 /// ```
-/// use agent_test_runtime::agent::BoxFuture;
-/// use agent_test_runtime::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+/// use agent_test::agent::BoxFuture;
+/// use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
 ///
 /// /// Passes everything: a stand-in for tests.
 /// struct Lenient;
@@ -210,8 +210,8 @@ pub trait JudgeModel: Send + Sync {
 ///
 /// ```
 /// use std::sync::Arc;
-/// # use agent_test_runtime::agent::BoxFuture;
-/// use agent_test_runtime::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
+/// # use agent_test::agent::BoxFuture;
+/// use agent_test::judge::{Completion, Judge, JudgeModel, JudgePrompt, ModelError};
 /// # struct Offline;
 /// # impl JudgeModel for Offline {
 /// #     fn id(&self) -> String { "offline".into() }

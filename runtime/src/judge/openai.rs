@@ -14,7 +14,7 @@ pub const DEFAULT_OPENAI_JUDGE_MODEL: &str = "gpt-4o-mini-2024-07-18";
 /// How an OpenAI-compatible server is asked for JSON.
 ///
 /// ```
-/// use agent_test_runtime::judge::{OpenAiJudge, StructuredOutput};
+/// use agent_test::judge::{OpenAiJudge, StructuredOutput};
 /// // llama.cpp and older servers know only the JSON mode:
 /// let model = OpenAiJudge::new("qwen2.5-7b-instruct").structured_output(StructuredOutput::JsonObject);
 /// # let _ = model;
@@ -36,7 +36,7 @@ pub enum StructuredOutput {
 /// OpenAI's; the key `AGENT_TEST_JUDGE_API_KEY`, else `OPENAI_API_KEY` (never printed).
 ///
 /// ```
-/// use agent_test_runtime::judge::{Judge, OpenAiJudge};
+/// use agent_test::judge::{Judge, OpenAiJudge};
 /// let judge = Judge::new(OpenAiJudge::new("llama3.1:8b").base_url("http://127.0.0.1:11434/v1"));
 /// assert_eq!(judge.model_id(), "openai:llama3.1:8b");
 /// ```
@@ -75,7 +75,7 @@ impl OpenAiJudge {
     /// The API key.
     ///
     /// ```
-    /// # use agent_test_runtime::judge::OpenAiJudge;
+    /// # use agent_test::judge::OpenAiJudge;
     /// let model = OpenAiJudge::new("gpt-4o-mini").api_key("sk-test");
     /// assert!(!format!("{model:?}").contains("sk-test"));
     /// ```
@@ -87,7 +87,7 @@ impl OpenAiJudge {
     /// The sampling temperature (default 0).
     ///
     /// ```
-    /// # use agent_test_runtime::judge::OpenAiJudge;
+    /// # use agent_test::judge::OpenAiJudge;
     /// let model = OpenAiJudge::new("gpt-4o-mini").temperature(0.2);
     /// # let _ = model;
     /// ```

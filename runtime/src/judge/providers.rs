@@ -17,7 +17,7 @@ impl Judge {
     /// A judge on Anthropic's Messages API (see [`AnthropicJudge`]).
     ///
     /// ```
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// assert_eq!(Judge::anthropic("claude-3-5-haiku-20241022").model_id(), "anthropic:claude-3-5-haiku-20241022");
     /// ```
     pub fn anthropic(model: impl Into<String>) -> Self {
@@ -31,7 +31,7 @@ impl Judge {
     /// variables).
     ///
     /// ```
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// let judge = Judge::from_env();
     /// # let _ = judge;
     /// ```
@@ -53,7 +53,7 @@ impl Judge {
     /// API key alone never turns judging on. What runs without `judge = ...;` use.
     ///
     /// ```
-    /// # use agent_test_runtime::judge::Judge;
+    /// # use agent_test::judge::Judge;
     /// if std::env::var_os("AGENT_TEST_JUDGE_MODEL").is_none()
     ///     && std::env::var_os("AGENT_TEST_JUDGE_PROVIDER").is_none()
     ///     && std::env::var_os("AGENT_TEST_JUDGE_BASE_URL").is_none()

@@ -16,8 +16,8 @@ impl Report {
     /// `AGENT_TEST_REPORT=summary` to print one line per passing scenario, or `quiet` for none.
     ///
     /// ```should_panic
-    /// # use agent_test_runtime::prelude::*;
-    /// # use agent_test_runtime::agent::agent_fn;
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::agent::agent_fn;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let mut run = ScenarioRun::new(Suite::new().agent(agent_fn(|_r| async { "Hello" })), "greeting");
     /// run.user("hi").await;

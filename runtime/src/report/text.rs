@@ -21,9 +21,15 @@ impl Report {
     /// The first line of the report: scenario, outcome, counts, location, time.
     ///
     /// ```
-    /// # use agent_test_runtime::{report::Report, ScenarioInfo};
+    /// # use agent_test::{report::Report, ScenarioInfo};
     /// let r = Report::new(ScenarioInfo::new("refund"), vec![], Default::default(), 3);
     /// assert_eq!(r.headline(), "agent-test: scenario `refund` passed: no checks (3 ms)");
+    ///
+    /// // A case of a data file is located by its file alone.
+    /// let mut info = ScenarioInfo::new("refund");
+    /// info.file = Some("tests/cases/refund.json".into());
+    /// let r = Report::new(info, vec![], Default::default(), 3);
+    /// assert_eq!(r.headline(), "agent-test: scenario `refund` passed: no checks (tests/cases/refund.json, 3 ms)");
     /// ```
     pub fn headline(&self) -> String {
         let s = &self.summary;
@@ -63,8 +69,10 @@ impl Report {
             if self.passed { "passed" } else { "FAILED" }
         );
         let mut paren = Vec::new();
-        if let (Some(file), Some(l)) = (&self.scenario.file, self.scenario.line) {
-            paren.push(format!("{file}:{l}"));
+        match (&self.scenario.file, self.scenario.line) {
+            (Some(file), Some(l)) => paren.push(format!("{file}:{l}")),
+            (Some(file), None) => paren.push(file.clone()),
+            _ => {}
         }
         paren.push(format!("{} ms", self.duration_ms));
         let _ = write!(line, " ({})", paren.join(", "));

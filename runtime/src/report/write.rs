@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Report;
-use crate::util::dirs::report_root;
+use crate::util::dirs::{ReportDir, report_root_of};
 
 /// `<root>/<module path>/<scenario>.json`, with names reduced to safe characters.
 fn report_path(root: &Path, report: &Report) -> PathBuf {
@@ -36,8 +36,8 @@ fn safe(s: &str) -> String {
 }
 
 /// Writes the report as JSON; a failure to write is noted in the report, never fatal.
-pub(crate) fn write_json(report: &mut Report, configured: Option<&Path>) {
-    let path = report_path(&report_root(configured), report);
+pub(crate) fn write_json(report: &mut Report, dir: Option<&ReportDir>) {
+    let path = report_path(&report_root_of(dir), report);
     let result = serde_json::to_vec_pretty(&*report)
         .map_err(|e| e.to_string())
         .and_then(|bytes| {

@@ -66,7 +66,10 @@ pub fn test_file_case(
         Ok(case) => case,
         Err(e) => panic!("{e}"),
     };
-    let info = case.scenario.info().located(module, cases.file, 0);
+    // A case of a data file is located by its file and name: it has no line of Rust.
+    let mut info = case.scenario.info();
+    info.module = Some(module.to_owned());
+    info.file = Some(cases.file.to_owned());
     let report = block_on(async {
         if case.recording.is_none() {
             return repeated(suite, info, Steps::Data(&case.scenario)).await;
@@ -74,7 +77,7 @@ pub fn test_file_case(
         let suite = suite();
         let mut report = run_file_case(suite.clone(), case).await;
         report.scenario = info;
-        crate::report::write_json(&mut report, suite.report_dir.as_deref());
+        crate::report::write_json(&mut report, suite.report_dir.as_ref());
         report
     });
     report.assert_passed();

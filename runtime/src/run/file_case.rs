@@ -11,7 +11,7 @@ use crate::report::Report;
 /// one `files "..."` entry of `agent_test!` generates per file.
 ///
 /// ```
-/// use agent_test_runtime::__private::FileCases;
+/// use agent_test::__private::FileCases;
 /// static CASES: FileCases = FileCases::new(r#"{"scenario": "ping", "input_utterance": "ping"}"#, "cases/ping.json");
 /// assert_eq!(CASES.get(0).unwrap().scenario.name, "ping");
 /// assert_eq!(CASES.get(1).unwrap_err(), "cases/ping.json: has 1 case, no case 2");
@@ -60,7 +60,7 @@ impl FileCases {
 /// agent.
 ///
 /// ```
-/// use agent_test_runtime::{__private::FileCases, run_file_case};
+/// use agent_test::{__private::FileCases, run_file_case};
 /// use agent_test::{agent::agent_fn, Suite};
 /// static GREETS: FileCases = FileCases::new(r#"{"scenario": "greets", "input_utterance": "hi",
 ///   "assertions": {"procedural": [{"target": "response_regex", "pattern": "^Hello"}]}}"#, "cases/greets.json");

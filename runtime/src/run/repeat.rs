@@ -122,7 +122,7 @@ impl Repeats {
             combine(std::mem::take(&mut self.reports), plan)
         };
         // Written once: a repeated scenario's combined report, not each run's.
-        crate::report::write_json(&mut report, report_dir.as_deref());
+        crate::report::write_json(&mut report, report_dir.as_ref());
         Some(report)
     }
 }

@@ -440,13 +440,13 @@ impl ScenarioRun {
     /// See the type's example.
     pub async fn report(self) -> Report {
         let (mut report, report_dir) = self.finish().await;
-        write_json(&mut report, report_dir.as_deref());
+        write_json(&mut report, report_dir.as_ref());
         report
     }
 
     /// Evaluates every check: the report, and where the suite wants reports written (the
     /// caller writes it once, after combining repeated runs).
-    pub(crate) async fn finish(mut self) -> (Report, Option<std::path::PathBuf>) {
+    pub(crate) async fn finish(mut self) -> (Report, Option<crate::util::dirs::ReportDir>) {
         self.user_time();
         if let Some(problem) = self.suite.repeat.problem() {
             self.setup_errors

@@ -12,6 +12,7 @@ use crate::agent::Agent;
 use crate::clock::Clock;
 use crate::judge::Judge;
 use crate::model::{Context, ScenarioInfo};
+use crate::util::dirs::ReportDir;
 
 /// Settings shared by the scenarios of a suite: the agent under test, context variables, the
 /// per-turn timeout and where JSON reports go.
@@ -34,7 +35,7 @@ use crate::model::{Context, ScenarioInfo};
 pub struct Suite {
     pub(crate) agent: Option<Arc<dyn Agent>>,
     pub(crate) context: Context,
-    pub(crate) report_dir: Option<PathBuf>,
+    pub(crate) report_dir: Option<ReportDir>,
     pub(crate) timeout: Duration,
     pub(crate) clock: Clock,
     pub(crate) timezone: String,
@@ -141,7 +142,27 @@ impl Suite {
     /// # let _ = suite;
     /// ```
     pub fn report_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.report_dir = Some(dir.into());
+        self.report_dir = Some(ReportDir {
+            path: dir.into(),
+            over_env: false,
+        });
+        self
+    }
+
+    /// Where JSON reports are written, even when `AGENT_TEST_REPORT_DIR` is set: a choice
+    /// made on a command line (the CLI's `--record-dir`), which wins over the environment as
+    /// command-line options do.
+    ///
+    /// ```
+    /// # use agent_test::Suite;
+    /// let suite = Suite::new().report_dir_over_env("recordings/");
+    /// # let _ = suite;
+    /// ```
+    pub fn report_dir_over_env(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.report_dir = Some(ReportDir {
+            path: dir.into(),
+            over_env: true,
+        });
         self
     }
 

@@ -29,7 +29,7 @@ const MAX_PROBLEMS: usize = 100;
 /// An OTLP/HTTP trace receiver on 127.0.0.1.
 ///
 /// ```
-/// let receiver = agent_test_runtime::trace::OtlpReceiver::start().unwrap();
+/// let receiver = agent_test::trace::OtlpReceiver::start().unwrap();
 /// // What the agent under test is given: OTEL_EXPORTER_OTLP_ENDPOINT=<endpoint>
 /// assert!(receiver.endpoint().starts_with("http://127.0.0.1:"));
 /// assert!(receiver.traces_url().ends_with("/v1/traces"));
@@ -100,7 +100,7 @@ impl OtlpReceiver {
     /// agent's exporter is configured for it).
     ///
     /// ```
-    /// let r = agent_test_runtime::trace::OtlpReceiver::bind("127.0.0.1:0").unwrap();
+    /// let r = agent_test::trace::OtlpReceiver::bind("127.0.0.1:0").unwrap();
     /// assert_ne!(r.addr().port(), 0);
     /// ```
     pub fn bind(addr: impl std::net::ToSocketAddrs) -> std::io::Result<Self> {
@@ -197,7 +197,7 @@ impl OtlpReceiver {
     /// context did not come from a turn's request), with when the first of them arrived.
     ///
     /// ```
-    /// let r = agent_test_runtime::trace::OtlpReceiver::start().unwrap();
+    /// let r = agent_test::trace::OtlpReceiver::start().unwrap();
     /// assert!(r.unclaimed().is_empty());
     /// ```
     pub fn unclaimed(&self) -> Vec<Unclaimed> {
@@ -267,7 +267,7 @@ impl OtlpReceiver {
     /// memory.
     ///
     /// ```
-    /// let r = agent_test_runtime::trace::OtlpReceiver::start().unwrap();
+    /// let r = agent_test::trace::OtlpReceiver::start().unwrap();
     /// assert!(r.problems().is_empty());
     /// ```
     pub fn problems(&self) -> Vec<String> {

@@ -29,6 +29,23 @@ pub fn report_root(configured: Option<&Path>) -> PathBuf {
     target_dir().join("agent-test")
 }
 
+/// Where a suite was told to write its reports, and whether that choice wins over
+/// `AGENT_TEST_REPORT_DIR` (a command line's does; a suite's code does not, so that CI can move
+/// every suite's reports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ReportDir {
+    pub(crate) path: PathBuf,
+    pub(crate) over_env: bool,
+}
+
+/// The directory reports are written under, for a suite told `dir` (or nothing).
+pub(crate) fn report_root_of(dir: Option<&ReportDir>) -> PathBuf {
+    match dir {
+        Some(d) if d.over_env => d.path.clone(),
+        d => report_root(d.map(|d| d.path.as_path())),
+    }
+}
+
 fn target_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
