@@ -36,15 +36,31 @@
 //! ```
 //!
 //! Calls nest at most [`MAX_DEPTH`] deep: deeper input is an error, never a stack overflow.
+//!
+//! It also holds what the macro and the runtime must read alike beyond expressions: the words
+//! of matchers and when an object reads as one ([`matcher_words`]), and how deep a JSONPath
+//! query may nest ([`json_path_limit`]).
 
 // Every computation on input is checked: an overflow is an error message, never a panic.
 #![deny(clippy::arithmetic_side_effects)]
+// Expressions are external data: a bad one must be an error message, never a crash of the run.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
 
 mod ast;
 mod check;
 mod error;
+pub mod json_path_limit;
 mod lex;
 mod literal;
+pub mod matcher_words;
 mod parse;
 
 pub use ast::{Expr, ExprKind, Func};

@@ -8,38 +8,7 @@ use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use crate::diag::Diagnostics;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
-
-/// Functions and methods whose first argument is text.
-const TEXT_TAKERS: &[&str] = &[
-    "contains",
-    "not_contains",
-    "starts_with",
-    "ends_with",
-    "matches",
-    "not_matches",
-    "regex",
-    "tool",
-    "no_tool",
-    "tool_call",
-    "judge",
-    "date",
-    "expr",
-    "json_path",
-    "field",
-    "id",
-    "depends_on",
-    "label",
-    "node",
-    "state_is",
-    "transitioned_to",
-    "guardrail_triggered",
-    "guardrail_not_triggered",
-    "must_not",
-];
-
-/// The options every check takes ([`CheckExt`]): they turn the check into an `Expectation`,
-/// which has none of the check's own methods.
-const OPTIONS: &[&str] = &["id", "depends_on", "warning", "severity", "label", "so_far"];
+use crate::vocabulary::{CHECK_OPTIONS, TEXT_TAKERS};
 
 pub(crate) fn fix(suite: &mut SuiteAst, diag: &mut Diagnostics) {
     // Settings of the wrong type: reported, and emitted as unused values instead.
@@ -189,7 +158,7 @@ fn options_last(e: &mut UserExpr, diag: &mut Diagnostics) {
     let mut misplaced = false;
     for call in &calls {
         let method = name(call);
-        if OPTIONS.contains(&method.as_str()) {
+        if CHECK_OPTIONS.contains(&method.as_str()) {
             option.get_or_insert(method);
         } else if let Some(opt) = &option {
             misplaced = true;
@@ -206,7 +175,7 @@ fn options_last(e: &mut UserExpr, diag: &mut Diagnostics) {
     if misplaced {
         let (options, own): (Vec<&[TokenTree]>, Vec<&[TokenTree]>) = calls
             .into_iter()
-            .partition(|c| OPTIONS.contains(&name(c).as_str()));
+            .partition(|c| CHECK_OPTIONS.contains(&name(c).as_str()));
         e.tokens = head
             .iter()
             .cloned()

@@ -15,6 +15,7 @@ use crate::diag::Diagnostics;
 use crate::keywords::did_you_mean;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{SuiteAst, ToolsAst};
+use crate::vocabulary::{TOOL_LIST_TAKERS, TOOL_OPTION_TAKERS, TOOL_TAKERS};
 
 /// A declared tool: its name and its arguments' schemas (`properties`), when declared.
 pub(crate) struct Tool {
@@ -207,19 +208,16 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
         }
         let callee = callee.to_string();
         if i > 0 && tokens.get(i - 1).is_some_and(|p| is_punct(p, '.')) {
-            // Trajectory options naming a tool: `.args_mode_for("x", ..)`, `.compare_fields("x", ..)`,
-            // `.compare_with("x", ..)`.
-            if matches!(
-                callee.as_str(),
-                "args_mode_for" | "compare_fields" | "compare_with"
-            ) && let Some((name, span)) = first_string(&args.stream())
+            // Trajectory options naming a tool.
+            if TOOL_OPTION_TAKERS.contains(&callee.as_str())
+                && let Some((name, span)) = first_string(&args.stream())
             {
                 known_tool(&name, span, tools, diag);
             }
             continue;
         }
         match callee.as_str() {
-            "tool" | "tool_call" | "no_tool" => {
+            c if TOOL_TAKERS.contains(&c) => {
                 let Some((name, span)) = first_string(&args.stream()) else {
                     continue;
                 };
@@ -230,7 +228,7 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
                     check_chain(tool, tokens.get(i + 2..).unwrap_or_default(), diag);
                 }
             }
-            "tool_sequence" | "required_tools" | "forbidden_tools" => {
+            c if TOOL_LIST_TAKERS.contains(&c) => {
                 for (name, span) in string_list(&args.stream()) {
                     known_tool(&name, span, tools, diag);
                 }

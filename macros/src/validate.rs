@@ -9,24 +9,10 @@ use crate::diag::Diagnostics;
 use crate::keywords::suggestion;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
-
-/// Methods and functions whose first argument is a regex.
-const REGEX_TAKERS: &[&str] = &["matches", "not_matches", "regex"];
-
-/// Functions whose first argument is an expression (`TODAY()`, `DATE_ADD(..)`, ...).
-const EXPR_TAKERS: &[&str] = &["date", "expr"];
-
-/// Functions whose first argument is a JSONPath query.
-const JSONPATH_TAKERS: &[&str] = &["json_path"];
-
-/// Functions whose first argument is a JMESPath expression.
-const JMESPATH_TAKERS: &[&str] = &["jmespath"];
-
-/// Functions whose first argument is a JSON Schema, usually a `json!({...})` literal.
-const SCHEMA_TAKERS: &[&str] = &["schema", "matches_schema"];
-
-/// Functions whose arguments hold closures: not scanned (a closure may call `str::matches`).
-const CLOSURE_TAKERS: &[&str] = &["check", "compare_with"];
+use crate::vocabulary::{
+    CLOSURE_TAKERS, EXPR_TAKERS, JMESPATH_TAKERS, JSONPATH_TAKERS, REGEX_TAKERS, SCHEMA_TAKERS,
+    VALUE_TAKERS,
+};
 
 pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
     // A scenario the parser could not read completely may look empty: that is said once the
@@ -206,49 +192,15 @@ fn check_jmespath(expression: &str, span: Span, diag: &mut Diagnostics) {
 #[cfg(not(feature = "jmespath"))]
 fn check_jmespath(_expression: &str, _span: Span, _diag: &mut Diagnostics) {}
 
-/// How deep brackets and parentheses may nest in a JSONPath literal (the runtime's limit):
-/// the parser recurses into each and takes time exponential in nested filters, so a deeper
-/// literal would crash or hang the compiler.
-#[cfg(feature = "jsonpath")]
-const MAX_JSONPATH_NESTING: usize = 10;
-
+/// A JSONPath literal: within the nesting limit the runtime applies, then parsed by the crate
+/// the runtime evaluates it with.
 #[cfg(feature = "jsonpath")]
 fn check_json_path(query: &str, span: Span, diag: &mut Diagnostics) {
-    if let Some(column) = json_path_too_deep(query) {
-        diag.error(
-            span,
-            format!(
-                "invalid JSONPath: brackets nest deeper than {MAX_JSONPATH_NESTING} levels at column {column}"
-            ),
-        );
+    if let Err(e) = agent_test_expr::json_path_limit::nesting(query) {
+        diag.error(span, format!("invalid JSONPath: {e}"));
     } else if let Err(e) = serde_json_path::JsonPath::parse(query) {
         diag.error(span, format!("invalid JSONPath: {e}"));
     }
-}
-
-/// The column (1-based) of the first bracket or parenthesis nested deeper than
-/// [`MAX_JSONPATH_NESTING`] outside string literals.
-#[cfg(feature = "jsonpath")]
-fn json_path_too_deep(query: &str) -> Option<usize> {
-    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
-    for (column, c) in query.chars().enumerate() {
-        match (quote, c) {
-            (Some(_), _) if escaped => escaped = false,
-            (Some(_), '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '[' | '(') => {
-                depth = depth.saturating_add(1);
-                if depth > MAX_JSONPATH_NESTING {
-                    return Some(column.saturating_add(1));
-                }
-            }
-            (None, ']' | ')') => depth = depth.saturating_sub(1),
-            (None, _) => {}
-        }
-    }
-    None
 }
 
 #[cfg(not(feature = "jsonpath"))]
@@ -350,29 +302,6 @@ fn check_threshold(args: &TokenStream, diag: &mut Diagnostics) {
     }
 }
 
-/// Methods whose argument is an expected value (data, or a matcher).
-const VALUE_TAKERS: &[&str] = &["arg", "is", "is_not", "result", "result_at"];
-
-/// Names of the native matchers (and the `matcher` / `match_as` keys of Mibo's and
-/// MorganaBench's syntaxes): a `json!` object made of one reads as a matcher, but is data.
-const MATCHER_WORDS: &[&str] = &[
-    "exact",
-    "contains",
-    "regex",
-    "date",
-    "one_of",
-    "any",
-    "any_of",
-    "all_of",
-    "not",
-    "missing",
-    "expr",
-    "free_text",
-    "date_time",
-    "matcher",
-    "match_as",
-];
-
 /// `json!({...})` literals in a check: a key given twice (serde_json keeps the last one,
 /// silently), and an object passed as an expected value that reads as a matcher
 /// (`.arg("id", json!({"regex": "^ORD-"}))` compares with that object, it matches nothing).
@@ -426,22 +355,16 @@ fn check_json_literals(tokens: &TokenStream, diag: &mut Diagnostics) {
     }
 }
 
-/// The matcher word an object (at any depth) is made of: its only key, or its keys all
-/// matcher words and options. `{"date": "2026-11-23"}` is data; `{"date": "TODAY()"}` is not.
+/// The key that makes an object (at any depth) read as a matcher rather than data, by the rule
+/// the runtime's loaders apply to test files. `{"date": "2026-11-23"}` is data; `{"date":
+/// "TODAY()"}` is not.
 fn matcher_word(v: &serde_json::Value) -> Option<&str> {
     match v {
         serde_json::Value::Object(o) => {
-            if o.len() == 1
-                && let Some((k, inner)) = o.iter().next()
-                && MATCHER_WORDS.contains(&k.as_str())
-                && (k != "date" || inner.as_str().is_some_and(|s| s.contains('(')))
-            {
-                return Some(k.as_str());
-            }
-            if let Some(k) = o.keys().find(|k| *k == "matcher" || *k == "match_as") {
-                return Some(k.as_str());
-            }
-            o.values().find_map(matcher_word)
+            let entries: Vec<(&str, Option<&str>)> =
+                o.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            agent_test_expr::matcher_words::matcher_key(&entries)
+                .or_else(|| o.values().find_map(matcher_word))
         }
         serde_json::Value::Array(items) => items.iter().find_map(matcher_word),
         _ => None,

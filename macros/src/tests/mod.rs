@@ -2,6 +2,7 @@
 //! that no input makes it panic.
 
 mod snapshots;
+mod vocabulary;
 
 use std::str::FromStr;
 

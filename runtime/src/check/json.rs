@@ -360,44 +360,10 @@ pub(crate) struct JsonPathQuery {
     invalid_regex: Option<String>,
 }
 
-/// How deep brackets and parentheses may nest in a JSONPath query. The parser recurses into
-/// each (a few thousand exhaust the stack) and takes time exponential in nested filters
-/// (`$[?@[?@[?…]]]`: 14 levels take seconds, 20 minutes).
-#[cfg(feature = "jsonpath")]
-pub(crate) const MAX_JSONPATH_NESTING: usize = 10;
-
-/// `Err` when brackets or parentheses nest deeper than [`MAX_JSONPATH_NESTING`] outside
-/// string literals, naming the column.
-#[cfg(feature = "jsonpath")]
-pub(crate) fn json_path_nesting(query: &str) -> Result<(), String> {
-    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
-    for (column, c) in query.chars().enumerate() {
-        match (quote, c) {
-            (Some(_), _) if escaped => escaped = false,
-            (Some(_), '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '[' | '(') => {
-                depth = depth.saturating_add(1);
-                if depth > MAX_JSONPATH_NESTING {
-                    return Err(format!(
-                        "brackets nest deeper than {MAX_JSONPATH_NESTING} levels at column {}",
-                        column.saturating_add(1)
-                    ));
-                }
-            }
-            (None, ']' | ')') => depth = depth.saturating_sub(1),
-            (None, _) => {}
-        }
-    }
-    Ok(())
-}
-
 impl JsonPathQuery {
     pub(crate) fn new(source: String) -> Self {
         #[cfg(feature = "jsonpath")]
-        let parsed = json_path_nesting(&source)
+        let parsed = agent_test_expr::json_path_limit::nesting(&source)
             .and_then(|()| serde_json_path::JsonPath::parse(&source).map_err(|e| e.to_string()))
             .map(std::sync::Arc::new)
             .map_err(|e| {

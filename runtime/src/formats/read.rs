@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+pub(crate) use agent_test_expr::matcher_words::names_a_matcher;
+use agent_test_expr::matcher_words::{self, near_matcher_key};
 use serde_json::{Map, Value};
 
 use super::ImportedCase;
@@ -338,76 +340,12 @@ pub(crate) fn possible(scenario: Scenario, at: &str) -> Result<Scenario, Problem
     }
 }
 
-/// Names of matchers in the syntaxes agent-test reads: Mibo's (`{"matcher": "one_of"}`),
-/// MorganaBench's (`{"match_as": "equality"}`) and the native API's (`one_of(..)`).
-const MATCHER_NAMES: &[&str] = &[
-    "exact",
-    "contains",
-    "regex",
-    "date",
-    "one_of",
-    "any",
-    "any_of",
-    "all_of",
-    "not",
-    "optional",
-    "missing",
-    "expr",
-    "free_text",
-    "date_time",
-    "equality",
-    "match_as",
-];
-
-/// The options those matchers take.
-const MATCHER_FIELDS: &[&str] = &[
-    "value",
-    "variants",
-    "expression",
-    "tolerance_minutes",
-    "optional",
-    "ignore_case",
-    "pattern",
-    "inner",
-    "matchers",
-    "unordered",
-    "wildcard",
-    "default",
-];
-
-/// Whether `key` is a near miss of `matcher` or `match_as` (`matchr`, `macher`, `matchas`).
-fn near_matcher_key(key: &str) -> bool {
-    key.len() >= 5
-        && ["matcher", "match_as"]
-            .iter()
-            .any(|m| key != *m && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), m) <= 2)
-}
-
 /// The key that makes the object `o` read as a matcher written in some system's syntax rather
-/// than data: every key is a matcher's name or option, and one is a matcher's name (a `date`
-/// whose value is an expression), `match_as`, or a near miss of `matcher`.
+/// than data ([`matcher_words::matcher_key`], the rule the macro applies to `json!` literals).
 fn matcher_key(o: &Map<String, Value>) -> Option<&str> {
-    let word =
-        |k: &str| MATCHER_NAMES.contains(&k) || MATCHER_FIELDS.contains(&k) || near_matcher_key(k);
-    if o.contains_key("matcher") {
-        // A matcher where data is expected (nested in a literal object).
-        return Some("matcher");
-    }
-    if o.is_empty() || !o.keys().all(|k| word(k)) {
-        return None;
-    }
-    o.iter()
-        .find(|(k, v)| match k.as_str() {
-            // `{"date": "2026-11-23"}` is data; `{"date": "TODAY()"}` is not.
-            "date" => {
-                v.as_str().is_some_and(|s| s.contains('('))
-                    || o.contains_key("tolerance_minutes")
-                    || o.contains_key("expression")
-            }
-            // An option alone (`{"value": 3}`) is data.
-            k => (MATCHER_NAMES.contains(&k) && k != "optional") || near_matcher_key(k),
-        })
-        .map(|(k, _)| k.as_str())
+    let entries: Vec<(&str, Option<&str>)> =
+        o.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    matcher_words::matcher_key(&entries)
 }
 
 /// The first object in a literal value (`v` at `at`, itself included) that reads as a matcher
@@ -426,12 +364,6 @@ pub(crate) fn matcher_like(v: &Value, at: &str) -> Option<(String, String)> {
             .find_map(|(i, v)| matcher_like(v, &index(at, i))),
         _ => None,
     }
-}
-
-/// Whether `key` names a matcher in some system's syntax: `matcher`, `match_as`, a matcher's
-/// name, or a near miss of `matcher` / `match_as`.
-pub(crate) fn names_a_matcher(key: &str) -> bool {
-    key == "matcher" || MATCHER_NAMES.contains(&key) || near_matcher_key(key)
 }
 
 /// What a matcher-like key is, for messages: "`matchr` (did you mean `matcher`?)" or
