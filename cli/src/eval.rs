@@ -275,11 +275,13 @@ impl Scenarios {
 
     /// The scenario of a recording: the one with its name, or the only one there is.
     fn find(&self, name: &str) -> Result<&ScenarioEvaluator, String> {
-        match self.by_name.get(name) {
-            Some(&i) => Ok(&self.evaluators[i]),
-            None if self.evaluators.len() == 1 => Ok(&self.evaluators[0]),
-            None => {
-                let names: Vec<&str> = self.evaluators.iter().map(|e| e.name()).collect();
+        if let Some(found) = self.by_name.get(name).and_then(|&i| self.evaluators.get(i)) {
+            return Ok(found);
+        }
+        match self.evaluators.as_slice() {
+            [only] => Ok(only),
+            all => {
+                let names: Vec<&str> = all.iter().map(|e| e.name()).collect();
                 Err(format!(
                     "no scenario named `{name}` (the scenarios are: {})",
                     names.join(", ")

@@ -2,6 +2,17 @@
 //! anything (`eval`), or drive live HTTP and OpenAI-compatible agents through them (`run`).
 //! Run `agent-test --help` for the options.
 
+// External data (runs, scenarios, replies) must never crash the command: it reports errors instead.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
 mod args;
 mod eval;
 mod inputs;

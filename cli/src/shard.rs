@@ -18,10 +18,9 @@ pub(crate) struct Shard {
 impl Shard {
     /// Whether the item with this key is in the share.
     pub(crate) fn holds(&self, key: &str) -> bool {
-        let digest = Sha256::digest(key.as_bytes());
-        let mut first = [0u8; 8];
-        first.copy_from_slice(&digest[..8]);
-        u64::from_be_bytes(first) % self.count == self.index - 1
+        let digest: [u8; 32] = Sha256::digest(key.as_bytes()).into();
+        let [a, b, c, d, e, f, g, h, ..] = digest;
+        u64::from_be_bytes([a, b, c, d, e, f, g, h]) % self.count == self.index - 1
     }
 }
 

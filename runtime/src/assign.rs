@@ -1,6 +1,8 @@
 //! One-to-one assignment (maximum bipartite matching), for comparisons where greedy first-fit
 //! would give false negatives: unordered lists and unordered trajectories.
 
+use std::collections::{HashMap, HashSet};
+
 /// The largest one-to-one assignment of `left` items to `right` items, where `fits(l, r)` says
 /// whether they may be paired. Returns, for each left item, its right partner.
 ///
@@ -14,33 +16,31 @@ pub fn assign(
     let adjacency: Vec<Vec<usize>> = (0..left)
         .map(|l| (0..right).filter(|&r| fits(l, r)).collect())
         .collect();
-    let mut owner: Vec<Option<usize>> = vec![None; right];
+    // Each right item's left partner.
+    let mut owner: HashMap<usize, usize> = HashMap::new();
     for l in 0..left {
-        let mut seen = vec![false; right];
-        augment(l, &adjacency, &mut owner, &mut seen);
+        augment(l, &adjacency, &mut owner, &mut HashSet::new());
     }
-    let mut partner = vec![None; left];
-    for (r, l) in owner.iter().enumerate() {
-        if let Some(l) = l {
-            partner[*l] = Some(r);
-        }
-    }
-    partner
+    let partner: HashMap<usize, usize> = owner.into_iter().map(|(r, l)| (l, r)).collect();
+    (0..left).map(|l| partner.get(&l).copied()).collect()
 }
 
 fn augment(
     l: usize,
     adjacency: &[Vec<usize>],
-    owner: &mut [Option<usize>],
-    seen: &mut [bool],
+    owner: &mut HashMap<usize, usize>,
+    seen: &mut HashSet<usize>,
 ) -> bool {
-    for &r in &adjacency[l] {
-        if seen[r] {
+    for &r in adjacency.get(l).into_iter().flatten() {
+        if !seen.insert(r) {
             continue;
         }
-        seen[r] = true;
-        if owner[r].is_none_or(|other| augment(other, adjacency, owner, seen)) {
-            owner[r] = Some(l);
+        if owner
+            .get(&r)
+            .copied()
+            .is_none_or(|other| augment(other, adjacency, owner, seen))
+        {
+            owner.insert(r, l);
             return true;
         }
     }

@@ -1,7 +1,7 @@
 //! Evaluation: (transcript, expectations) → verdicts, with dependencies between checks.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
 use crate::model::Transcript;
@@ -71,7 +71,7 @@ pub(crate) fn evaluate_on<'a>(
         expectations,
         ids: id_owners(expectations),
         outcomes: vec![None; expectations.len()],
-        visiting: vec![false; expectations.len()],
+        visiting: HashSet::new(),
     };
     for i in 0..expectations.len() {
         evaluator.outcome(i);
@@ -135,7 +135,8 @@ struct Evaluator<'a> {
     expectations: &'a [Expectation],
     ids: HashMap<&'a str, usize>,
     outcomes: Vec<Option<Outcome>>,
-    visiting: Vec<bool>,
+    /// The checks on the stack of [`Evaluator::outcome`].
+    visiting: HashSet<usize>,
 }
 
 impl Evaluator<'_> {
@@ -146,16 +147,17 @@ impl Evaluator<'_> {
     /// frame is a check and the index of the dependency it looks at next; a check is on the
     /// stack exactly while it is `visiting`, so a dependency that is visiting is a cycle.
     fn outcome(&mut self, root: usize) {
-        if self.outcomes[root].is_some() {
+        // Only a check not evaluated yet.
+        if !matches!(self.outcomes.get(root), Some(None)) {
             return;
         }
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        self.visiting[root] = true;
+        self.visiting.insert(root);
         while let Some(&(i, next)) = stack.last() {
             let step = self.step(i, next);
             match step {
                 Step::Wait(d) => {
-                    self.visiting[d] = true;
+                    self.visiting.insert(d);
                     stack.push((d, 0));
                 }
                 Step::Next => {
@@ -164,8 +166,10 @@ impl Evaluator<'_> {
                     }
                 }
                 Step::Done(outcome) => {
-                    self.outcomes[i] = Some(outcome);
-                    self.visiting[i] = false;
+                    if let Some(slot) = self.outcomes.get_mut(i) {
+                        *slot = Some(outcome);
+                    }
+                    self.visiting.remove(&i);
                     stack.pop();
                 }
             }
@@ -176,7 +180,9 @@ impl Evaluator<'_> {
     /// go on to the next one, or conclude (skipped, an error, or its own outcome once every
     /// dependency passed).
     fn step(&self, i: usize, next: usize) -> Step {
-        let e = &self.expectations[i];
+        let Some(e) = self.expectations.get(i) else {
+            return Step::Done(Outcome::error("not evaluated: no such check"));
+        };
         if next == 0
             && e.id
                 .as_deref()
@@ -188,16 +194,18 @@ impl Evaluator<'_> {
             )));
         }
         let Some(dep) = e.depends_on.get(next) else {
-            return Step::Done(self.own_outcome(i));
+            return Step::Done(self.own_outcome(e));
         };
         let Some(&d) = self.ids.get(dep.as_str()) else {
             return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`")));
         };
-        if self.visiting[d] {
+        if self.visiting.contains(&d) {
             return Step::Done(Outcome::error(format!("dependency cycle through `{dep}`")));
         }
-        let Some(outcome) = &self.outcomes[d] else {
-            return Step::Wait(d);
+        let outcome = match self.outcomes.get(d) {
+            Some(Some(outcome)) => outcome,
+            Some(None) => return Step::Wait(d),
+            None => return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`"))),
         };
         match outcome.status {
             Status::Pass => Step::Next,
@@ -214,8 +222,7 @@ impl Evaluator<'_> {
     }
 
     /// The check's own outcome, its dependencies having passed.
-    fn own_outcome(&self, i: usize) -> Outcome {
-        let e = &self.expectations[i];
+    fn own_outcome(&self, e: &Expectation) -> Outcome {
         // A check that can never pass says so whatever the transcript holds.
         if let Some(problem) = e.check.problem() {
             return Outcome::error(format!("impossible constraint: {problem}"));

@@ -27,6 +27,17 @@
 //! Evaluation never panics on what an agent sends: malformed or missing data becomes a failed
 //! or errored verdict with a reason, and every other check is still evaluated.
 
+// External data must never crash a run: the runtime answers it with error verdicts, not panics.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
 pub mod agent;
 mod assign;
 pub mod check;

@@ -144,8 +144,7 @@ fn ascii_folded(text: &[u8], needle: &[u8], anchor: Anchor) -> Option<(usize, us
             }
             // Look for the needle's rarest letter (both cases) and check around it: far fewer
             // candidates than its first letter in English text.
-            let at_rare = rarest(needle);
-            let rare = needle[at_rare];
+            let (at_rare, rare) = rarest(needle)?;
             let (lower, upper) = (rare.to_ascii_lowercase(), rare.to_ascii_uppercase());
             let last_start = text.len().checked_sub(n)?;
             memchr::memchr2_iter(lower, upper, text)
@@ -157,8 +156,9 @@ fn ascii_folded(text: &[u8], needle: &[u8], anchor: Anchor) -> Option<(usize, us
     }
 }
 
-/// The position of the needle's rarest byte in English text (the first, among equals).
-fn rarest(needle: &[u8]) -> usize {
+/// The position of the needle's rarest byte in English text (the first, among equals), and
+/// that byte; `None` for an empty needle.
+fn rarest(needle: &[u8]) -> Option<(usize, u8)> {
     /// Letters from the most to the least frequent in English.
     const LETTERS: &[u8] = b"etaoinshrdlcumwfgypbvkjxqz";
     let rarity = |b: u8| match b.to_ascii_lowercase() {
@@ -167,10 +167,10 @@ fn rarest(needle: &[u8]) -> usize {
         b'0'..=b'9' => 18,
         _ => 20,
     };
-    let mut best = 0;
+    let mut best: Option<(usize, u8)> = None;
     for (i, &b) in needle.iter().enumerate() {
-        if rarity(b) > rarity(needle[best]) {
-            best = i;
+        if best.is_none_or(|(_, rare)| rarity(b) > rarity(rare)) {
+            best = Some((i, b));
         }
     }
     best

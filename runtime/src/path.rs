@@ -102,12 +102,12 @@ impl FieldPath {
 }
 
 fn get<'v>(value: &'v Value, segments: &[String]) -> Option<&'v Value> {
-    let Some(first) = segments.first() else {
+    let Some((first, rest)) = segments.split_first() else {
         return Some(value);
     };
     match value {
         Value::Object(map) => {
-            if let Some(found) = map.get(first).and_then(|v| get(v, &segments[1..])) {
+            if let Some(found) = map.get(first).and_then(|v| get(v, rest)) {
                 return Some(found);
             }
             // A key with dots in it: join more segments (rare, so only allocate here), one at a
@@ -118,15 +118,17 @@ fn get<'v>(value: &'v Value, segments: &[String]) -> Option<&'v Value> {
                 .map(String::len)
                 .max()?;
             let mut joined = first.clone();
-            for (take, segment) in segments.iter().enumerate().skip(1) {
+            let mut remaining = rest;
+            while let Some((segment, after)) = remaining.split_first() {
                 joined.push('.');
                 joined.push_str(segment);
                 if joined.len() > longest {
                     return None;
                 }
-                if let Some(found) = map.get(&joined).and_then(|v| get(v, &segments[take + 1..])) {
+                if let Some(found) = map.get(&joined).and_then(|v| get(v, after)) {
                     return Some(found);
                 }
+                remaining = after;
             }
             None
         }
@@ -134,7 +136,7 @@ fn get<'v>(value: &'v Value, segments: &[String]) -> Option<&'v Value> {
             .parse::<usize>()
             .ok()
             .and_then(|i| items.get(i))
-            .and_then(|v| get(v, &segments[1..])),
+            .and_then(|v| get(v, rest)),
         _ => None,
     }
 }

@@ -517,7 +517,7 @@ impl Scenario {
     pub(crate) fn into_expectations(mut self) -> Vec<Expectation> {
         let mut out = Vec::new();
         for (i, place) in self.check_places() {
-            if let Some(expect) = self.steps[i].checks_mut() {
+            if let Some(expect) = self.steps.get_mut(i).and_then(Step::checks_mut) {
                 out.extend(std::mem::take(expect).into_iter().map(|e| e.placed(place)));
             }
         }

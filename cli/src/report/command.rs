@@ -23,11 +23,10 @@ pub(crate) fn report(args: &ReportArgs) -> ExitCode {
         Err(e) => return fail(&e),
     };
     let html = args.html.clone().unwrap_or_else(|| {
-        let first = &paths[0];
-        let dir = if first.is_dir() {
-            first.as_path()
-        } else {
-            first.parent().unwrap_or(Path::new("."))
+        let dir = match paths.first() {
+            Some(first) if first.is_dir() => first.as_path(),
+            Some(first) => first.parent().unwrap_or(Path::new(".")),
+            None => Path::new("."),
         };
         dir.join("report.html")
     });

@@ -138,14 +138,15 @@ impl ChatAgent {
     #[cfg(feature = "mcp")]
     fn ambiguity(&self, sessions: &[Arc<super::mcp::Session>]) -> Option<String> {
         let mut owners: Vec<(&str, &str)> = Vec::new();
-        for (i, server) in self.mcp.iter().enumerate() {
-            if let Some(first) = self.mcp[..i].iter().find(|s| s.name() == server.name()) {
+        // One session per server, in the servers' order.
+        for (i, (server, session)) in self.mcp.iter().zip(sessions).enumerate() {
+            if let Some(first) = self.mcp.iter().take(i).find(|s| s.name() == server.name()) {
                 return Some(format!(
                     "two MCP servers are named `{}` ({first:?} and {server:?}): name one otherwise with `.named(..)`",
                     server.name()
                 ));
             }
-            for tool in &sessions[i].tools {
+            for tool in &session.tools {
                 let mocked = self.mocks.iter().any(|(n, _)| *n == tool.name);
                 match owners.iter().find(|(t, _)| *t == tool.name) {
                     Some((_, first)) if !mocked => {

@@ -193,7 +193,8 @@ impl<'t> TranscriptIndex<'t> {
                         CallLists::of(self.transcript, Target::Any),
                     ]
                 });
-                &others[usize::from(target == Target::Any)]
+                let [nodes, any] = others;
+                if target == Target::Any { any } else { nodes }
             }
         }
     }
@@ -401,8 +402,10 @@ impl<'a> EvalContext<'a> {
                 .map(|_| std::array::from_fn(|_| OnceCell::new()))
                 .collect()
         });
-        let (Some(cell), Some(t)) = (cells.get(turn).map(|c| &c[how.cell()]), turns.get(turn))
-        else {
+        let (Some(cell), Some(t)) = (
+            cells.get(turn).and_then(|c| c.get(how.cell())),
+            turns.get(turn),
+        ) else {
             return Err("no such turn");
         };
         cell.get_or_init(|| read_json(&t.reply.text, how))

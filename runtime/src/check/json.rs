@@ -586,10 +586,9 @@ mod regex_functions {
         }
         let chars: Vec<char> = query.chars().collect();
         let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
+        while let Some(&c) = chars.get(i) {
             if c == '\'' || c == '"' {
-                i = skip_string(&chars, i);
+                i = skip_string(&chars, i, c);
                 continue;
             }
             if !is_name_char(c) {
@@ -597,11 +596,15 @@ mod regex_functions {
                 continue;
             }
             let start = i;
-            while i < chars.len() && is_name_char(chars[i]) {
+            let mut name = String::new();
+            while let Some(&c) = chars.get(i)
+                && is_name_char(c)
+            {
+                name.push(c);
                 i += 1;
             }
-            let name: String = chars[start..i].iter().collect();
-            let member = start > 0 && chars[start - 1] == '.'; // `$.match` is a member name
+            // `$.match` is a member name
+            let member = start.checked_sub(1).and_then(|p| chars.get(p)) == Some(&'.');
             if member || chars.get(i) != Some(&'(') || !matches!(name.as_str(), "match" | "search")
             {
                 continue;
@@ -632,12 +635,11 @@ mod regex_functions {
         c.is_ascii_alphanumeric() || c == '_'
     }
 
-    /// The index just after the string literal starting at `start`.
-    fn skip_string(chars: &[char], start: usize) -> usize {
-        let quote = chars[start];
+    /// The index just after the string literal whose opening `quote` is at `start`.
+    fn skip_string(chars: &[char], start: usize, quote: char) -> usize {
         let mut i = start + 1;
-        while i < chars.len() {
-            match chars[i] {
+        while let Some(&c) = chars.get(i) {
+            match c {
                 '\\' => i += 2,
                 c if c == quote => return i + 1,
                 _ => i += 1,
@@ -652,12 +654,11 @@ mod regex_functions {
         let mut current = String::new();
         let mut depth = 0usize;
         let mut i = from;
-        while i < chars.len() {
-            let c = chars[i];
+        while let Some(&c) = chars.get(i) {
             match c {
                 '\'' | '"' => {
-                    let end = skip_string(chars, i);
-                    current.extend(&chars[i..end.min(chars.len())]);
+                    let end = skip_string(chars, i, c);
+                    current.extend(chars.iter().take(end).skip(i));
                     i = end;
                     continue;
                 }

@@ -86,24 +86,23 @@ impl ToolSequence {
         let mut previous: Option<(&str, usize)> = None; // last matched (name, position)
         let mut violations = Vec::new();
         for (step, name) in self.tools.iter().enumerate() {
-            match calls[cursor..].iter().position(|(_, c)| c.name == *name) {
-                Some(offset) => {
-                    let (pos, _) = calls[cursor + offset];
-                    cursor += offset + 1;
+            let next = calls
+                .iter()
+                .enumerate()
+                .skip(cursor)
+                .find(|(_, (_, c))| c.name == *name);
+            match next {
+                Some((k, &(pos, _))) => {
+                    cursor = k + 1;
                     previous = Some((name, pos));
                 }
                 None => {
-                    let earlier: Vec<usize> = calls[..cursor]
+                    let earlier = calls
                         .iter()
-                        .filter(|(_, c)| c.name == *name)
-                        .map(|(p, _)| *p)
-                        .collect();
-                    let v = if earlier.is_empty() {
-                        Violation::new(
-                            "missing_tool",
-                            format!("step {}: `{name}` was never called", step + 1),
-                        )
-                    } else {
+                        .take(cursor)
+                        .find(|(_, c)| c.name == *name)
+                        .map(|(p, _)| *p);
+                    let v = if let Some(earlier) = earlier {
                         let after = previous.map_or(String::new(), |(n, p)| {
                             format!(" after `{n}` ({})", cx.position_name(p))
                         });
@@ -112,8 +111,13 @@ impl ToolSequence {
                             format!(
                                 "step {}: `{name}` was called at {}, but not{after}",
                                 step + 1,
-                                cx.position_name(earlier[0])
+                                cx.position_name(earlier)
                             ),
+                        )
+                    } else {
+                        Violation::new(
+                            "missing_tool",
+                            format!("step {}: `{name}` was never called", step + 1),
                         )
                     };
                     violations.push(v.evidence(json!({"step": step, "tool": name})));

@@ -906,19 +906,17 @@ impl ToolCheck {
 
 impl super::CheckRules for ToolCheck {
     fn reads(&self) -> &'static [Part] {
-        // Every combination, so the answer is a static list.
-        const READS: [&[Part]; 8] = [
-            &[Part::Calls],
-            &[Part::Calls, Part::Arguments],
-            &[Part::Calls, Part::Results],
-            &[Part::Calls, Part::Arguments, Part::Results],
-            &[Part::Calls, Part::Outcomes],
-            &[Part::Calls, Part::Arguments, Part::Outcomes],
-            &[Part::Calls, Part::Results, Part::Outcomes],
-            &[Part::Calls, Part::Arguments, Part::Results, Part::Outcomes],
-        ];
-        let [a, r, o] = self.constrains();
-        READS[usize::from(a) | usize::from(r) << 1 | usize::from(o) << 2]
+        // Every combination (arguments, results, outcomes), so the answer is a static list.
+        match self.constrains() {
+            [false, false, false] => &[Part::Calls],
+            [true, false, false] => &[Part::Calls, Part::Arguments],
+            [false, true, false] => &[Part::Calls, Part::Results],
+            [true, true, false] => &[Part::Calls, Part::Arguments, Part::Results],
+            [false, false, true] => &[Part::Calls, Part::Outcomes],
+            [true, false, true] => &[Part::Calls, Part::Arguments, Part::Outcomes],
+            [false, true, true] => &[Part::Calls, Part::Results, Part::Outcomes],
+            [true, true, true] => &[Part::Calls, Part::Arguments, Part::Results, Part::Outcomes],
+        }
     }
 
     fn literal_problem(&self) -> Option<String> {

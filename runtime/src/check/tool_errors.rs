@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{EvalContext, Outcome, Violation};
-use crate::model::ToolErrorKind;
+use crate::model::{Call, ToolErrorKind};
 use crate::util::text::compact;
 
 /// A check that no tool call failed. Build it with [`no_tool_errors`].
@@ -98,7 +98,7 @@ impl NoToolErrors {
             return Outcome::error("compared nothing: a tool name in the list is empty");
         }
         let calls = cx.tool_calls();
-        let failed: Vec<usize> = calls
+        let failed: Vec<(usize, &Call)> = calls
             .iter()
             .enumerate()
             .filter(|(_, c)| self.tools.is_empty() || self.tools.contains(&c.name))
@@ -109,19 +109,18 @@ impl NoToolErrors {
                         (Some(want), Some(got)) => want == got,
                     }
             })
-            .map(|(i, _)| i)
+            .map(|(i, c)| (i, *c))
             .collect();
         if failed.is_empty() {
             return Outcome::passed();
         }
         let mut names: Vec<&str> = Vec::new();
-        for &i in &failed {
-            if !names.contains(&calls[i].name.as_str()) {
-                names.push(&calls[i].name);
+        for (_, c) in &failed {
+            if !names.contains(&c.name.as_str()) {
+                names.push(&c.name);
             }
         }
-        let violations = failed.iter().map(|&i| {
-            let c = calls[i];
+        let violations = failed.iter().map(|&(i, c)| {
             let kind = c
                 .error_kind
                 .map_or_else(String::new, |k| format!(" ({} error)", k.name()));
@@ -150,7 +149,7 @@ impl NoToolErrors {
         .actual(Value::Array(
             failed
                 .iter()
-                .map(|&i| json!({"tool": calls[i].name, "error": calls[i].result}))
+                .map(|(_, c)| json!({"tool": c.name, "error": c.result}))
                 .collect(),
         ))
         .violations(violations)

@@ -289,10 +289,10 @@ impl ToolCheck {
         {
             return Outcome::error(e);
         }
-        let matching: Vec<usize> = candidates
+        let matching: Vec<(usize, &Call)> = candidates
             .iter()
             .filter(|(_, _, p)| p.is_empty())
-            .map(|(i, _, _)| *i)
+            .map(|(i, c, _)| (*i, *c))
             .collect();
         let counted = if self.every_call {
             candidates.len()
@@ -428,10 +428,10 @@ impl ToolCheck {
                     .map(|(i, c)| call_json(calls, i, c))
                     .collect(),
             ));
-            if let Some(other) = all.iter().position(|c| self.names(c)) {
+            if let Some((other, call)) = all.iter().enumerate().find(|(_, c)| self.names(c)) {
                 let (kind, what) = match self.filter {
                     CallFilter::Failed => ("call_succeeded", "returned no error".to_owned()),
-                    CallFilter::FailedWith(k) => match (all[other].error, all[other].error_kind) {
+                    CallFilter::FailedWith(k) => match (call.error, call.error_kind) {
                         (false, _) => ("call_succeeded", "returned no error".to_owned()),
                         (true, Some(got)) => (
                             "other_error_kind",
@@ -468,14 +468,14 @@ impl ToolCheck {
                 .collect(),
         ));
         if self.count == Count::Exactly(0) {
-            for &i in &matching {
+            for &(i, c) in &matching {
                 outcome = outcome.violation(
                     Violation::new(
                         "unexpected_call",
                         format!("called at {}", (calls.position_name)(i)),
                     )
                     .in_turn((calls.turn_of)(i))
-                    .evidence(all[i].arguments.clone()),
+                    .evidence(c.arguments.clone()),
                 );
             }
             return outcome;

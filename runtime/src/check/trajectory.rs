@@ -465,8 +465,11 @@ impl TrajectoryCheck {
         let steps: Vec<String> = steps_of(self.expected.iter().map(|e| e.parallel))
             .into_iter()
             .map(|r| {
-                let calls: Vec<String> = self.expected[r.clone()]
-                    .iter()
+                let calls: Vec<String> = self
+                    .expected
+                    .get(r)
+                    .into_iter()
+                    .flatten()
                     .map(ToString::to_string)
                     .collect();
                 if calls.len() > 1 {
@@ -602,31 +605,34 @@ impl TrajectoryCheck {
         }
         let env = cx.env();
         // The calls compared, with their places among the tool calls in scope.
-        let places: Vec<usize> = cx
+        let (places, actual): (Vec<usize>, Vec<&Call>) = cx
             .tool_calls()
             .iter()
+            .copied()
             .enumerate()
             .filter(|(_, c)| !(self.succeeded && c.error))
-            .map(|(j, _)| j)
-            .collect();
-        let actual: Vec<&Call> = places.iter().map(|&j| cx.tool_calls()[j]).collect();
+            .unzip();
         let actual = actual.as_slice();
         let (e_len, a_len) = (self.expected.len(), actual.len());
-        let fits = |i: usize, j: usize| self.fits(&self.expected[i], actual[j], &env);
+        let fits = |i: usize, j: usize| match (self.expected.get(i), actual.get(j)) {
+            (Some(e), Some(&a)) => self.fits(e, a, &env),
+            _ => false,
+        };
         let mut step_violations = Vec::new();
         // For each expected call, the actual call it corresponds to.
         let pairing: Vec<Option<usize>> = match self.mode {
             TrajectoryMode::Strict => {
                 let e_steps = steps_of(self.expected.iter().map(|e| e.parallel));
                 if e_steps.iter().any(|r| r.len() > 1)
-                    && let Some(j) = actual.iter().position(|c| c.step.is_none())
+                    && let Some((c, &place)) =
+                        actual.iter().zip(&places).find(|(c, _)| c.step.is_none())
                 {
                     return Outcome::error(format!(
                         "not measured: the reference has calls made in one model response, but \
                          the transcript does not say which calls were (the call of `{}` at {} \
                          has no model step)",
-                        actual[j].name,
-                        cx.position_name(places[j])
+                        c.name,
+                        cx.position_name(place)
                     ));
                 }
                 let a_steps = actual_steps(actual, &places, cx);
@@ -638,8 +644,10 @@ impl TrajectoryCheck {
                     let partners = assign(e_step.len(), a_step.len(), |i, j| {
                         fits(e_step.start + i, a_step.start + j)
                     });
-                    for (i, p) in partners.into_iter().enumerate() {
-                        pairing[e_step.start + i] = p.map(|j| a_step.start + j);
+                    // `partners` has one entry per call of `e_step`.
+                    let slots = pairing.iter_mut().skip(e_step.start);
+                    for (slot, p) in slots.zip(partners) {
+                        *slot = p.map(|j| a_step.start + j);
                     }
                     if e_step.len() != a_step.len() {
                         step_violations.push(Violation::new(
@@ -649,14 +657,18 @@ impl TrajectoryCheck {
                                  the agent made {} ({})",
                                 k + 1,
                                 calls_noun(e_step.len()),
-                                self.expected[e_step.clone()]
-                                    .iter()
+                                self.expected
+                                    .get(e_step.clone())
+                                    .into_iter()
+                                    .flatten()
                                     .map(|e| e.name.as_str())
                                     .collect::<Vec<_>>()
                                     .join(", "),
                                 calls_noun(a_step.len()),
-                                actual[a_step.clone()]
-                                    .iter()
+                                actual
+                                    .get(a_step.clone())
+                                    .into_iter()
+                                    .flatten()
                                     .map(|a| a.name.as_str())
                                     .collect::<Vec<_>>()
                                     .join(", ")
@@ -691,9 +703,23 @@ impl TrajectoryCheck {
             }
             _ => assign(e_len, a_len, fits),
         };
-        let unmatched_expected: Vec<usize> = (0..e_len).filter(|i| pairing[*i].is_none()).collect();
-        let used: Vec<bool> = (0..a_len).map(|j| pairing.contains(&Some(j))).collect();
-        let unmatched_actual: Vec<usize> = (0..a_len).filter(|j| !used[*j]).collect();
+        // `pairing` has one entry per expected call.
+        let unmatched_expected: Vec<(usize, &ExpectedCall)> = self
+            .expected
+            .iter()
+            .zip(&pairing)
+            .enumerate()
+            .filter(|(_, (_, p))| p.is_none())
+            .map(|(i, (e, _))| (i, e))
+            .collect();
+        // The actual calls no expected one is paired with, and their places.
+        let unmatched_actual: Vec<(&Call, usize)> = actual
+            .iter()
+            .zip(&places)
+            .enumerate()
+            .filter(|(j, _)| !pairing.contains(&Some(*j)))
+            .map(|(_, (&a, &place))| (a, place))
+            .collect();
         let ok = match self.mode {
             TrajectoryMode::Strict => {
                 unmatched_expected.is_empty()
@@ -717,8 +743,7 @@ impl TrajectoryCheck {
                 | TrajectoryMode::Subsequence
                 | TrajectoryMode::Superset
         ) {
-            for &i in &unmatched_expected {
-                let e = &self.expected[i];
+            for &(i, e) in &unmatched_expected {
                 let same_name = actual.iter().filter(|a| a.name == e.name).count();
                 let (kind, why) = if same_name == 0 {
                     ("missing_call", "no such call".to_owned())
@@ -752,18 +777,17 @@ impl TrajectoryCheck {
             self.mode,
             TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
         ) {
-            for &j in &unmatched_actual {
-                let a = actual[j];
+            for &(a, place) in &unmatched_actual {
                 violations.push(
                     Violation::new(
                         "unexpected_call",
                         format!(
                             "`{}` at {} is not in the reference",
                             a.name,
-                            cx.position_name(places[j])
+                            cx.position_name(place)
                         ),
                     )
-                    .in_turn(cx.turn_of_call(places[j]))
+                    .in_turn(cx.turn_of_call(place))
                     .evidence(a.arguments.clone()),
                 );
             }
@@ -814,11 +838,15 @@ fn actual_steps(
     places: &[usize],
     cx: &EvalContext<'_>,
 ) -> Vec<std::ops::Range<usize>> {
-    steps_of((0..actual.len()).map(|j| {
-        j > 0
-            && actual[j].step.is_some()
-            && actual[j].step == actual[j - 1].step
-            && cx.turn_of_call(places[j]) == cx.turn_of_call(places[j - 1])
+    let mut previous: Option<(&Call, usize)> = None;
+    steps_of(actual.iter().zip(places).map(|(&call, &place)| {
+        let with_previous = previous.is_some_and(|(before, place_before)| {
+            call.step.is_some()
+                && call.step == before.step
+                && cx.turn_of_call(place) == cx.turn_of_call(place_before)
+        });
+        previous = Some((call, place));
+        with_previous
     }))
 }
 

@@ -92,9 +92,9 @@ impl AnthropicJudge {
             req = req.header("x-api-key", key.expose());
         }
         let json = send(req, &url).await?;
-        let blocks = json
+        let (content, blocks) = json
             .get("content")
-            .and_then(Value::as_array)
+            .and_then(|c| Some((c, c.as_array()?)))
             .ok_or_else(|| {
                 ModelError::retryable(format!(
                     "the judge's answer has no `content` blocks: {}",
@@ -107,7 +107,7 @@ impl AnthropicJudge {
             .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
             .and_then(|b| b.get("input"))
             .map_or_else(
-                || crate::util::text::content_text(&json["content"]),
+                || crate::util::text::content_text(content),
                 Value::to_string,
             );
         Ok(Completion {

@@ -241,6 +241,15 @@ fn semantic_items(
     }
 }
 
+/// One item of [`Judge::grade_keyed`]: its cache key, its grade once known, and why it is
+/// still ungraded (a batch-wide failure, or its own invalid result).
+struct Slot<'i> {
+    key: String,
+    item: &'i JudgeItem,
+    grade: Option<Result<Judgement, String>>,
+    error: String,
+}
+
 /// The distinct items to grade, each with its key (its JSON).
 fn items<'t>(
     index: &'t TranscriptIndex<'t>,
@@ -253,7 +262,7 @@ fn items<'t>(
     let ids = crate::evaluate::id_owners(expectations);
     // Whether a check's status is only known after grading: it needs the judge, or depends
     // (through any chain) on one that does.
-    let mut memo: Vec<Option<bool>> = vec![None; expectations.len()];
+    let mut memo: HashMap<usize, bool> = HashMap::new();
     // Depth first with an explicit stack (a chain of thousands of `depends_on` must not
     // exhaust the stack); a check in progress counts as not pending, as a cycle is an error
     // verdict anyway.
@@ -261,20 +270,24 @@ fn items<'t>(
         root: usize,
         expectations: &[Expectation],
         ids: &HashMap<&str, usize>,
-        memo: &mut [Option<bool>],
+        memo: &mut HashMap<usize, bool>,
     ) -> bool {
-        if let Some(p) = memo[root] {
+        if let Some(&p) = memo.get(&root) {
             return p;
         }
-        memo[root] = Some(false);
+        memo.insert(root, false);
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
         while let Some(&(i, next)) = stack.last() {
-            if next == 0 && needs_judge(&expectations[i].check) {
-                memo[i] = Some(true);
+            let Some(e) = expectations.get(i) else {
+                stack.pop(); // no such check: not pending
+                continue;
+            };
+            if next == 0 && needs_judge(&e.check) {
+                memo.insert(i, true);
                 stack.pop();
                 continue;
             }
-            let Some(dep) = expectations[i].depends_on.get(next) else {
+            let Some(dep) = e.depends_on.get(next) else {
                 stack.pop(); // not pending: memo[i] stays false
                 continue;
             };
@@ -283,19 +296,19 @@ fn items<'t>(
                     top.1 = next.saturating_add(1);
                 }
             };
-            match ids.get(dep.as_str()).map(|&d| (d, memo[d])) {
+            match ids.get(dep.as_str()).map(|&d| (d, memo.get(&d).copied())) {
                 None | Some((_, Some(false))) => advance(&mut stack),
                 Some((_, Some(true))) => {
-                    memo[i] = Some(true);
+                    memo.insert(i, true);
                     stack.pop();
                 }
                 Some((d, None)) => {
-                    memo[d] = Some(false);
+                    memo.insert(d, false);
                     stack.push((d, 0));
                 }
             }
         }
-        memo[root].unwrap_or(false)
+        memo.get(&root).copied().unwrap_or(false)
     }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -320,7 +333,8 @@ fn items<'t>(
         };
         let deps_ok = e.depends_on.iter().all(|d| match ids.get(d.as_str()) {
             Some(&i) => {
-                pending(i, expectations, &ids, &mut memo) || first[i].status == Status::Pass
+                pending(i, expectations, &ids, &mut memo)
+                    || first.get(i).is_some_and(|v| v.status == Status::Pass)
             }
             None => false,
         });
@@ -393,46 +407,57 @@ impl Judge {
             }
         };
         let cache = Cache::new(self.effective_cache_dir());
-        let keys: Vec<String> = items
+        let mut slots: Vec<Slot<'_>> = items
             .iter()
-            .map(|(json, _)| Cache::key(&model, json, repeat))
+            .map(|(json, item)| Slot {
+                key: Cache::key(&model, json, repeat),
+                item,
+                grade: None,
+                error: String::new(),
+            })
             .collect();
-        let mut grades: Vec<Option<Result<Judgement, String>>> = vec![None; items.len()];
         let mut notes = Vec::new();
         if mode.reads_cache() {
-            for (i, key) in keys.iter().enumerate() {
-                match cache.get(key, &model) {
+            for slot in &mut slots {
+                match cache.get(&slot.key, &model) {
                     Ok(Some(j)) => {
-                        grades[i] = Some(Ok(j));
+                        slot.grade = Some(Ok(j));
                         usage.cached += 1;
                     }
                     Ok(None) => {}
                     // Read as strictly as a live answer: never a pass on a bad entry.
                     Err(bad) if mode == JudgeMode::Replay => {
-                        grades[i] = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
+                        slot.grade = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
                     }
                     Err(bad) => notes.push(bad.note()),
                 }
             }
         }
         if mode == JudgeMode::Replay {
-            for g in grades.iter_mut().filter(|g| g.is_none()) {
-                *g = Some(Err(replay_miss(
+            for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
+                slot.grade = Some(Err(replay_miss(
                     "no cached verdict for this check",
                     "the judge",
                 )));
             }
         }
         let mut unwritten: (Option<String>, usize) = (None, 0);
-        // Why each check is still ungraded: a batch-wide failure, or its own invalid result.
-        let mut errors: Vec<String> = vec![String::new(); items.len()];
         let mut retry_after = None;
         for attempt in 0..=limits.retries {
-            let pending: Vec<usize> = (0..items.len()).filter(|&i| grades[i].is_none()).collect();
+            let pending: Vec<usize> = slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.grade.is_none())
+                .map(|(i, _)| i)
+                .collect();
             if pending.is_empty() {
                 break;
             }
-            let batch: Vec<&JudgeItem> = pending.iter().map(|&i| &items[i].1).collect();
+            let batch: Vec<&JudgeItem> = slots
+                .iter()
+                .filter(|s| s.grade.is_none())
+                .map(|s| s.item)
+                .collect();
             let completion = match self
                 .attempt(
                     attempt,
@@ -446,8 +471,8 @@ impl Judge {
             {
                 Ok(c) => c,
                 Err(e) => {
-                    for &i in &pending {
-                        errors[i].clone_from(&e.message);
+                    for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
+                        slot.error.clone_from(&e.message);
                     }
                     if !e.retry {
                         break;
@@ -457,36 +482,40 @@ impl Judge {
             };
             match parse_answer(&completion.text, &pending) {
                 Err(Malformed(m)) => {
-                    for &i in &pending {
-                        errors[i].clone_from(&m);
+                    for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
+                        slot.error.clone_from(&m);
                     }
                 }
                 Ok(results) => {
-                    for (&i, result) in pending.iter().zip(results) {
+                    // The results of the pending slots, in their order.
+                    let pending = slots.iter_mut().filter(|s| s.grade.is_none());
+                    for (slot, result) in pending.zip(results) {
                         match result {
                             Ok(j) => {
                                 // A cache that cannot be written costs money later, not
                                 // correctness now: a note, not a failure.
                                 if mode.writes_cache()
                                     && let Err(e) =
-                                        cache.put(&keys[i], &model, &items[i].1, repeat, &j)
+                                        cache.put(&slot.key, &model, slot.item, repeat, &j)
                                 {
                                     unwritten.0.get_or_insert(e);
                                     unwritten.1 += 1;
                                 }
-                                grades[i] = Some(Ok(j));
+                                slot.grade = Some(Ok(j));
                             }
-                            Err(e) => errors[i] = e,
+                            Err(e) => slot.error = e,
                         }
                     }
                 }
             }
         }
         let attempts = usage.requests;
-        let grades = grades
+        let grades = slots
             .into_iter()
-            .zip(errors)
-            .map(|(g, error)| g.unwrap_or_else(|| Err(after_requests(&error, attempts))))
+            .map(|s| {
+                s.grade
+                    .unwrap_or_else(|| Err(after_requests(&s.error, attempts)))
+            })
             .collect();
         usage.price(self.price);
         if let (Some(e), n) = unwritten {

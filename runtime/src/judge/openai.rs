@@ -121,8 +121,10 @@ impl OpenAiJudge {
             StructuredOutput::JsonObject => Some(json!({"type": "json_object"})),
             StructuredOutput::None => None,
         };
-        if let Some(f) = format {
-            body["response_format"] = f;
+        if let Some(f) = format
+            && let Some(body) = body.as_object_mut()
+        {
+            body.insert("response_format".to_owned(), f);
         }
         body
     }

@@ -34,9 +34,13 @@ pub(crate) fn exact_eq(expected: &Value, actual: &Value, opts: ExactOptions) -> 
         (Value::Number(x), Value::Number(y)) => number_eq(x, y),
         (Value::Array(x), Value::Array(y)) if opts.unordered => {
             x.len() == y.len()
-                && assign(x.len(), y.len(), |i, j| exact_eq(&x[i], &y[j], opts))
-                    .iter()
-                    .all(Option::is_some)
+                && assign(x.len(), y.len(), |i, j| {
+                    x.get(i)
+                        .zip(y.get(j))
+                        .is_some_and(|(a, b)| exact_eq(a, b, opts))
+                })
+                .iter()
+                .all(Option::is_some)
         }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| exact_eq(x, y, opts))

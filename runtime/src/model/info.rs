@@ -88,8 +88,8 @@ impl ScenarioInfo {
                     "tags[{i}]: `{tag}` is not a tag: a tag is one word, without whitespace or commas"
                 ))
             } else {
-                tags[..i]
-                    .iter()
+                tags.iter()
+                    .take(i)
                     .position(|t| t.as_ref() == tag)
                     .map(|first| format!("tags[{i}]: `{tag}` is listed twice (first at tags[{first}])"))
             }

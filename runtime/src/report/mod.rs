@@ -26,6 +26,10 @@ impl Report {
     /// # });
     /// ```
     #[track_caller]
+    #[allow(
+        clippy::panic,
+        reason = "failing the calling test with the report is what `assert_passed` is for"
+    )]
     pub fn assert_passed(&self) {
         if !self.passed {
             panic!("{self}");

@@ -56,6 +56,10 @@ pub fn test_scenario(source: &ScenarioSource, suite: fn() -> Suite, body: &mut S
 /// report is written as JSON under the test's module, and the test fails unless it passed.
 #[doc(hidden)]
 #[track_caller]
+#[allow(
+    clippy::panic,
+    reason = "a generated test: a case its data file no longer holds fails that test"
+)]
 pub fn test_file_case(
     suite: fn() -> Suite,
     cases: &'static FileCases,
@@ -106,6 +110,10 @@ async fn repeated(suite: fn() -> Suite, info: ScenarioInfo, mut steps: Steps<'_,
 
 /// Runs `future` to completion on a current-thread runtime with every driver enabled, as
 /// `#[tokio::test]` does.
+#[allow(
+    clippy::panic,
+    reason = "runs a generated test: without a runtime, failing that test is the only answer"
+)]
 fn block_on(future: impl Future<Output = Report>) -> Report {
     match tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -278,8 +278,8 @@ impl VariableCheckAt {
                 .clone()
                 .unwrap_or_else(|| variable_label(&self.path, self.op, equals))
         };
-        let kept = transcript.variables.len();
-        if kept < self.entries {
+        let Some(entries) = transcript.variables.get(..self.entries) else {
+            let kept = transcript.variables.len();
             let why = if kept == 0 {
                 "not measured: the recording keeps no variables (a run recorded by `agent-test \
                  run`, or a test's JSON report, keeps them)"
@@ -297,10 +297,10 @@ impl VariableCheckAt {
                 severity,
                 Outcome::error(why),
             );
-        }
-        let bag = Bag::replay(&transcript.variables[..self.entries]);
+        };
+        let bag = Bag::replay(entries);
         let so_far = Transcript {
-            turns: transcript.turns[..self.turns.min(transcript.turns.len())].to_vec(),
+            turns: transcript.turns.iter().take(self.turns).cloned().collect(),
             history: transcript.history.clone(),
             ..Transcript::default()
         };

@@ -9,7 +9,10 @@ use crate::model::{Call, Message, Reply, Transcript, Turn, Usage};
 #[derive(Default)]
 pub(crate) struct Conversation {
     history: Vec<Message>,
+    /// The turns before the current one.
     turns: Vec<(String, Reply)>,
+    /// The current turn: its input and its reply so far.
+    current: Option<(String, Reply)>,
     /// The model step calls are made in now (within the current turn), and how many steps the
     /// turn has had: every model response that calls tools is one step.
     step: Option<usize>,
@@ -19,14 +22,15 @@ pub(crate) struct Conversation {
 impl Conversation {
     /// A system message (history before the first turn, else ignored).
     pub(crate) fn system(&mut self, text: String) {
-        if self.turns.is_empty() {
+        if self.current.is_none() {
             self.history.push(Message::system(text));
         }
     }
 
     /// A user message: starts a new turn.
     pub(crate) fn user(&mut self, text: String) {
-        self.turns.push((text, Reply::default()));
+        self.turns
+            .extend(self.current.replace((text, Reply::default())));
         self.step = None;
         self.steps = 0;
     }
@@ -44,12 +48,11 @@ impl Conversation {
     }
 
     fn current(&mut self) -> &mut Reply {
-        if self.turns.is_empty() {
-            // A trace that starts with the assistant (a single response): one turn, no input.
-            self.turns.push((String::new(), Reply::default()));
-        }
-        let last = self.turns.len() - 1;
-        &mut self.turns[last].1
+        // A trace that starts with the assistant (a single response): one turn, no input.
+        let (_, reply) = self
+            .current
+            .get_or_insert_with(|| (String::new(), Reply::default()));
+        reply
     }
 
     /// Assistant text: appended to the current turn's reply (a later text wins as the final
@@ -80,7 +83,7 @@ impl Conversation {
         result: Value,
         error: bool,
     ) {
-        for (_, reply) in self.turns.iter_mut().rev() {
+        for (_, reply) in self.current.iter_mut().chain(self.turns.iter_mut().rev()) {
             let found = reply.calls.iter_mut().find(|c| match (id, &c.id) {
                 (Some(id), Some(cid)) => cid == id,
                 _ => c.result.is_none() && name.is_some_and(|n| n == c.name),
@@ -112,6 +115,7 @@ impl Conversation {
             turns: self
                 .turns
                 .into_iter()
+                .chain(self.current)
                 .enumerate()
                 .map(|(i, (input, reply))| Turn::recorded(i, input, reply))
                 .collect(),

@@ -162,10 +162,10 @@ impl TraceFormat {
     /// Every format, in detection order.
     pub const ALL: [TraceFormat; FORMATS.len()] = {
         let mut all = [TraceFormat::Otel; FORMATS.len()];
-        let mut i = 0;
-        while i < FORMATS.len() {
-            all[i] = FORMATS[i].format;
-            i += 1;
+        let (mut slots, mut entries): (&mut [TraceFormat], &[Entry]) = (&mut all, &FORMATS);
+        while let ([slot, more @ ..], [entry, others @ ..]) = (slots, entries) {
+            *slot = entry.format;
+            (slots, entries) = (more, others);
         }
         all
     };

@@ -401,8 +401,8 @@ fn find_duplicate(text: &str) -> Option<Duplicate> {
     // Whether the next string of the innermost object is a key.
     let mut want_key = false;
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&b) = bytes.get(i) {
+        match b {
             b'{' => {
                 stack.push(Frame::Object {
                     keys: Vec::new(),
@@ -426,19 +426,21 @@ fn find_duplicate(text: &str) -> Option<Duplicate> {
             b'"' => {
                 let start = i;
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                while let Some(&c) = bytes.get(i)
+                    && c != b'"'
+                {
+                    i += if c == b'\\' { 2 } else { 1 };
                 }
                 let raw = text.get(start..=i)?;
                 if want_key {
                     want_key = false;
                     let key: String = serde_json::from_str(raw).ok()?;
-                    let Some(Frame::Object { keys, .. }) = stack.last() else {
+                    let Some((Frame::Object { keys, .. }, outer)) = stack.split_last() else {
                         return None;
                     };
                     if let Some((_, first)) = keys.iter().find(|(k, _)| *k == key) {
                         let first = *first;
-                        let path = path_of(&stack[..stack.len() - 1], &key);
+                        let path = path_of(outer, &key);
                         return Some(Duplicate {
                             path,
                             key,

@@ -192,8 +192,9 @@ impl McpAgent {
 
 /// A list result as a reply: the names (or URIs) as the text, the result as the body.
 fn listed(raw: Value, key: &str, name: &str) -> Reply {
-    let names: Vec<&str> = raw[key]
-        .as_array()
+    let names: Vec<&str> = raw
+        .get(key)
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|t| t.get(name).and_then(Value::as_str))

@@ -87,7 +87,7 @@ impl StderrTail {
                 if n == 0 {
                     break;
                 }
-                for &b in &chunk[..n] {
+                for &b in chunk.iter().take(n) {
                     if b == b'\n' {
                         lines.push(&line, cut);
                         line.clear();

@@ -162,10 +162,9 @@ pub(crate) const CONVENTIONS: [Convention; 3] = [
 
 /// The convention that reads a span: the first that claims it.
 pub(crate) fn convention(s: &Span) -> &'static Convention {
-    CONVENTIONS
-        .iter()
-        .find(|c| (c.claims)(s))
-        .unwrap_or(&CONVENTIONS[CONVENTIONS.len() - 1])
+    // The last (GenAI) claims every span.
+    let [.., last] = &CONVENTIONS;
+    CONVENTIONS.iter().find(|c| (c.claims)(s)).unwrap_or(last)
 }
 
 /// Whether a document is OTLP/JSON trace data.

@@ -127,8 +127,8 @@ impl<'a> Reading<'a> {
         let mut children = vec![Vec::new(); spans.len()];
         let mut roots = Vec::new();
         for (i, p) in parent.iter().enumerate() {
-            match p {
-                Some(p) => children[*p].push(i),
+            match p.and_then(|p| children.get_mut(p)) {
+                Some(siblings) => siblings.push(i),
                 None => roots.push(i),
             }
         }
@@ -165,7 +165,7 @@ impl<'a> Reading<'a> {
         let mut next_root = 0;
         loop {
             let Some(&root) = roots.get(next_root) else {
-                match (0..n).find(|&i| !visited[i]) {
+                match visited.iter().position(|v| !v) {
                     Some(i) => {
                         roots.push(i);
                         continue;
@@ -176,46 +176,57 @@ impl<'a> Reading<'a> {
             next_root += 1;
             let mut stack = vec![root];
             while let Some(i) = stack.pop() {
-                if std::mem::replace(&mut visited[i], true) {
+                let Some(seen) = visited.get_mut(i) else {
+                    continue;
+                };
+                if std::mem::replace(seen, true) {
                     continue;
                 }
                 order.push(i);
-                stack.extend(self.children[i].iter().rev());
+                stack.extend(self.children_of(i).iter().rev());
             }
         }
         // A loop's spans hang from the span that was made their root.
         let parents = self.parents();
-        for &r in &roots[self.roots.len()..] {
-            if let Some(p) = parents[r] {
-                self.children[p].retain(|&c| c != r);
+        for &r in roots.iter().skip(self.roots.len()) {
+            let parent = parents.get(r).copied().flatten();
+            if let Some(siblings) = parent.and_then(|p| self.children.get_mut(p)) {
+                siblings.retain(|&c| c != r);
             }
         }
         self.roots = roots;
-        // Whether a declared agent is somewhere below each span.
-        let mut declared_below = vec![false; n];
+        // The spans with a declared agent somewhere below them.
+        let mut declared_below = HashSet::new();
         for &i in order.iter().rev() {
-            let below = self.children[i].iter().any(|&c| {
-                declared_below[c] || matches!(&self.roles[c], Role::Agent(a) if a.declared)
+            let below = self.children_of(i).iter().any(|&c| {
+                declared_below.contains(&c)
+                    || matches!(self.roles.get(c), Some(Role::Agent(a)) if a.declared)
             });
-            declared_below[i] = below;
+            if below {
+                declared_below.insert(i);
+            }
         }
-        // Parents first: each span's agent context, and its refined role.
-        let mut agent_ctx: Vec<Option<usize>> = vec![None; n];
-        let mut in_step = vec![false; n];
+        // Parents first: each span's agent context (its owner), and its refined role.
+        let mut in_step = HashSet::new();
         let mut steps = Vec::new();
         let parents = self.parents();
+        let spans = self.spans;
         for &i in &order {
-            let enclosing = parents[i].and_then(|p| match self.roles[p] {
-                Role::Agent(_) => Some(p),
-                _ => agent_ctx[p],
+            let (Some(span), Some(role)) = (spans.get(i), self.roles.get(i)) else {
+                continue;
+            };
+            let parent = parents.get(i).copied().flatten();
+            let enclosing = parent.and_then(|p| match self.roles.get(p) {
+                Some(Role::Agent(_)) => Some(p),
+                _ => self.owner_of(p),
             });
             let enclosing_name = enclosing
                 .and_then(|a| self.agent_name(a))
                 .map(str::to_owned);
-            let declared = (convention(&self.spans[i]).agent_of)(&self.spans[i]);
-            let refined = match &self.roles[i] {
+            let declared = (convention(span).agent_of)(span);
+            let refined = match role {
                 Role::Agent(a) if Some(&a.name) == enclosing_name.as_ref() => Some(Role::Other),
-                Role::Agent(a) if !a.declared && declared_below[i] => Some(Role::Other),
+                Role::Agent(a) if !a.declared && declared_below.contains(&i) => Some(Role::Other),
                 Role::Other => {
                     declared
                         .filter(|d| Some(d) != enclosing_name.as_ref())
@@ -228,19 +239,25 @@ impl<'a> Reading<'a> {
                 }
                 _ => None,
             };
-            if let Some(r) = refined {
-                self.roles[i] = r;
+            if let Some(r) = refined
+                && let Some(role) = self.roles.get_mut(i)
+            {
+                *role = r;
             }
-            self.owner[i] = enclosing;
-            agent_ctx[i] = enclosing;
-            let inside = parents[i].is_some_and(|p| in_step[p]);
-            let step = !inside && matches!(&self.roles[i], Role::Model(m) if m.says_something());
+            if let Some(owner) = self.owner.get_mut(i) {
+                *owner = enclosing;
+            }
+            let inside = parent.is_some_and(|p| in_step.contains(&p));
+            let step =
+                !inside && matches!(self.roles.get(i), Some(Role::Model(m)) if m.says_something());
             if step {
                 steps.push(i);
             }
-            in_step[i] = inside || step;
+            if inside || step {
+                in_step.insert(i);
+            }
         }
-        steps.sort_by_key(|&m| (self.spans[m].start_ns, self.spans[m].end_ns));
+        steps.sort_by_key(|&m| spans.get(m).map(|s| (s.start_ns, s.end_ns)));
         self.steps = steps;
         self.order = order;
     }
@@ -250,29 +267,46 @@ impl<'a> Reading<'a> {
         let mut parents = vec![None; self.spans.len()];
         for (p, list) in self.children.iter().enumerate() {
             for &c in list {
-                parents[c] = Some(p);
+                if let Some(parent) = parents.get_mut(c) {
+                    *parent = Some(p);
+                }
             }
         }
         parents
     }
 
+    /// The children of span `i`.
+    fn children_of(&self, i: usize) -> &[usize] {
+        self.children.get(i).map_or(&[], Vec::as_slice)
+    }
+
+    /// The agent span around span `i`.
+    fn owner_of(&self, i: usize) -> Option<usize> {
+        self.owner.get(i).copied().flatten()
+    }
+
+    /// When span `i` started.
+    fn start(&self, i: usize) -> Option<u64> {
+        self.spans.get(i).map(|s| s.start_ns)
+    }
+
     fn agent_name(&self, i: usize) -> Option<&str> {
-        match &self.roles[i] {
-            Role::Agent(a) => Some(&a.name),
+        match self.roles.get(i) {
+            Some(Role::Agent(a)) => Some(&a.name),
             _ => None,
         }
     }
 
     fn model(&self, span: usize) -> Option<&ModelStep> {
-        match &self.roles[span] {
-            Role::Model(m) => Some(m),
+        match self.roles.get(span) {
+            Some(Role::Model(m)) => Some(m),
             _ => None,
         }
     }
 
     fn tool(&self, span: usize) -> Option<&ToolSpan> {
-        match &self.roles[span] {
-            Role::Tool(t) => Some(t),
+        match self.roles.get(span) {
+            Some(Role::Tool(t)) => Some(t),
             _ => None,
         }
     }
@@ -280,13 +314,13 @@ impl<'a> Reading<'a> {
     /// Joins the calls the model steps asked for with the tool spans that ran them.
     fn join(&mut self, parent: &[Option<usize>]) {
         for (step, &m) in self.steps.iter().enumerate() {
-            if let Role::Model(model) = &self.roles[m] {
+            if let Some(Role::Model(model)) = self.roles.get(m) {
                 for call in &model.output_calls {
                     self.requests.push(Request {
                         step,
                         model: m,
                         call: call.clone(),
-                        owner: self.owner[m],
+                        owner: self.owner.get(m).copied().flatten(),
                     });
                 }
             }
@@ -298,17 +332,18 @@ impl<'a> Reading<'a> {
             .filter(|&i| self.tool(i).is_some())
             .collect();
         let mut tools_by_time = tools.clone();
-        tools_by_time.sort_by_key(|&t| (self.spans[t].start_ns, t));
+        tools_by_time.sort_by_key(|&t| (self.start(t), t));
         for &t in &tools {
-            let id = self
-                .tool(t)
-                .and_then(|s| s.id.clone())
-                .or_else(|| parent[t].and_then(|p| self.listed_id(p, t)));
+            let id = self.tool(t).and_then(|s| s.id.clone()).or_else(|| {
+                let p = parent.get(t).copied().flatten()?;
+                self.listed_id(p, t)
+            });
             if let Some(id) = id {
                 self.tool_ids.insert(t, id);
             }
         }
-        let mut taken = vec![false; self.requests.len()];
+        // The requests joined (or delegated).
+        let mut taken = HashSet::new();
         // By id.
         let by_id: HashMap<&str, usize> = self
             .requests
@@ -320,39 +355,40 @@ impl<'a> Reading<'a> {
         let mut joins = Vec::new();
         for &t in &tools_by_time {
             if let Some(&r) = self.tool_ids.get(&t).and_then(|id| by_id.get(id.as_str()))
-                && !taken[r]
+                && taken.insert(r)
             {
-                taken[r] = true;
                 joins.push((t, r));
             }
         }
         let joined: HashSet<usize> = joins.iter().map(|(t, _)| *t).collect();
         // By name, arguments and order, within the agent, after the step. An agent with no
         // model step of its own (a workflow node) runs what the agent around it asked for.
-        let thinking: HashSet<Option<usize>> = self.steps.iter().map(|&m| self.owner[m]).collect();
+        let thinking: HashSet<Option<usize>> =
+            self.steps.iter().map(|&m| self.owner_of(m)).collect();
         for &t in tools_by_time.iter().filter(|t| !joined.contains(t)) {
-            let Some(tool) = self.tool(t) else { continue };
+            let (Some(tool), Some(start)) = (self.tool(t), self.start(t)) else {
+                continue;
+            };
             let name = normalized(&tool.name);
-            let start = self.spans[t].start_ns;
-            let mut owners = vec![self.owner[t]];
+            let mut owners = vec![self.owner_of(t)];
             while let Some(Some(a)) = owners.last().copied()
                 && !thinking.contains(&Some(a))
                 && owners.len() <= self.spans.len()
             {
-                owners.push(self.owner[a]);
+                owners.push(self.owner_of(a));
             }
             let candidates = self.requests.iter().enumerate().filter(|(r, q)| {
-                !taken[*r]
+                !taken.contains(r)
                     && normalized(&q.call.name) == name
                     && owners.contains(&q.owner)
-                    && self.spans[q.model].start_ns <= start
+                    && self.start(q.model).is_some_and(|asked| asked <= start)
             });
             let best = candidates.max_by_key(|(r, q)| {
                 let same_args = tool.arguments.as_ref() == Some(&q.call.arguments);
                 (same_args, q.step, std::cmp::Reverse(*r))
             });
             if let Some((r, _)) = best {
-                taken[r] = true;
+                taken.insert(r);
                 joins.push((t, r));
             }
         }
@@ -362,28 +398,32 @@ impl<'a> Reading<'a> {
             .order
             .iter()
             .copied()
-            .filter(|&i| matches!(self.roles[i], Role::Agent(_)))
+            .filter(|&i| matches!(self.roles.get(i), Some(Role::Agent(_))))
             .collect();
         let mut delegated_to = HashSet::new();
         for (r, q) in self.requests.iter().enumerate() {
-            if taken[r] {
+            if taken.contains(&r) {
                 continue;
             }
             let name = normalized(&q.call.name);
             let agent = agents.iter().copied().find(|&a| {
                 !delegated_to.contains(&a)
                     && self.agent_name(a).map(normalized).as_deref() == Some(name.as_str())
-                    && self.spans[a].start_ns >= self.spans[q.model].start_ns
+                    && matches!(
+                        (self.start(a), self.start(q.model)),
+                        (Some(started), Some(asked)) if started >= asked
+                    )
             });
             if let Some(a) = agent {
                 delegated_to.insert(a);
-                taken[r] = true;
+                taken.insert(r);
             }
         }
-        self.unjoined = (0..self.requests.len()).filter(|&r| !taken[r]).collect();
+        self.unjoined = (0..self.requests.len())
+            .filter(|r| !taken.contains(r))
+            .collect();
         if !tools.is_empty() {
-            for &r in &self.unjoined {
-                let q = &self.requests[r];
+            for q in self.unjoined.iter().filter_map(|&r| self.requests.get(r)) {
                 self.gaps.push(Gap::new(
                     Part::Calls,
                     format!(
@@ -409,9 +449,10 @@ impl<'a> Reading<'a> {
     fn listed_id(&self, parent: usize, tool: usize) -> Option<String> {
         let t = self.tool(tool)?;
         let name = normalized(&t.name);
+        let attributes = &self.spans.get(parent)?.attributes;
         let mut found: Vec<(String, Option<Value>)> = Vec::new();
         for key in ["input.value", "output.value"] {
-            let Some(v) = self.spans[parent].attributes.get(key).map(json_text) else {
+            let Some(v) = attributes.get(key).map(json_text) else {
                 continue;
             };
             let items = match &v {
@@ -460,10 +501,11 @@ impl<'a> Reading<'a> {
     /// The step a tool span without a request belongs to: the last step of its agent that
     /// ended before it started.
     fn step_by_time(&self, t: usize) -> Option<usize> {
-        let start = self.spans[t].start_ns;
-        self.steps
-            .iter()
-            .rposition(|&m| self.spans[m].end_ns <= start && self.owner[m] == self.owner[t])
+        let start = self.start(t)?;
+        let owner = self.owner_of(t);
+        self.steps.iter().rposition(|&m| {
+            self.spans.get(m).is_some_and(|s| s.end_ns <= start) && self.owner_of(m) == owner
+        })
     }
 
     /// The turn's input and reply.
@@ -497,7 +539,8 @@ impl<'a> Reading<'a> {
         let roots: Vec<(Option<String>, Option<String>)> = self
             .roots
             .iter()
-            .map(|&r| root_texts(&self.spans[r]))
+            .filter_map(|&r| self.spans.get(r))
+            .map(root_texts)
             .collect();
         let input = self
             .steps
@@ -505,7 +548,7 @@ impl<'a> Reading<'a> {
             .find_map(|&m| self.model(m)?.user_input.clone())
             .or_else(|| roots.iter().find_map(|(i, _)| i.clone()))
             .unwrap_or_default();
-        let top = |m: usize| self.owner[m].is_none_or(|a| self.owner[a].is_none());
+        let top = |m: usize| self.owner_of(m).is_none_or(|a| self.owner_of(a).is_none());
         let text = self
             .steps
             .iter()
@@ -538,43 +581,48 @@ impl<'a> Reading<'a> {
                  each succeeded is unknown (a failure goes back to the model as text)",
             ));
             for &r in &self.unjoined {
-                from_request
-                    .entry(self.requests[r].model)
-                    .or_default()
-                    .push(r);
+                if let Some(q) = self.requests.get(r) {
+                    from_request.entry(q.model).or_default().push(r);
+                }
             }
         }
-        let mut built: Vec<Vec<Call>> = vec![Vec::new(); self.spans.len()];
+        // Each span's calls, taken by its parent.
+        let mut built: HashMap<usize, Vec<Call>> = HashMap::new();
         let order = self.order.clone();
+        let spans = self.spans;
         for &i in order.iter().rev() {
+            let (Some(span), Some(role)) = (spans.get(i), self.roles.get(i).cloned()) else {
+                continue;
+            };
             let mut nested: Vec<Call> = Vec::new();
-            for &c in &self.children[i] {
-                nested.append(&mut built[c]);
+            for c in self.children_of(i) {
+                nested.extend(built.remove(c).into_iter().flatten());
             }
             drop_shadows(&mut nested);
-            built[i] = match self.roles[i].clone() {
+            let calls = match role {
                 Role::Agent(a) => vec![nested.into_iter().fold(Call::node(a.name), Call::child)],
-                Role::Tool(t) => vec![self.tool_call(i, &t, nested)],
+                Role::Tool(t) => vec![self.tool_call(i, span, &t, nested)],
                 Role::Model(_) => {
-                    for &r in from_request.get(&i).into_iter().flatten() {
-                        nested.push(self.requested_call(r));
+                    let requests = from_request.get(&i).into_iter().flatten();
+                    for q in requests.filter_map(|&r| self.requests.get(r)) {
+                        nested.push(self.requested_call(q));
                     }
                     nested
                 }
                 Role::Other => nested,
             };
+            built.insert(i, calls);
         }
         let mut calls = Vec::new();
-        for &r in &self.roots {
-            calls.append(&mut built[r]);
+        for r in &self.roots {
+            calls.extend(built.remove(r).into_iter().flatten());
         }
         drop_shadows(&mut calls);
         calls
     }
 
     /// A call taken from a model's request (a trace without tool spans).
-    fn requested_call(&self, r: usize) -> Call {
-        let q = &self.requests[r];
+    fn requested_call(&self, q: &Request) -> Call {
         let mut call = Call::tool(q.call.name.clone(), q.call.arguments.clone()).in_step(q.step);
         if let Some(id) = &q.call.id {
             call = call.with_id(id.clone());
@@ -585,10 +633,9 @@ impl<'a> Reading<'a> {
         call
     }
 
-    /// The call of tool span `i`, joined with its request.
-    fn tool_call(&mut self, i: usize, t: &ToolSpan, nested: Vec<Call>) -> Call {
-        let span = &self.spans[i];
-        let request = self.ran.get(&i).map(|&r| &self.requests[r]);
+    /// The call of tool span `i` (`span`), joined with its request.
+    fn tool_call(&mut self, i: usize, span: &Span, t: &ToolSpan, nested: Vec<Call>) -> Call {
+        let request = self.ran.get(&i).and_then(|&r| self.requests.get(r));
         let name = request.map_or_else(|| t.name.clone(), |q| q.call.name.clone());
         let arguments = match (&t.arguments, request) {
             (Some(a @ Value::Object(_)), _) => a.clone(),
