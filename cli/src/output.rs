@@ -39,11 +39,16 @@ impl Kept {
     pub(crate) fn of(report: &Report, format: OutputFormat, with_transcript: bool) -> Self {
         let passed = report.passed();
         let json = (format == OutputFormat::Json).then(|| {
-            let result = if with_transcript {
-                serde_json::value::to_raw_value(report)
+            let value = if with_transcript {
+                serde_json::to_value(report)
             } else {
-                serde_json::value::to_raw_value(&WithoutTranscript::of(report))
+                serde_json::to_value(WithoutTranscript::of(report))
             };
+            // A large value the report holds more than once is written once.
+            let result = value.and_then(|mut v| {
+                agent_test_runtime::report::share_repeats(&mut v);
+                serde_json::value::to_raw_value(&v)
+            });
             // A report is plain data: it always serialises; should it not, say so in its place.
             result.unwrap_or_else(|e| {
                 let error =

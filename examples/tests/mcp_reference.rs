@@ -1082,6 +1082,44 @@ async fn a_model_is_told_what_an_image_result_was() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What the servers a model uses send during a turn (progress, here) is recorded with the
+/// turn, each notification naming its server, where checks read an `McpAgent`'s.
+#[tokio::test]
+async fn a_model_s_servers_notifications_are_recorded_with_the_turn() {
+    let Some(r) = reference() else { return };
+    let m = marker("model-notifications");
+    let (url, _) = calling_model();
+    let mut run = run_of(model_with(&url, [r.everything(&m)]), "model notifications");
+    run.user("call trigger-long-running-operation {\"duration\": 0.2, \"steps\": 2}")
+        .await;
+    run.expect_turn(
+        json_path("$.notifications[?@.method == 'notifications/progress'].server")
+            .equals("everything"),
+    );
+    run.expect_turn(
+        json_path("$.notifications[?@.method == 'notifications/progress'].params.progress")
+            .equals(2),
+    );
+    let report = run.report().await;
+    assert!(report.passed(), "{report}");
+    assert_eq!(
+        notified(&last_body_of(&report), "notifications/progress").len(),
+        2,
+        "one per step"
+    );
+    assert_none_left(&m);
+}
+
+/// The reply body of a report's last turn.
+fn last_body_of(report: &Report) -> Value {
+    report
+        .transcript
+        .turns
+        .last()
+        .and_then(|t| t.reply.body.clone())
+        .unwrap_or(Value::Null)
+}
+
 // ---- large results ----
 
 /// A file of `bytes` bytes of 85-byte ASCII lines.
@@ -1139,6 +1177,13 @@ async fn large_results_within_and_over_the_message_limit() {
         "{}",
         text.get(..5000).unwrap_or(&text)
     );
+    // The JSON report keeps the file once (the reply's text, its body's content, the call's
+    // result and what the failed checks saw are one string), and reads back whole.
+    let path = report.json_path.clone().expect("a JSON report");
+    let size = std::fs::metadata(&path).expect("written").len();
+    assert!(size < 8 * 1024 * 1024, "a JSON report of {size} bytes");
+    let back = agent_test::RecordedRun::load(&path).expect("reads back");
+    assert_eq!(back.transcript.turns[0].reply.text.len(), 6 * 1024 * 1024);
     drop(report);
     assert_none_left(&m);
 

@@ -344,3 +344,47 @@ mod builder {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A large value the run holds more than once — a reply's text that is also its body's content
+/// and its call's result, and what a failed check saw — is written once in the JSON report
+/// (`{"agent_test_same_as": pointer}` for each repeat) and read back whole, by `eval` as by
+/// `RecordedRun::load`.
+#[test]
+fn a_large_value_is_written_once_and_read_back_whole() {
+    use agent_test_runtime::prelude::*;
+    let big = "line of a large file\n".repeat(100_000);
+    let dir = std::env::temp_dir().join(format!("agent-test-shared-{}", std::process::id()));
+    let answer = Reply::text(big.clone())
+        .body(json!({"content": [{"type": "text", "text": big.clone()}]}))
+        .call(Call::tool("read_file", json!({"path": "big.txt"})).result(json!(big.clone())));
+    let scenario = Scenario::new("big")
+        .user("read it")
+        .expect(reply().contains("not there"));
+    let report = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(
+            scenario.run(
+                Suite::new()
+                    .agent(agent_fn(move |_| {
+                        let answer = answer.clone();
+                        async move { answer }
+                    }))
+                    .report_dir(&dir),
+            ),
+        );
+    assert!(!report.passed());
+    let path = report.json_path.clone().expect("written");
+    let written = std::fs::metadata(&path).unwrap().len() as usize;
+    assert!(
+        written < big.len() * 3 / 2,
+        "{written} bytes for a {} byte value",
+        big.len()
+    );
+    let back = RecordedRun::load(&path).unwrap();
+    assert_eq!(back.transcript, report.transcript);
+    let again = scenario.evaluate(&back.transcript);
+    assert_eq!(again.verdicts[0].reason, report.verdicts[0].reason);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -133,6 +133,12 @@ impl Collection {
                     for run in out.runs {
                         match (run.report, run.error) {
                             (Some(mut report), _) => {
+                                if let Err(e) =
+                                    agent_test_runtime::report::expand_shared(&mut report)
+                                {
+                                    self.problems.push(format!("{shown}: {}: {e}", run.source));
+                                    continue;
+                                }
                                 if let Some(o) = report.as_object_mut() {
                                     o.entry("transcript")
                                         .or_insert_with(|| serde_json::json!({"turns": []}));
@@ -164,6 +170,10 @@ impl Collection {
                     .push(format!("{shown}: not an agent-test output: {e}")),
             }
         } else if value.get("verdicts").is_some() && value.get("scenario").is_some() {
+            let mut value = value;
+            if let Err(e) = agent_test_runtime::report::expand_shared(&mut value) {
+                return self.problems.push(format!("{shown}: {e}"));
+            }
             match serde_json::from_value::<Report>(value) {
                 Ok(report) => self.entries.push(Entry {
                     source: shown,

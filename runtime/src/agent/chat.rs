@@ -374,6 +374,7 @@ impl ChatAgent {
         #[cfg(not(feature = "mcp"))]
         let servers: &[Arc<McpSession>] = &[];
         let tools = self.tool_definitions(servers);
+        let marks: Vec<usize> = servers.iter().map(received_so_far).collect();
         // The reply says it is a chat model's: its HTTP exchanges are with the model endpoint.
         let mut reply = Reply::default().chat_model(self.model.clone());
         let mut usage: Option<Usage> = None;
@@ -441,6 +442,7 @@ impl ChatAgent {
                     .map(crate::util::text::content_text)
                     .unwrap_or_default();
                 reply.body = Some(json);
+                with_notifications(&mut reply, servers, &marks);
                 return Ok(reply);
             }
             messages.push(message.clone());
@@ -516,6 +518,41 @@ fn described(session: &McpSession) -> String {
 fn described(session: &McpSession) -> String {
     match *session {}
 }
+
+/// How many messages a server has sent so far (notifications, its own requests).
+#[cfg(feature = "mcp")]
+fn received_so_far(session: &Arc<McpSession>) -> usize {
+    session.received.len()
+}
+
+#[cfg(not(feature = "mcp"))]
+fn received_so_far(session: &Arc<McpSession>) -> usize {
+    match **session {}
+}
+
+/// What the MCP servers sent during the turn (progress, logs, their own requests), each with
+/// its server's name, at `notifications` in the reply's body, where checks read them as they
+/// do an `McpAgent`'s.
+#[cfg(feature = "mcp")]
+fn with_notifications(reply: &mut Reply, servers: &[Arc<McpSession>], marks: &[usize]) {
+    let mut all = Vec::new();
+    for (session, from) in servers.iter().zip(marks) {
+        for mut n in session.received.since(*from) {
+            if let Value::Object(o) = &mut n {
+                o.insert("server".into(), json!(session.server.name()));
+            }
+            all.push(n);
+        }
+    }
+    if !all.is_empty()
+        && let Some(Value::Object(body)) = &mut reply.body
+    {
+        body.insert("notifications".into(), Value::Array(all));
+    }
+}
+
+#[cfg(not(feature = "mcp"))]
+fn with_notifications(_: &mut Reply, _: &[Arc<McpSession>], _: &[usize]) {}
 
 /// A server's tools as (name, description, input schema).
 #[cfg(feature = "mcp")]

@@ -142,7 +142,9 @@ impl RecordedRun {
     /// assert_eq!(RecordedRun::load(&path).unwrap(), run);
     /// ```
     pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
-        let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        let mut doc = serde_json::to_value(self).map_err(std::io::Error::other)?;
+        crate::util::shared_strings::share_repeats(&mut doc);
+        let bytes = serde_json::to_vec_pretty(&doc).map_err(std::io::Error::other)?;
         std::fs::write(path, bytes)
     }
 }
@@ -157,7 +159,10 @@ pub const MAX_RECORDING_DEPTH: usize = 512;
 /// A recorded run or a JSON report read straight from its text, when nothing is wrong with it
 /// (see [`crate::util::typed`]); nested at most [`MAX_RECORDING_DEPTH`] levels.
 pub(crate) fn fast_read(text: &str) -> Option<RecordedRun> {
-    if first_too_deep(text, MAX_RECORDING_DEPTH).is_some() {
+    // Shared strings are put back by the strict reader.
+    if first_too_deep(text, MAX_RECORDING_DEPTH).is_some()
+        || crate::util::shared_strings::may_hold_shared(text)
+    {
         return None;
     }
     // A report has verdicts beside the scenario and transcript: try its form first when the
@@ -185,7 +190,14 @@ pub(crate) fn parse_recording_json(text: &str, file: &Path) -> Result<Value, Loa
         });
     }
     // Bounded by the scan above instead of serde_json's limit.
-    crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))
+    let mut value =
+        crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))?;
+    crate::util::shared_strings::expand_shared(&mut value).map_err(|message| LoadError {
+        file: file.to_owned(),
+        path: String::new(),
+        message,
+    })?;
+    Ok(value)
 }
 
 /// Where (line, column, 1-based) JSON text first opens an array or object deeper than

@@ -6,6 +6,7 @@ mod write;
 
 pub use crate::util::diff::{json_diff, text_diff};
 pub use crate::util::dirs::{REPORT_DIR_ENV, report_root};
+pub use crate::util::shared_strings::{MIN_SHARED, SAME_AS, expand_shared, share_repeats};
 pub(crate) use write::write_json;
 
 pub use crate::model::report::{CheckTally, RepeatSummary, Report, Summary};

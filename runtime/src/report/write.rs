@@ -38,7 +38,11 @@ fn safe(s: &str) -> String {
 /// Writes the report as JSON; a failure to write is noted in the report, never fatal.
 pub(crate) fn write_json(report: &mut Report, dir: Option<&ReportDir>) {
     let path = report_path(&report_root_of(dir), report);
-    let result = serde_json::to_vec_pretty(&*report)
+    let result = serde_json::to_value(&*report)
+        .and_then(|mut v| {
+            crate::util::shared_strings::share_repeats(&mut v);
+            serde_json::to_vec_pretty(&v)
+        })
         .map_err(|e| e.to_string())
         .and_then(|bytes| {
             if let Some(dir) = path.parent() {

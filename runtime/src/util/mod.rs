@@ -7,5 +7,6 @@ pub(crate) mod dirs;
 pub(crate) mod input;
 pub(crate) mod json;
 pub(crate) mod python_literal;
+pub(crate) mod shared_strings;
 pub(crate) mod text;
 pub(crate) mod typed;
