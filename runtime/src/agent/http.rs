@@ -714,26 +714,18 @@ impl Traces {
             )
             .await;
         reply.notes.extend(self.receiver.news(self.max_wait));
-        let unknown = |why: String| {
-            Err(AgentError::new(format!(
-                "{why} (trace {}): the turn's tool calls are unknown",
-                context.trace_id
-            )))
-        };
-        if taken.spans.is_empty() {
+        let why = if taken.spans.is_empty() {
             let endpoint = self.receiver.endpoint();
-            return unknown(format!(
+            Some(format!(
                 "no span of the turn arrived at the OTLP receiver within {} ms. The agent must \
                  export to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT) and continue the trace of \
                  the request's `traceparent` header",
                 self.max_wait.as_millis()
             ))
-            .map_err(|e: AgentError| e.with_partial(reply));
-        }
-        // Spans without the agent's root span, or with an export refused meanwhile, are part
-        // of the turn's work at best: a call missing from them would pass `no_tool(..)`.
-        if !taken.rooted {
-            return unknown(format!(
+        } else if !taken.rooted {
+            // Spans without the agent's root span, or with an export refused meanwhile, are
+            // part of the turn's work at best: a call missing from them would pass `no_tool(..)`.
+            Some(format!(
                 "the agent's root span (the child of the request's span {}) did not arrive at \
                  the OTLP receiver within {} ms; {} other span{} did",
                 context.span_id,
@@ -741,18 +733,43 @@ impl Traces {
                 taken.spans.len(),
                 if taken.spans.len() == 1 { "" } else { "s" }
             ))
-            .map_err(|e: AgentError| e.with_partial(reply));
-        }
-        if self.receiver.refusals() > context.refusals {
-            return unknown(
-                "the OTLP receiver refused an export while the turn ran (see the notes)".into(),
-            )
-            .map_err(|e: AgentError| e.with_partial(reply));
+        } else if self.receiver.refusals() > context.refusals {
+            Some("the OTLP receiver refused an export while the turn ran (see the notes)".into())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            // What the spans would have given is unknown; what the response gave stands, and
+            // the checks reading it are evaluated.
+            let why = format!("{why} (trace {})", context.trace_id);
+            return Ok(unmeasured(reply, &why));
         }
         let traced = crate::trace::otel::turn(0, taken.spans);
         crate::trace::otel::merge(&mut reply, traced);
         Ok(reply)
     }
+}
+
+/// A reply whose spans are missing: each part the spans would have given (the calls when the
+/// response lists none, the text when it has none, the usage when it says none) is a gap with
+/// `why`, so that the checks reading it are errors and the others are evaluated.
+#[cfg(feature = "otlp")]
+fn unmeasured(mut reply: Reply, why: &str) -> Reply {
+    use crate::model::{Gap, Part};
+    let mut parts = Vec::new();
+    if reply.calls.is_empty() {
+        parts.extend([Part::Calls, Part::Arguments, Part::Results, Part::Outcomes]);
+    }
+    if reply.text.is_empty() {
+        parts.push(Part::ReplyText);
+    }
+    if reply.usage.is_none() {
+        parts.push(Part::Usage);
+    }
+    for part in parts {
+        reply.gaps.push(Gap::new(part, why));
+    }
+    reply
 }
 
 /// A clone is the same agent in a new conversation: the same settings, no session id yet, and
