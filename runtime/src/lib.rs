@@ -40,6 +40,7 @@
 
 pub mod agent;
 mod assign;
+pub mod cassette;
 pub mod check;
 mod clock;
 #[cfg(test)]

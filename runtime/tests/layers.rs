@@ -28,7 +28,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("evaluation", &["evaluate", "scenario"]),
     (
         "edges",
-        &["agent", "trace", "judge", "formats", "load", "request"],
+        &[
+            "agent", "trace", "judge", "cassette", "formats", "load", "request",
+        ],
     ),
     ("run and reports", &["run", "report"]),
     ("facade", &["lib", "closed_forms"]),

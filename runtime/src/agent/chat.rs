@@ -10,7 +10,7 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, env, excerpt, read_body, request_error,
     shown_url,
 };
-use super::{Agent, AgentError, AgentRequest, BoxFuture};
+use super::{Agent, AgentError, AgentRequest, BoxFuture, cassette_entries};
 use crate::model::{Call, Reply, Usage, usage_in};
 
 type MockFn = dyn Fn(&Value) -> Result<Value, String> + Send + Sync;
@@ -403,9 +403,18 @@ impl ChatAgent {
                 .await
                 .map_err(|e| request_error(&e, &url, self.timeout).with_partial(reply.clone()))?;
             let status = response.status();
+            // Through a cassette: the entry that answered is the run's, and a replay's miss
+            // says itself what was not recorded.
+            cassette_entries::note(response.headers());
+            let miss = cassette_entries::is_miss(response.headers());
             let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, &url, self.timeout)
                 .await
                 .map_err(|e| e.with_partial(reply.clone()))?;
+            if miss {
+                return Err(
+                    AgentError::new(cassette_entries::miss_message(&bytes)).with_partial(reply)
+                );
+            }
             if !status.is_success() {
                 return Err(AgentError::new(format!(
                     "the model endpoint {} answered HTTP {}: {}",

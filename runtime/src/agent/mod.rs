@@ -1,5 +1,6 @@
 //! The system under test: the [`Agent`] trait and its adapters.
 
+pub(crate) mod cassette_entries;
 #[cfg(feature = "http")]
 mod chat;
 mod closure;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Completion, ModelError};
+use crate::agent::cassette_entries;
 use crate::agent::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, env, read_body, request_error, shown_url,
 };
@@ -116,6 +117,10 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
         }
     })?;
     let status = response.status();
+    // Through a cassette: the entry that answered is the run's; a replay's miss is no
+    // provider's failure, and asking again cannot help.
+    cassette_entries::note(response.headers());
+    let miss = cassette_entries::is_miss(response.headers());
     let retry_after = response
         .headers()
         .get(reqwest::header::RETRY_AFTER)
@@ -127,6 +132,9 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
     let bytes = read_body(response, DEFAULT_MAX_BODY_BYTES, url, timeout)
         .await
         .map_err(|e| ModelError::retryable(e.message().to_owned()))?;
+    if miss {
+        return Err(ModelError::fatal(cassette_entries::miss_message(&bytes)));
+    }
     let text = String::from_utf8_lossy(&bytes);
     if !status.is_success() {
         let message = format!(

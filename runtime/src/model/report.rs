@@ -110,6 +110,12 @@ pub struct Report {
     /// For a repeated scenario: runs passed against runs required, and each check's tally.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeats: Option<RepeatSummary>,
+    /// The cassette entries (their files' names without `.json`) that answered the run's model
+    /// calls, in first-use order: those of agent-test's own clients (`ChatAgent`, the judge)
+    /// reaching a model through a cassette proxy. `agent-test cassette unused` lists the
+    /// entries of a cassette that no report used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cassette: Vec<String>,
 }
 
 impl Report {
@@ -145,6 +151,7 @@ impl Report {
             notes,
             judge: None,
             repeats: None,
+            cassette: Vec::new(),
         }
     }
 

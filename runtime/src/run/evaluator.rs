@@ -109,10 +109,18 @@ impl ScenarioEvaluator {
     /// ```
     pub async fn evaluate_judged(&self, transcript: Transcript, judge: Option<&Judge>) -> Report {
         let transcript = self.with_context(transcript);
-        let (judgements, usage) =
-            crate::judge::judge_phase(judge, &transcript, &self.expectations, 0).await;
+        let cassette = crate::agent::cassette_entries::EntriesUsed::default();
+        let (judgements, usage) = cassette
+            .scope(crate::judge::judge_phase(
+                judge,
+                &transcript,
+                &self.expectations,
+                0,
+            ))
+            .await;
         let mut report = self.report(transcript, Some(&judgements), usage);
         report.add_notes(judgements.notes());
+        report.cassette = cassette.list();
         report
     }
 

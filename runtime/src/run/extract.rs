@@ -148,8 +148,9 @@ impl ScenarioRun {
                 "additionalProperties": false
             }),
         };
-        let (answer, usage, notes) = judge
-            .ask_json_noted("extract", &prompt, self.info.repeat, &["found"])
+        let cassette = self.cassette.clone();
+        let (answer, usage, notes) = cassette
+            .scope(judge.ask_json_noted("extract", &prompt, self.info.repeat, &["found"]))
             .await;
         self.add_step_usage(usage);
         self.add_step_notes(notes);

@@ -176,6 +176,13 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
             notes.push(n.clone());
         }
     }
+    // Every run's entries: pruning by this report must keep what any repeat used.
+    let mut cassette: Vec<String> = Vec::new();
+    for id in reports.iter().flat_map(|r| &r.cassette) {
+        if !cassette.contains(id) {
+            cassette.push(id.clone());
+        }
+    }
     let pick = reports
         .iter()
         .rposition(|r| !r.passed)
@@ -195,6 +202,7 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
     report.judge = judge;
     report.duration_ms = duration_ms;
     report.notes = notes;
+    report.cassette = cassette;
     report
 }
 

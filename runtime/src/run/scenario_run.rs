@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::Suite;
 use super::agent_call::call_agent;
+use crate::agent::cassette_entries::EntriesUsed;
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use crate::clock::Clock;
@@ -60,6 +61,8 @@ pub struct ScenarioRun {
     step_usage: Option<JudgeUsage>,
     /// Notes of those steps for the report (the judge's cache could not be written, ...).
     step_notes: Vec<String>,
+    /// The cassette entries the agent's and the judge's model calls used.
+    pub(super) cassette: EntriesUsed,
     started: Instant,
 }
 
@@ -95,6 +98,7 @@ impl ScenarioRun {
             step_verdicts: Vec::new(),
             step_usage: None,
             step_notes: Vec::new(),
+            cassette: EntriesUsed::default(),
             started: Instant::now(),
         }
     }
@@ -340,7 +344,11 @@ impl ScenarioRun {
             .as_ref()
             .is_none_or(|a| a.runner_measures_latency());
         let result = match &self.suite.agent {
-            Some(agent) => call_agent(agent.as_ref(), request, self.suite.timeout).await,
+            Some(agent) => {
+                self.cassette
+                    .scope(call_agent(agent.as_ref(), request, self.suite.timeout))
+                    .await
+            }
             None => Err(AgentError::new(
                 "no agent configured: set `agent = ...;` in agent_test!, or call Suite::agent",
             )),
@@ -497,13 +505,15 @@ impl ScenarioRun {
         } else {
             None
         };
-        let (judgements, judge_usage) = judge_phase(
-            judge.as_ref(),
-            &self.transcript,
-            &self.expectations,
-            self.info.repeat,
-        )
-        .await;
+        let (judgements, judge_usage) = self
+            .cassette
+            .scope(judge_phase(
+                judge.as_ref(),
+                &self.transcript,
+                &self.expectations,
+                self.info.repeat,
+            ))
+            .await;
         verdicts.extend(evaluate_with(
             &self.transcript,
             &self.expectations,
@@ -516,6 +526,7 @@ impl ScenarioRun {
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
         report.judge = self.step_usage;
+        report.cassette = self.cassette.list();
         report.add_notes(&self.step_notes);
         report.add_notes(judgements.notes());
         (report, self.suite.report_dir)

@@ -175,8 +175,14 @@ impl ScenarioRun {
                     "additionalProperties": false
                 }),
             };
-            let (answer, usage, notes) = judge
-                .ask_json_noted("simulate", &prompt, self.info.repeat, &["objective_met"])
+            let cassette = self.cassette.clone();
+            let (answer, usage, notes) = cassette
+                .scope(judge.ask_json_noted(
+                    "simulate",
+                    &prompt,
+                    self.info.repeat,
+                    &["objective_met"],
+                ))
                 .await;
             self.add_step_usage(usage);
             self.add_step_notes(notes);

@@ -1,0 +1,229 @@
+//! Why a request has no recording: the recorded request closest to it, and where the two
+//! differ, path by path (`messages[1].content: recorded "…", now "…"`).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::canonical::Canonical;
+use super::entry::Entry;
+use super::store::{entries, entry_path};
+use crate::util::text::clip;
+
+/// At most this many differences are counted per entry: enough to rank entries, bounded for
+/// huge bodies.
+const MAX_COUNTED: usize = 1_000;
+
+/// How many differences a miss names.
+const SHOWN: usize = 3;
+
+/// Where two requests differ.
+#[derive(Debug, Default)]
+struct Differences {
+    /// `(path, recorded, now)`, in document order.
+    found: Vec<(String, String, String)>,
+    /// All differences counted (up to [`MAX_COUNTED`]).
+    count: usize,
+}
+
+impl Differences {
+    fn add(&mut self, path: &str, recorded: Option<&Value>, now: Option<&Value>) {
+        self.count = self.count.saturating_add(1);
+        if self.found.len() < SHOWN {
+            let shown =
+                |v: Option<&Value>| v.map_or("absent".to_owned(), |v| clip(&v.to_string(), 80));
+            self.found.push((
+                if path.is_empty() {
+                    "the body".to_owned()
+                } else {
+                    path.to_owned()
+                },
+                shown(recorded),
+                shown(now),
+            ));
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.count >= MAX_COUNTED
+    }
+}
+
+/// `path` extended by an object key: `a.b`, or `a["odd key"]`.
+fn key_path(path: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !key.starts_with(|c: char| c.is_ascii_digit());
+    match (path.is_empty(), plain) {
+        (true, true) => key.to_owned(),
+        (false, true) => format!("{path}.{key}"),
+        (_, false) => format!("{path}[{}]", Value::String(key.to_owned())),
+    }
+}
+
+fn compare(recorded: &Value, now: &Value, path: &str, out: &mut Differences) {
+    if out.full() {
+        return;
+    }
+    match (recorded, now) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                let p = key_path(path, key);
+                match (a.get(key), b.get(key)) {
+                    (Some(x), Some(y)) => compare(x, y, &p, out),
+                    (x, y) => out.add(&p, x, y),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for i in 0..a.len().max(b.len()) {
+                let p = format!("{path}[{i}]");
+                match (a.get(i), b.get(i)) {
+                    (Some(x), Some(y)) => compare(x, y, &p, out),
+                    (x, y) => out.add(&p, x, y),
+                }
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => out.add(path, Some(a), Some(b)),
+    }
+}
+
+/// How `recorded` differs from `now` (the method and path first, then the body).
+fn differences(recorded: &Canonical, now: &Canonical) -> Differences {
+    let mut out = Differences::default();
+    if recorded.method != now.method {
+        out.add(
+            "the method",
+            Some(&Value::String(recorded.method.clone())),
+            Some(&Value::String(now.method.clone())),
+        );
+    }
+    if recorded.path != now.path {
+        out.add(
+            "the path",
+            Some(&Value::String(recorded.path.clone())),
+            Some(&Value::String(now.path.clone())),
+        );
+        // Another endpoint is far from this one, however alike the bodies.
+        out.count = out.count.saturating_add(MAX_COUNTED);
+    }
+    compare(&recorded.body_value(), &now.body_value(), "", &mut out);
+    out
+}
+
+/// The message for a request `now` that `dir` has no recording of: the closest entry and
+/// where it differs, or that the cassette is empty. Also returns the closest entry's id.
+pub(crate) fn miss_message(dir: &Path, now: &Canonical) -> (String, Option<String>) {
+    let asked = format!("{} {}", now.method, now.path);
+    let ids = match entries(dir) {
+        Ok(ids) => ids,
+        Err(e) => {
+            return (
+                format!("no recording for this request ({asked}): {e}"),
+                None,
+            );
+        }
+    };
+    let mut best: Option<(String, Differences)> = None;
+    for id in ids {
+        let Ok(Some(entry)) = Entry::read(&entry_path(dir, &id)) else {
+            continue;
+        };
+        let d = differences(&entry.request.canonical(), now);
+        if best.as_ref().is_none_or(|(_, b)| d.count < b.count) {
+            best = Some((id, d));
+        }
+    }
+    let Some((id, d)) = best else {
+        return (
+            format!(
+                "no recording for this request ({asked}) in {}: the cassette has no entries (record them with AGENT_TEST_CASSETTE_MODE=record, or the mode `record`)",
+                dir.display()
+            ),
+            None,
+        );
+    };
+    let file = entry_path(dir, &id);
+    if d.count == 0 {
+        return (
+            format!(
+                "no recording for this request ({asked}) in {}; {} holds this very request under another name: rename it to {}.json",
+                dir.display(),
+                file.display(),
+                now.id()
+            ),
+            Some(id),
+        );
+    }
+    let mut said: Vec<String> = d
+        .found
+        .iter()
+        .map(|(path, recorded, now)| format!("{path}: recorded {recorded}, now {now}"))
+        .collect();
+    let more = d.count.saturating_sub(d.found.len());
+    if more > 0 {
+        said.push(format!(
+            "and {more}{} more",
+            if d.full() { " or" } else { "" }
+        ));
+    }
+    (
+        format!(
+            "no recording for this request ({asked}) in {}; closest: {}, differs at {}",
+            dir.display(),
+            file.display(),
+            said.join("; at ")
+        ),
+        Some(id),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cassette::canonical::Body;
+    use serde_json::json;
+
+    fn request(body: Value) -> Canonical {
+        Canonical {
+            method: "POST".into(),
+            path: "/v1/chat/completions".into(),
+            body: Body::Json(body),
+        }
+    }
+
+    #[test]
+    fn differences_are_named_by_path() {
+        let a = request(
+            json!({"messages": [{"role": "user", "content": "Where is my order?"}], "temperature": 0}),
+        );
+        let b = request(
+            json!({"messages": [{"role": "user", "content": "Where is my parcel?"}], "temperature": 0.2, "odd key": 1}),
+        );
+        let d = differences(&a, &b);
+        assert_eq!(d.count, 3);
+        assert_eq!(
+            d.found[0],
+            (
+                "messages[0].content".to_owned(),
+                "\"Where is my order?\"".to_owned(),
+                "\"Where is my parcel?\"".to_owned()
+            )
+        );
+        assert_eq!(
+            d.found[1],
+            (
+                "[\"odd key\"]".to_owned(),
+                "absent".to_owned(),
+                "1".to_owned()
+            )
+        );
+        assert_eq!(d.found[2].0, "temperature");
+    }
+}

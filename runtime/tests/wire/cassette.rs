@@ -1,0 +1,646 @@
+//! Cassettes against scripted OpenAI-compatible and Anthropic providers on 127.0.0.1: a run
+//! recorded, the provider stopped, the run replayed with the same verdicts; streams in order
+//! and in time; a changed request named with its closest recording; no key on disk; runs
+//! recording at once into one directory; `auto`; unused entries pruned.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use agent_test_runtime::cassette::{
+    ANTHROPIC_UPSTREAM, Cassette, Mode, RunningCassette, entries, prune, unused,
+};
+use agent_test_runtime::judge::{AnthropicJudge, Judge, JudgeMode};
+use agent_test_runtime::prelude::*;
+use agent_test_runtime::report::Report;
+use serde_json::Value;
+
+use super::providers::{self, STREAM_GAP};
+
+/// The key the tests send: it must appear in no cassette file.
+const SENTINEL: &str = "sk-SENTINEL-7f3a9c1e5b";
+
+/// A fresh cassette directory for one test.
+fn cassette_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("agent-test-cassette-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every file under `dir` with its text.
+fn files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read the cassette") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read an entry");
+        out.push((path, text));
+    }
+    out.sort();
+    out
+}
+
+/// A plain HTTP client, as an agent in another language would use (ring as rustls' provider,
+/// as the runtime's own clients install it).
+fn http() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::new()
+}
+
+/// The parsed entry `id` of `dir`.
+fn entry(dir: &Path, id: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join(format!("{id}.json"))).expect("the entry");
+    serde_json::from_str(&text).expect("an entry is JSON")
+}
+
+fn start(dir: &Path, mode: Mode, upstream: &str) -> RunningCassette {
+    Cassette::new(dir)
+        .mode_over_env(mode)
+        .upstream(upstream)
+        .start()
+        .expect("the cassette starts")
+}
+
+/// The support agent of docs/testing.md, its model reached through `cassette`.
+fn support_agent(cassette: &RunningCassette) -> ChatAgent {
+    ChatAgent::new("gpt-4o-mini")
+        .system("You are Acme's support agent.")
+        .tool(
+            "lookup_order",
+            "Look an order up by id",
+            json!({"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}),
+        )
+        .mock("lookup_order", json!("delivered"))
+        .cassette(cassette)
+}
+
+/// A judge through the same cassette; without its verdict cache, so every grading is a
+/// model call the cassette answers.
+fn cassette_judge(cassette: &RunningCassette) -> Judge {
+    Judge::openai("gpt-4o-mini-2024-07-18")
+        .cassette(cassette)
+        .mode(JudgeMode::Off)
+        .retries(0)
+}
+
+/// One support conversation, with deterministic and judged checks (one of which fails).
+async fn support_run(cassette: &RunningCassette, question: &str) -> Report {
+    let suite = Suite::new()
+        .agent(support_agent(cassette))
+        .judge(cassette_judge(cassette));
+    let mut run = ScenarioRun::new(suite, "support");
+    run.user(question.to_owned()).await;
+    run.expect_turn(tool("lookup_order").arg("order_id", "ORD-9921"));
+    run.expect_turn(reply().contains("delivered"));
+    run.expect_turn(judge("apologises for the wait"));
+    run.expect_turn(judge("is rude to the customer"));
+    run.report().await
+}
+
+fn verdicts(report: &Report) -> Vec<(String, Status, String)> {
+    report
+        .verdicts
+        .iter()
+        .map(|v| (v.label.clone(), v.status, v.reason.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_run_recorded_then_replayed_without_the_provider_gives_the_same_verdicts() {
+    let dir = cassette_dir("same-verdicts");
+    let provider = providers::openai().await;
+    let recording = start(&dir, Mode::Record, &provider.url);
+    let recorded = support_run(&recording, "Where is my order ORD-9921?").await;
+    // Two model steps of the agent and one grading of the judge.
+    assert_eq!(provider.answered(), 3);
+    assert_eq!(
+        recorded.transcript.turns[0].reply.text,
+        "Sorry for the wait! Your order is delivered."
+    );
+    let failing: Vec<&str> = recorded.failures().map(|v| v.label.as_str()).collect();
+    assert_eq!(failing.len(), 1, "{recorded}");
+    assert!(failing[0].contains("rude"), "{recorded}");
+    assert_eq!(recorded.cassette.len(), 3, "{:?}", recorded.cassette);
+    assert_eq!(recorded.cassette, recording.used());
+    assert!(
+        recording.problems().is_empty(),
+        "{:?}",
+        recording.problems()
+    );
+    drop(recording);
+    drop(provider);
+
+    let replaying = start(&dir, Mode::Replay, "http://127.0.0.1:9/v1");
+    let started = Instant::now();
+    let replayed = support_run(&replaying, "Where is my order ORD-9921?").await;
+    assert_eq!(verdicts(&replayed), verdicts(&recorded), "{replayed}");
+    assert_eq!(
+        replayed.transcript.turns[0].reply,
+        recorded.transcript.turns[0].reply
+    );
+    assert_eq!(replayed.cassette, recorded.cassette);
+    assert!(replaying.last_miss().is_none());
+    // Answered from files, so quickly (a generous bound: the provider is gone, not slow).
+    assert!(started.elapsed() < Duration::from_secs(30));
+
+    // Each file is the request and its answer, readable: the agent's first step asked for
+    // the tool with the tools offered, and the judge's grading is there too.
+    let ids = entries(&dir).expect("entries");
+    assert_eq!(ids.len(), 3);
+    assert!(
+        ids.iter()
+            .all(|id| id.starts_with("chat-completions-gpt-4o-mini-")),
+        "{ids:?}"
+    );
+    let first = recorded.cassette.first().expect("an entry");
+    let e = entry(&dir, first);
+    assert_eq!(e["version"], 1);
+    assert_eq!(e["request"]["method"], "POST");
+    assert_eq!(e["request"]["path"], "/v1/chat/completions");
+    assert_eq!(
+        e["request"]["body"]["messages"][1]["content"],
+        "Where is my order ORD-9921?"
+    );
+    assert_eq!(e["request"]["headers"]["content-type"], "application/json");
+    assert_eq!(e["response"]["status"], 200);
+    assert_eq!(
+        e["response"]["body"]["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+        "lookup_order"
+    );
+    let text = std::fs::read_to_string(dir.join(format!("{first}.json"))).expect("text");
+    assert!(
+        text.starts_with("{\n  \"request\": {"),
+        "pretty, keys sorted:\n{text}"
+    );
+}
+
+#[tokio::test]
+async fn streams_are_recorded_and_replayed_event_by_event_in_their_time() {
+    let dir = cassette_dir("streams");
+    let provider = providers::openai().await;
+    let recording = start(&dir, Mode::Record, &provider.url);
+    let http = http();
+    let ask = |base: String| {
+        let http = http.clone();
+        async move {
+            let response = http
+                .post(format!("{base}/chat/completions"))
+                .json(&json!({"model": "gpt-4o-mini", "stream": true, "messages": [{"role": "user", "content": "Say hello"}]}))
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(response.status(), 200);
+            assert_eq!(
+                response.headers()["content-type"].to_str().unwrap(),
+                "text/event-stream"
+            );
+            response.text().await.expect("the stream")
+        }
+    };
+    let live = ask(recording.base_url()).await;
+    let data: Vec<&str> = live.lines().filter(|l| l.starts_with("data: ")).collect();
+    assert_eq!(data.len(), 4, "{live}");
+    assert_eq!(data[3], "data: [DONE]");
+    let id = recording.used().pop().expect("recorded");
+    assert!(id.starts_with("chat-completions-gpt-4o-mini-"), "{id}");
+    drop(recording);
+    drop(provider);
+
+    // The file holds each event with its offset, in order.
+    let e = entry(&dir, &id);
+    let events = e["response"]["events"].as_array().expect("events").clone();
+    assert_eq!(events.len(), 4);
+    assert_eq!(events[0]["data"]["choices"][0]["delta"]["content"], "Hel");
+    assert_eq!(events[3]["text"], "[DONE]");
+    let offsets: Vec<u64> = events
+        .iter()
+        .map(|e| e["offset_ms"].as_u64().unwrap())
+        .collect();
+    assert!(offsets.windows(2).all(|w| w[0] <= w[1]), "{offsets:?}");
+    let gap = STREAM_GAP.as_millis() as u64;
+    assert!(offsets[3] >= offsets[0] + 3 * gap - 10, "{offsets:?}");
+
+    // Replayed at once: the same events.
+    let fast = start(&dir, Mode::Replay, ANTHROPIC_UPSTREAM);
+    assert_eq!(ask(fast.base_url()).await, live);
+    drop(fast);
+
+    // Replayed in the recorded time: at least the recorded offsets (a lower bound only: a busy
+    // machine may be slower, never faster).
+    let timed = Cassette::new(&dir)
+        .mode_over_env(Mode::Replay)
+        .recorded_timing(true)
+        .start()
+        .expect("starts");
+    let started = Instant::now();
+    assert_eq!(ask(timed.base_url()).await, live);
+    let took = started.elapsed().as_millis() as u64;
+    assert!(
+        took >= offsets[3],
+        "replayed in {took} ms, recorded over {} ms",
+        offsets[3]
+    );
+}
+
+#[tokio::test]
+async fn anthropic_messages_and_streams_are_recorded_and_replayed() {
+    let dir = cassette_dir("anthropic");
+    let provider = providers::anthropic().await;
+    let recording = Cassette::new(&dir)
+        .mode_over_env(Mode::Record)
+        .upstream(provider.url.clone())
+        .start()
+        .expect("starts");
+    let claude = |c: &RunningCassette| {
+        Judge::new(
+            AnthropicJudge::new("claude-3-5-haiku-20241022")
+                .base_url(c.base_url())
+                .api_key(SENTINEL),
+        )
+        .mode(JudgeMode::Off)
+        .retries(0)
+    };
+    let graded = |c: &RunningCassette| {
+        let suite = Suite::new()
+            .agent(agent_fn(|_r| async { "Sorry for the wait!" }))
+            .judge(claude(c));
+        async move {
+            let mut run = ScenarioRun::new(suite, "graded");
+            run.user("Where is my order?").await;
+            run.expect_turn(judge("apologises"));
+            run.expect_turn(judge("is rude"));
+            run.report().await
+        }
+    };
+    let recorded = graded(&recording).await;
+    assert_eq!(
+        (recorded.summary.passed, recorded.summary.failed),
+        (1, 1),
+        "{recorded}"
+    );
+    assert_eq!(recorded.cassette.len(), 1);
+    assert!(recorded.cassette[0].starts_with("messages-claude-3-5-haiku-20241022-"));
+
+    // A streamed answer through the SDK convention: the origin, `/v1/messages`, `x-api-key`.
+    let http = http();
+    let ask = |origin: String| {
+        let http = http.clone();
+        async move {
+            http.post(format!("{origin}/v1/messages"))
+                .header("x-api-key", SENTINEL)
+                .header("anthropic-version", "2023-06-01")
+                .json(
+                    &json!({"model": "claude-3-5-haiku-20241022", "max_tokens": 64, "stream": true,
+                              "messages": [{"role": "user", "content": "Say hello"}]}),
+                )
+                .send()
+                .await
+                .expect("an answer")
+                .text()
+                .await
+                .expect("the stream")
+        }
+    };
+    let live = ask(recording.origin()).await;
+    let names: Vec<&str> = live
+        .lines()
+        .filter_map(|l| l.strip_prefix("event: "))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "message_start",
+            "content_block_delta",
+            "content_block_delta",
+            "message_stop"
+        ]
+    );
+    let stream_id = recording.used().pop().expect("recorded");
+    drop(recording);
+    drop(provider);
+
+    let e = entry(&dir, &stream_id);
+    assert_eq!(e["request"]["headers"]["anthropic-version"], "2023-06-01");
+    assert!(e["request"]["headers"].get("x-api-key").is_none());
+    let events = e["response"]["events"].as_array().expect("events");
+    assert_eq!(events[1]["event"], "content_block_delta");
+    assert_eq!(events[1]["data"]["delta"]["text"], "Hello");
+
+    let replaying = Cassette::new(&dir)
+        .mode_over_env(Mode::Replay)
+        .upstream(ANTHROPIC_UPSTREAM)
+        .start()
+        .expect("starts");
+    let replayed = graded(&replaying).await;
+    assert_eq!(verdicts(&replayed), verdicts(&recorded), "{replayed}");
+    assert_eq!(ask(replaying.origin()).await, live);
+    for (path, text) in files(&dir) {
+        assert!(
+            !text.contains("SENTINEL"),
+            "{} holds the key:\n{text}",
+            path.display()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_changed_request_fails_naming_the_closest_recording_and_the_difference() {
+    let dir = cassette_dir("changed");
+    let provider = providers::openai().await;
+    let recording = start(&dir, Mode::Record, &provider.url);
+    support_run(&recording, "Where is my order ORD-9921?").await;
+    drop(recording);
+    let answered = provider.answered();
+
+    // The provider is still up: a replay must not reach it, even on a miss.
+    let replaying = start(&dir, Mode::Replay, &provider.url);
+    let report = support_run(&replaying, "Where is my parcel ORD-9921?").await;
+    assert_eq!(
+        provider.answered(),
+        answered,
+        "a replay forwarded a request"
+    );
+    let error = report.transcript.turns[0]
+        .error
+        .clone()
+        .expect("the turn failed");
+    assert!(
+        error.starts_with(&format!(
+            "no recording for this request (POST /v1/chat/completions) in {}; closest: {}",
+            dir.display(),
+            dir.join("chat-completions-gpt-4o-mini-").display()
+        )),
+        "{error}"
+    );
+    assert!(
+        error.contains(
+            r#"differs at messages[1].content: recorded "Where is my order ORD-9921?", now "Where is my parcel ORD-9921?""#
+        ),
+        "{error}"
+    );
+    let miss = replaying.last_miss().expect("the miss is kept");
+    assert_eq!(miss.request, "POST /v1/chat/completions");
+    assert_eq!(miss.message, error);
+    let closest = miss.closest.expect("a closest entry");
+    assert!(report.cassette.is_empty(), "{:?}", report.cassette);
+
+    // Any client sees the miss as an error its SDK shows and does not retry.
+    let raw = http()
+        .post(format!("{}/chat/completions", replaying.base_url()))
+        .json(&json!({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}], "temperature": 0.0}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(raw.status().as_u16(), 599);
+    assert_eq!(raw.headers()["x-should-retry"], "false");
+    let body: Value = raw.json().await.expect("JSON");
+    let message = body["error"]["message"].as_str().expect("a message");
+    assert!(message.contains("closest: "), "{message}");
+
+    // An entry edited by hand no longer answers for its name.
+    let path = dir.join(format!("{closest}.json"));
+    let text = std::fs::read_to_string(&path).expect("entry");
+    std::fs::write(
+        &path,
+        text.replace("Where is my order", "Where was my order"),
+    )
+    .expect("edit");
+    let report = support_run(&replaying, "Where is my order ORD-9921?").await;
+    let error = report.transcript.turns[0]
+        .error
+        .clone()
+        .expect("the turn failed");
+    assert!(
+        error.contains("holds another request than its name says"),
+        "{error}"
+    );
+    assert!(error.contains(&closest), "{error}");
+}
+
+#[tokio::test]
+async fn no_key_or_configured_secret_reaches_a_cassette() {
+    let dir = cassette_dir("secrets");
+    let openai = providers::openai().await;
+    let customer = "customer-SENTINEL-4711";
+    let cassette = |mode: Mode, upstream: &str| {
+        Cassette::new(&dir)
+            .mode_over_env(mode)
+            .upstream(upstream)
+            .redact(customer)
+            .start()
+            .expect("starts")
+    };
+    let run = |c: &RunningCassette, key: &str| {
+        let agent = ChatAgent::new("gpt-4o-mini")
+            .api_key(key)
+            .mock("lookup_order", json!("delivered"))
+            .cassette(c);
+        async move {
+            let mut run = ScenarioRun::new(Suite::new().agent(agent), "secrets");
+            run.user(format!("I am {customer}; where is my order?"))
+                .await;
+            run.expect_turn(reply().contains("delivered"));
+            run.report().await
+        }
+    };
+    let recording = cassette(Mode::Record, &openai.url);
+    let recorded = run(&recording, SENTINEL).await;
+    assert!(recorded.passed(), "{recorded}");
+    // The provider echoed the key in its answer, and the query carried one.
+    let responses = http()
+        .post(format!("{}/responses?key={SENTINEL}", recording.base_url()))
+        .bearer_auth(SENTINEL)
+        .json(&json!({"model": "gpt-4o", "input": format!("{customer} says hi")}))
+        .send()
+        .await
+        .expect("an answer");
+    let answer: Value = responses.json().await.expect("JSON");
+    assert_eq!(
+        answer["echo"]["authorization"],
+        format!("Bearer {SENTINEL}"),
+        "the client gets the answer as it was"
+    );
+    assert!(
+        recording
+            .used()
+            .iter()
+            .any(|id| id.starts_with("responses-gpt-4o-"))
+    );
+    drop(recording);
+
+    let all = files(&dir);
+    assert_eq!(all.len(), 3);
+    for (path, text) in &all {
+        assert!(
+            !text.contains("SENTINEL"),
+            "{} holds a secret:\n{text}",
+            path.display()
+        );
+    }
+    assert!(
+        all.iter()
+            .any(|(_, t)| t.contains("\"authorization\": \"Bearer ***\"")),
+        "the echo is kept, redacted"
+    );
+
+    // The same run replays without any key: the redacted request is still matched.
+    let replaying = cassette(Mode::Replay, &openai.url);
+    let replayed = run(&replaying, "").await;
+    assert!(replayed.passed(), "{replayed}");
+    assert_eq!(replayed.cassette, recorded.cassette);
+    // A key in the query is no part of the request either.
+    let again: Value = http()
+        .post(format!(
+            "{}/responses?key=another-key-1234",
+            replaying.base_url()
+        ))
+        .json(&json!({"model": "gpt-4o", "input": format!("{customer} says hi")}))
+        .send()
+        .await
+        .expect("an answer")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(
+        again["output"][0]["content"][0]["text"],
+        "You said: *** says hi"
+    );
+    assert_eq!(again["echo"]["authorization"], "Bearer ***");
+}
+
+#[tokio::test]
+async fn scenarios_recording_at_once_into_one_directory_leave_whole_files() {
+    let dir = cassette_dir("concurrent");
+    let provider = providers::openai().await;
+    // Two proxies (as two test binaries would run them) and one shared by two scenarios.
+    let first = start(&dir, Mode::Record, &provider.url);
+    let second = start(&dir, Mode::Record, &provider.url);
+    let questions = [
+        "Where is my order ORD-9921?",
+        "Where is my order ORD-9921, please?",
+    ];
+    let (a, b, c, d) = tokio::join!(
+        support_run(&first, questions[0]),
+        support_run(&first, questions[1]),
+        support_run(&second, questions[0]),
+        support_run(&second, questions[1]),
+    );
+    for r in [&a, &b, &c, &d] {
+        assert_eq!(r.summary.failed, 1, "{r}");
+        assert_eq!(r.cassette.len(), 3, "{:?}", r.cassette);
+    }
+    // Each run lists its own entries, though runs shared a proxy.
+    assert_eq!(a.cassette, c.cassette);
+    assert_eq!(b.cassette, d.cassette);
+    assert!(a.cassette.iter().all(|id| !b.cassette.contains(id)));
+    drop((first, second));
+
+    let all = files(&dir);
+    assert_eq!(
+        all.len(),
+        6,
+        "no temporary file left: {:?}",
+        all.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for (path, text) in &all {
+        let v: Value = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("{} is torn: {e}", path.display()));
+        assert_eq!(v["response"]["status"], 200);
+    }
+    let replaying = start(&dir, Mode::Replay, &provider.url);
+    let answered = provider.answered();
+    let (e, f) = tokio::join!(
+        support_run(&replaying, questions[0]),
+        support_run(&replaying, questions[1]),
+    );
+    assert_eq!(verdicts(&e), verdicts(&a));
+    assert_eq!(verdicts(&f), verdicts(&b));
+    assert_eq!(provider.answered(), answered);
+}
+
+#[tokio::test]
+async fn auto_records_what_is_missing_and_is_refused_in_ci() {
+    let dir = cassette_dir("auto");
+    let provider = providers::openai().await;
+    let started = Cassette::new(&dir)
+        .mode_over_env(Mode::Auto)
+        .upstream(provider.url.clone())
+        .start();
+    if std::env::var("CI").is_ok_and(|v| !v.trim().is_empty() && v != "false" && v != "0") {
+        let e = started.expect_err("auto is refused in CI");
+        assert!(
+            e.message()
+                .contains("the cassette mode `auto` records what is missing, and CI is set"),
+            "{e}"
+        );
+        return;
+    }
+    let auto = started.expect("auto starts outside CI");
+    support_run(&auto, "Where is my order ORD-9921?").await;
+    assert_eq!(provider.answered(), 3);
+    support_run(&auto, "Where is my order ORD-9921?").await;
+    assert_eq!(provider.answered(), 3, "recorded answers are replayed");
+    support_run(&auto, "Where is my order ORD-9921, please?").await;
+    assert_eq!(provider.answered(), 6, "a new question is recorded");
+    assert_eq!(entries(&dir).expect("entries").len(), 6);
+}
+
+#[tokio::test]
+async fn entries_no_run_used_are_listed_and_pruned() {
+    let dir = cassette_dir("prune");
+    let provider = providers::openai().await;
+    let recording = start(&dir, Mode::Record, &provider.url);
+    support_run(&recording, "Where is my order ORD-9921?").await;
+    let stale = support_run(&recording, "Where is my order ORD-9921, please?").await;
+    drop(recording);
+    assert_eq!(entries(&dir).expect("entries").len(), 6);
+
+    let replaying = start(&dir, Mode::Replay, &provider.url);
+    let kept = support_run(&replaying, "Where is my order ORD-9921?").await;
+    let mut stale_ids = stale.cassette.clone();
+    stale_ids.sort();
+    assert_eq!(unused(&dir, &kept.cassette).expect("listed"), stale_ids);
+    let refused = prune(&dir, ["not-an-entry"]).expect_err("nothing used: refused");
+    assert!(
+        refused.message().contains("pruning would delete all 6"),
+        "{refused}"
+    );
+    assert_eq!(prune(&dir, &kept.cassette).expect("pruned"), stale_ids);
+    let mut left = entries(&dir).expect("entries");
+    left.sort();
+    let mut used = kept.cassette.clone();
+    used.sort();
+    assert_eq!(left, used);
+    // What is left still replays the run.
+    assert!(
+        support_run(&replaying, "Where is my order ORD-9921?")
+            .await
+            .failures()
+            .count()
+            == 1
+    );
+}
+
+#[test]
+fn a_cassette_that_cannot_work_is_refused_at_start() {
+    let missing = cassette_dir("never-recorded");
+    let e = Cassette::new(&missing)
+        .mode_over_env(Mode::Replay)
+        .start()
+        .expect_err("nothing to replay");
+    assert!(
+        e.message().contains("does not exist: record it first"),
+        "{e}"
+    );
+    let e = Cassette::new(&missing)
+        .mode_over_env(Mode::Record)
+        .ignore_fields(["stream"])
+        .start()
+        .expect_err("stream is kept");
+    assert!(e.message().contains("`stream` cannot be ignored"), "{e}");
+    let e = Cassette::new(&missing)
+        .mode_over_env(Mode::Record)
+        .upstream("api.openai.com/v1")
+        .start()
+        .expect_err("not a URL");
+    assert!(e.message().contains("is not a URL"), "{e}");
+}
