@@ -85,6 +85,20 @@ pub(crate) enum Command {
     /// regression.
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+    /// Serve a cassette: a proxy on 127.0.0.1 for the OpenAI-compatible and Anthropic APIs
+    /// that records a model's traffic to a directory, or replays it from there.
+    ///
+    /// Point the agent under test (any language, any client) at the base URL it prints on the
+    /// first line of standard output instead of the provider's. Recording forwards each
+    /// request, with the client's own key, and stores the request and the answer as one JSON
+    /// file (never a credential); replaying answers from the files only, and a request with no
+    /// recording gets HTTP 599 with the closest recorded request and where it differs. Serves
+    /// until Ctrl-C.
+    #[command(after_long_help = PROXY_EXAMPLES)]
+    Proxy(ProxyArgs),
+    /// Work on a cassette's directory: list (and prune) the entries no run used.
+    #[command(subcommand)]
+    Cassette(CassetteCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For bash: `agent-test completions bash > ~/.local/share/bash-completion/completions/agent-test`.
@@ -117,6 +131,92 @@ EXAMPLES:
     agent-test diff reports-main/ target/agent-test/
     agent-test diff gpt-4o.json gpt-4o-mini.json --html diff.html";
 
+const PROXY_EXAMPLES: &str = "\
+EXAMPLES:
+    # Record once, with a real key (the agent reads its base URL from the first line)
+    agent-test proxy --cassette tests/cassettes --mode record > proxy.url &
+    OPENAI_BASE_URL=$(head -1 proxy.url) OPENAI_API_KEY=sk-... python agent_tests.py
+
+    # Replay in CI: no key, nothing forwarded, the entries used logged for pruning
+    agent-test proxy --cassette tests/cassettes --used-log target/cassette-used.txt
+
+    # Anthropic's API (its SDKs take the origin, without /v1)
+    agent-test proxy --cassette tests/cassettes --anthropic --mode record --port 8089";
+
+const CASSETTE_EXAMPLES: &str = "\
+EXAMPLES:
+    cargo test; agent-test cassette unused tests/cassettes            # reads target/agent-test
+    agent-test cassette unused tests/cassettes --used target/cassette-used.txt --prune";
+
+/// `agent-test proxy`.
+#[derive(Debug, Args)]
+pub(crate) struct ProxyArgs {
+    /// The cassette's directory (created when the first entry is recorded).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cassette: PathBuf,
+    /// replay (answer from the cassette only), record (forward everything and record it), or
+    /// auto (replay what is recorded, record the rest; refused when CI is set). Default:
+    /// $AGENT_TEST_CASSETTE_MODE, else replay.
+    #[arg(long, value_name = "MODE", value_parser = cassette_mode)]
+    pub(crate) mode: Option<agent_test_runtime::cassette::Mode>,
+    /// The provider's base URL, where recording forwards requests (default: OpenAI's,
+    /// https://api.openai.com/v1).
+    #[arg(long, value_name = "URL", conflicts_with = "anthropic")]
+    pub(crate) upstream: Option<String>,
+    /// The provider is Anthropic's API (https://api.anthropic.com/v1).
+    #[arg(long)]
+    pub(crate) anthropic: bool,
+    /// The port on 127.0.0.1 (default: a free one).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) port: u16,
+    /// A field of the request body left out of matching, as a path: `user`,
+    /// `metadata.run_id`, `messages[*].name` (repeatable).
+    #[arg(long = "ignore", value_name = "FIELD")]
+    pub(crate) ignore: Vec<String>,
+    /// An environment variable whose value is a secret to keep out of the cassette besides
+    /// the credential headers (repeatable; the value itself never goes on a command line).
+    #[arg(long = "redact-env", value_name = "VAR")]
+    pub(crate) redact_env: Vec<String>,
+    /// Replay with the recorded timing: answers after their latency, stream events at their
+    /// offsets.
+    #[arg(long)]
+    pub(crate) recorded_timing: bool,
+    /// Append each entry's id to this file when it is first used, for
+    /// `agent-test cassette unused --used FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) used_log: Option<PathBuf>,
+}
+
+/// `agent-test cassette …`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum CassetteCommand {
+    /// List the entries of a cassette that no run used — by the reports of runs through it
+    /// (each lists its entries), and the logs of `agent-test proxy --used-log` — and with
+    /// --prune delete them. Prints each unused entry's file.
+    #[command(after_long_help = CASSETTE_EXAMPLES)]
+    Unused(UnusedArgs),
+}
+
+/// `agent-test cassette unused`.
+#[derive(Debug, Args)]
+pub(crate) struct UnusedArgs {
+    /// The cassette's directory.
+    #[arg(value_name = "DIR")]
+    pub(crate) cassette: PathBuf,
+    /// Reports of runs through the cassette: directories (searched recursively) or files
+    /// (default, without --used: target/agent-test, or $AGENT_TEST_REPORT_DIR).
+    #[arg(value_name = "REPORTS")]
+    pub(crate) reports: Vec<PathBuf>,
+    /// A log of the entries a proxy used (`agent-test proxy --used-log`), one id a line
+    /// (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) used: Vec<PathBuf>,
+    /// Delete the unused entries. Refused when a report could not be read, or when no input
+    /// names any entry of the cassette (that would delete them all).
+    #[arg(long)]
+    pub(crate) prune: bool,
+}
+
 /// `agent-test report`.
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
@@ -136,6 +236,12 @@ pub(crate) struct ReportArgs {
     /// The page's title.
     #[arg(long, value_name = "TEXT", default_value = "agent-test report")]
     pub(crate) title: String,
+}
+
+/// A cassette mode, named.
+fn cassette_mode(name: &str) -> Result<agent_test_runtime::cassette::Mode, String> {
+    agent_test_runtime::cassette::Mode::from_name(name)
+        .ok_or_else(|| format!("`{name}` is not one of replay, record, auto"))
 }
 
 /// `agent-test diff`.

@@ -14,9 +14,11 @@
 )]
 
 mod args;
+mod cassette;
 mod eval;
 mod inputs;
 mod output;
+mod proxy;
 mod report;
 mod run;
 mod shard;
@@ -29,7 +31,7 @@ use std::time::Instant;
 
 use clap::{CommandFactory, Parser};
 
-use args::{Cli, Command, JudgeOptions, Output};
+use args::{CassetteCommand, Cli, Command, JudgeOptions, Output};
 use inputs::Loaded;
 use output::Sink;
 
@@ -49,6 +51,8 @@ fn main() -> ExitCode {
         }
         Command::Report(a) => return report::report(a),
         Command::Diff(a) => return report::diff(a),
+        Command::Proxy(a) => return proxy::serve(a),
+        Command::Cassette(CassetteCommand::Unused(a)) => return cassette::unused_entries(a),
         Command::Eval(a) => execute(&a.output, a.work.shard, started, || {
             let evaluation = if a.runs.is_empty() {
                 eval::Evaluation::carried(a)?
