@@ -17,17 +17,22 @@ mod readme_3 {
     include!("readme_3.rs");
 }
 
-/// docs/testing.md, the block at line 18.
+/// docs/testing.md, the block at line 19.
 mod testing_1 {
     include!("testing_1.rs");
 }
 
-/// docs/testing.md, the block at line 123.
+/// docs/testing.md, the block at line 124.
 mod testing_2 {
     include!("testing_2.rs");
 }
 
-/// docs/testing.md, the block at line 178.
+/// docs/testing.md, the block at line 179.
 mod testing_3 {
     include!("testing_3.rs");
+}
+
+/// docs/testing.md, the block at line 233.
+mod testing_4 {
+    include!("testing_4.rs");
 }
