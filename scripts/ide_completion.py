@@ -83,6 +83,17 @@ CASES = [
      (["user", "expect", "system", "history", "context", "extract", "simulate", "timeout"], INTERNAL)),
     ("scenario words, last statement", "complete", 'user "hi";\n exp$0',
      (["expect", "user", "system"], INTERNAL)),
+    # Ctrl+Space with nothing typed: a newcomer exploring the grammar sees the words
+    ("scenario words, an empty statement", "complete", 'user "hi";\n $0\n expect no_tools();',
+     (["user", "expect", "system", "history", "extract", "simulate"], INTERNAL)),
+    ("scenario words, an empty first statement", "complete", '$0\n user "hi";',
+     (["user", "expect", "system", "history", "extract", "simulate"], INTERNAL)),
+    ("scenario words, an empty last statement", "complete", 'user "hi";\n $0',
+     (["user", "expect", "system", "history", "extract", "simulate"], INTERNAL)),
+    ("scenario words, an empty body", "complete", '$0',
+     (["user", "expect", "system", "history", "extract", "simulate"], INTERNAL)),
+    ("turn words, an empty statement", "complete", 'user "hi" {\n $0\n}',
+     (["expect"], ["user", "system"] + INTERNAL)),
     ("turn words", "complete", 'user "hi" {\n exp$0\n expect no_tools();\n}',
      (["expect"], ["user", "system"] + INTERNAL)),
     # The words at the top of the macro

@@ -194,9 +194,16 @@ pub mod in_suite {
     };
 }
 
+/// The place the expansion keeps at the end of every block, where a word being typed — or
+/// nothing yet — stands for the editor (see `agent_test!`'s expansion). Not a word.
+#[doc(hidden)]
+pub const __: Word = Word;
+
 /// The words that start a statement in a scenario's body: steps, checks and the settings a
 /// scenario may override.
 pub mod in_scenario {
+    #[doc(hidden)]
+    pub use super::__;
     pub use super::{
         agent, clock, context, expect, extract, history, judge, min_passes, repeat, simulate,
         system, tags, timeout, timezone, user,
@@ -205,5 +212,7 @@ pub mod in_scenario {
 
 /// The word of a turn's `{ ... }` block: checks on that turn.
 pub mod in_turn {
+    #[doc(hidden)]
+    pub use super::__;
     pub use super::expect;
 }

@@ -173,12 +173,9 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
                 checks,
             } => {
                 let input = user_input(input);
-                let checks = if checks.is_empty() {
-                    TokenStream::new()
-                } else {
-                    let inner = stmts(checks, true);
-                    quote! { { #inner } }
-                };
+                // Always a block, empty or not: the editor completes in `user ".." { }` too.
+                let inner = stmts(checks, true);
+                let checks = quote! { { #inner } };
                 let bind = binding
                     .as_ref()
                     .map(|pattern| quote! { #pattern = #run.__last_turn(); });
@@ -228,7 +225,31 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
             ),
         });
     }
+    // The place at the end of the block, for the editor (see `editor_place`) — not after a
+    // statement still being written (`expect ` with no check yet): the editor completes inside
+    // it, and the place would change what the cursor's offset falls on in the expansion.
+    let unfinished = match body.last() {
+        Some(Stmt::Expect(e)) => e.is_empty(),
+        // A word with nothing after it yet (`expect` with no check).
+        Some(Stmt::Word(..)) => true,
+        _ => false,
+    };
+    if !unfinished {
+        out.extend(editor_place(in_turn));
+    }
     out
+}
+
+/// `#[cfg(rust_analyzer)] let _ = ::agent_test::dsl::<place>::__;` at the end of every block.
+/// rust-analyzer completes inside a macro by expanding the text with a marker inserted at the
+/// cursor and reading the expansion of the text as written at the marker's offset: with
+/// nothing typed at the end of a body, that offset would fall past the expansion's end, or on
+/// unrelated code, and nothing would be offered. This statement is the same path as a word's,
+/// so the marker's offset falls on its `__`, in the same path: the block's words are offered.
+/// rustc never sees it.
+fn editor_place(in_turn: bool) -> TokenStream {
+    let place = if in_turn { "in_turn" } else { "in_scenario" };
+    word_ref(&Ident::new("__", Span::call_site()), place)
 }
 
 /// The message of a `user` turn or the simulated user: a message through

@@ -137,14 +137,27 @@ pub(crate) fn parse_body(
             let rest = UserExpr::new(rest, first.span());
             let braced = rest.braced();
             out.push(Stmt::Rust(quote::quote! { let _ = #braced; }));
+        } else if matches!(first, TokenTree::Ident(_))
+            && !crate::keywords::is_rust_word(&word)
+            && !SCENARIO_WORDS.contains(&word.as_str())
+            && !rust_idents.contains(&word)
+            && next.as_ref().is_none_or(|t| is_punct(t, ';'))
+        {
+            // A lone identifier that names nothing of the scenario is a word being typed (the
+            // editor offers the words, also with nothing typed yet at the end of a body) or a
+            // misspelt one: said as such, not as Rust's "cannot find value".
+            push_word(&first, block, &mut out);
+            c.bump();
+            let allowed: &[&str] = if block == Block::Turn {
+                &["expect"]
+            } else {
+                SCENARIO_WORDS
+            };
+            diag.error(
+                first.span(),
+                format!("unknown statement `{word}`{}", suggestion(&word, allowed)),
+            );
         } else {
-            // A lone identifier may be a word being typed: the editor offers the words too.
-            if matches!(first, TokenTree::Ident(_))
-                && !crate::keywords::is_rust_word(&word)
-                && next.as_ref().is_none_or(|t| is_punct(t, ';'))
-            {
-                push_word(&first, block, &mut out);
-            }
             let mut tokens: TokenStream = attrs.into_iter().flat_map(|a| a.tokens).collect();
             let stmt = collect_rust_stmt(&mut c);
             rust_idents.extend(stmt.iter().filter_map(ident_str));

@@ -64,6 +64,8 @@ fn broken() {
                             "tool(\"b\").id(\"dup\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
                 }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::expect;
@@ -73,6 +75,8 @@ fn broken() {
                         "reply().contains(\"x\").depends_on(\"nothing\")",
                         false,
                     );
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );
@@ -98,6 +102,12 @@ fn broken_2() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "again" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );
@@ -127,6 +137,12 @@ fn unnamed_scenario_3() {
                         }),
                     )
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

@@ -33,6 +33,12 @@ fn written_beside_the_files() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "hi" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

@@ -30,10 +30,14 @@ fn typing () {
                         #[cfg (rust_analyzer)]
                         let _ = :: agent_test :: dsl :: in_turn :: expect ;
                         __agent_test_run . __expect ({ tool ("x") . } , "tool(\"x\")." , true) ;
+                        #[cfg (rust_analyzer)]
+                        let _ = :: agent_test :: dsl :: in_turn :: __ ;
                     }
                     #[cfg (rust_analyzer)]
                     let _ = :: agent_test :: dsl :: in_scenario :: expect ;
                     __agent_test_run . __expect ({ no_tools () } , "no_tools()" , false) ;
+                    #[cfg (rust_analyzer)]
+                    let _ = :: agent_test :: dsl :: in_scenario :: __ ;
                 },
             )
         },

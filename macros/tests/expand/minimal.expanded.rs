@@ -31,6 +31,10 @@ fn hello() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "hi" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
@@ -39,6 +43,8 @@ fn hello() {
                         "reply().contains(\"hi\")",
                         false,
                     );
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

@@ -87,12 +87,18 @@ fn every_statement() {
                             "reply().contains(\"booked\").id(\"booked\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
                 }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::user;
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "plain turn" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::user;
                 __agent_test_run
@@ -109,6 +115,8 @@ fn every_statement() {
                             "reply().matches(r\"BK-\\d{4}\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
                 }
                 let turn = __agent_test_run.__last_turn();
                 assert!(turn.reply.text.contains("BK-"));
@@ -131,6 +139,8 @@ fn every_statement() {
                                     "reply().contains(\"cancel\")",
                                     true,
                                 );
+                            #[cfg(rust_analyzer)]
+                            let _ = ::agent_test::dsl::in_turn::__;
                         },
                     )
                     .await;
@@ -153,6 +163,8 @@ fn every_statement() {
                         "tool(\"create_booking\").times(1)",
                         false,
                     );
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

@@ -66,6 +66,12 @@ fn documented() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "hi" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );
@@ -94,6 +100,10 @@ fn second() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "hello" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
@@ -102,6 +112,8 @@ fn second() {
                         "reply().contains(\"hello\")",
                         false,
                     );
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

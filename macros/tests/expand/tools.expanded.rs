@@ -50,7 +50,11 @@ fn search() {
                             "tool(\"search\").arg(\"q\", \"it\")",
                             true,
                         );
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
                 }
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );

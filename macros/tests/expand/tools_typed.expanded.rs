@@ -50,10 +50,16 @@ fn typed() {
                 __agent_test_run
                     .user(::agent_test::__private::user_message({ "find it" }))
                     .await;
+                {
+                    #[cfg(rust_analyzer)]
+                    let _ = ::agent_test::dsl::in_turn::__;
+                }
                 #[cfg(rust_analyzer)]
                 let _ = ::agent_test::dsl::in_scenario::expect;
                 __agent_test_run
                     .__expect({ tool("book-hotel") }, "tool(\"book-hotel\")", false);
+                #[cfg(rust_analyzer)]
+                let _ = ::agent_test::dsl::in_scenario::__;
             })
         },
     );
