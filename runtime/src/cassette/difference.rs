@@ -30,16 +30,15 @@ impl Differences {
     fn add(&mut self, path: &str, recorded: Option<&Value>, now: Option<&Value>) {
         self.count = self.count.saturating_add(1);
         if self.found.len() < SHOWN {
-            let shown =
-                |v: Option<&Value>| v.map_or("absent".to_owned(), |v| clip(&v.to_string(), 80));
+            let (recorded, now) = shown(recorded, now);
             self.found.push((
                 if path.is_empty() {
                     "the body".to_owned()
                 } else {
                     path.to_owned()
                 },
-                shown(recorded),
-                shown(now),
+                recorded,
+                now,
             ));
         }
     }
@@ -49,6 +48,46 @@ impl Differences {
     }
 }
 
+/// How many characters of a differing text are shown.
+const WINDOW: usize = 60;
+
+/// Two differing values as a message shows them: texts from a little before their first
+/// difference (a changed word late in a long prompt is what matters), anything else clipped.
+fn shown(recorded: Option<&Value>, now: Option<&Value>) -> (String, String) {
+    if let (Some(Value::String(a)), Some(Value::String(b))) = (recorded, now) {
+        let first = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+        let start = first.saturating_sub(20);
+        return (window(a, start), window(b, start));
+    }
+    let one = |v: Option<&Value>| v.map_or("absent".to_owned(), |v| clip(&v.to_string(), 80));
+    (one(recorded), one(now))
+}
+
+/// `text` from character `start`, at most [`WINDOW`] characters, quoted as JSON, with `…`
+/// where it was cut.
+fn window(text: &str, start: usize) -> String {
+    let part: String = text.chars().skip(start).take(WINDOW).collect();
+    let cut_end = text.chars().count() > start.saturating_add(WINDOW);
+    let quoted = Value::String(part).to_string();
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(&quoted);
+    format!(
+        "\"{}{inner}{}\"",
+        if start > 0 { "…" } else { "" },
+        if cut_end { "…" } else { "" }
+    )
+}
+
+/// What separates the path of a text holding JSON from a path inside that JSON:
+/// `messages[1].content → checks[0].material.text`.
+const INSIDE: &str = " → ";
+
+/// How deep texts holding JSON are read (a judge's prompt in a message, a tool call's
+/// arguments): enough for what models are sent, bounded for what a client may send.
+const MAX_INSIDE: usize = 2;
+
 /// `path` extended by an object key: `a.b`, or `a["odd key"]`.
 fn key_path(path: &str, key: &str) -> String {
     let plain = !key.is_empty()
@@ -56,8 +95,8 @@ fn key_path(path: &str, key: &str) -> String {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         && !key.starts_with(|c: char| c.is_ascii_digit());
-    match (path.is_empty(), plain) {
-        (true, true) => key.to_owned(),
+    match (path.is_empty() || path.ends_with(INSIDE), plain) {
+        (true, true) => format!("{path}{key}"),
         (false, true) => format!("{path}.{key}"),
         (_, false) => format!("{path}[{}]", Value::String(key.to_owned())),
     }
@@ -90,8 +129,29 @@ fn compare(recorded: &Value, now: &Value, path: &str, out: &mut Differences) {
             }
         }
         (a, b) if a == b => {}
+        (Value::String(a), Value::String(b)) if path.matches(INSIDE).count() < MAX_INSIDE => {
+            // Texts holding JSON (a judge's prompt, a tool call's arguments) differ where
+            // their JSON does.
+            match (json_in(a), json_in(b)) {
+                (Some(x), Some(y)) => compare(&x, &y, &format!("{path}{INSIDE}"), out),
+                _ => out.add(
+                    path,
+                    Some(&Value::String(a.clone())),
+                    Some(&Value::String(b.clone())),
+                ),
+            }
+        }
         (a, b) => out.add(path, Some(a), Some(b)),
     }
+}
+
+/// The JSON object or array a text holds, if it holds one.
+fn json_in(text: &str) -> Option<Value> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with(['{', '[']) {
+        return None;
+    }
+    serde_json::from_str(trimmed).ok()
 }
 
 /// How `recorded` differs from `now` (the method and path first, then the body).
@@ -225,5 +285,29 @@ mod tests {
             )
         );
         assert_eq!(d.found[2].0, "temperature");
+    }
+
+    #[test]
+    fn texts_holding_json_and_long_texts_show_where_they_differ() {
+        let prompt = |text: &str| {
+            json!({"checks": [{"criteria": "apologises", "material": {"text": text}}]}).to_string()
+        };
+        let a = request(json!({"messages": [{"content": prompt("Sorry for the wait!")}]}));
+        let b = request(json!({"messages": [{"content": prompt("It is on its way.")}]}));
+        let d = differences(&a, &b);
+        assert_eq!(
+            d.found[0],
+            (
+                "messages[0].content → checks[0].material.text".to_owned(),
+                "\"Sorry for the wait!\"".to_owned(),
+                "\"It is on its way.\"".to_owned()
+            )
+        );
+        let long = "You are Acme's support agent. ".repeat(5);
+        let a = request(json!({"system": format!("{long}Be brief.")}));
+        let b = request(json!({"system": format!("{long}Be thorough.")}));
+        let d = differences(&a, &b);
+        assert_eq!(d.found[0].1, "\"…s support agent. Be brief.\"");
+        assert_eq!(d.found[0].2, "\"…s support agent. Be thorough.\"");
     }
 }

@@ -333,6 +333,28 @@ async fn anthropic_messages_and_streams_are_recorded_and_replayed() {
     let replayed = graded(&replaying).await;
     assert_eq!(verdicts(&replayed), verdicts(&recorded), "{replayed}");
     assert_eq!(ask(replaying.origin()).await, live);
+    // A grading that was not recorded is an error verdict saying so, never a pass.
+    let suite = Suite::new()
+        .agent(agent_fn(|_r| async { "It is on its way." }))
+        .judge(claude(&replaying));
+    let mut run = ScenarioRun::new(suite, "graded");
+    run.user("Where is my order?").await;
+    run.expect_turn(judge("apologises"));
+    let missed = run.report().await;
+    let verdict = &missed.verdicts[0];
+    assert_eq!(verdict.status, Status::Error, "{missed}");
+    assert!(
+        verdict
+            .reason
+            .contains("no recording for this request (POST /v1/messages)"),
+        "{missed}"
+    );
+    assert!(
+        verdict.reason.contains(
+            r#"differs at messages[0].content → checks[0].material.text: recorded "Sorry for the wait!", now "It is on its way.""#
+        ),
+        "{missed}"
+    );
     for (path, text) in files(&dir) {
         assert!(
             !text.contains("SENTINEL"),
