@@ -29,39 +29,39 @@ use serde_json::Value;
 
 #[test]
 fn ui() {
-    run_suite("ui", "tests/ui", &[]);
+    run_suite("ui", "tests/ui", &features(&[]));
+}
+
+/// Without agent-test's features: what a feature gives is an error naming it, on the user's
+/// call (`schema(..)` without `schema`, `HttpAgent` without `http`, `files` without `files`).
+#[test]
+fn ui_lean() {
+    run_suite("ui_lean", "tests/ui_lean", &[]);
 }
 
 /// `files "..."`: a malformed test file is a compile error naming the file and the field.
 #[cfg(feature = "files")]
 #[test]
 fn ui_files() {
-    run_suite("ui_files", "tests/ui_files", &["files"]);
+    run_suite("ui_files", "tests/ui_files", &features(&["files"]));
 }
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The features of agent-test the cases are compiled with: those of this test build.
+/// The features the cases are compiled with: every check and agent (whatever this test build
+/// has, so that a case's errors do not depend on how the suite was invoked), plus `extra`.
 fn features(extra: &[&str]) -> Vec<String> {
-    let mut f: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();
-    for (on, name) in [
-        (cfg!(feature = "schema"), "schema"),
-        (cfg!(feature = "jsonpath"), "jsonpath"),
-        (cfg!(feature = "jmespath"), "jmespath"),
-        (cfg!(feature = "yaml"), "yaml"),
-        (cfg!(feature = "http"), "http"),
-        (cfg!(feature = "schemars"), "schemars"),
-    ] {
-        if on {
-            f.push(name.to_owned());
-        }
-    }
-    f
+    ["schema", "jsonpath", "jmespath", "yaml", "http", "schemars"]
+        .iter()
+        .chain(extra)
+        .map(|s| (*s).to_owned())
+        .collect()
 }
 
-fn run_suite(name: &str, dir: &str, extra_features: &[&str]) {
+/// Compiles each case of `dir` against agent-test with exactly `features` (no defaults).
+fn run_suite(name: &str, dir: &str, features: &[String]) {
     let repo = repo();
     let mut cases: Vec<String> = std::fs::read_dir(repo.join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
@@ -83,7 +83,7 @@ fn run_suite(name: &str, dir: &str, extra_features: &[&str]) {
          agent-test = {{ path = {:?}, default-features = false, features = {:?} }}\n",
         name.replace('_', "-"),
         repo.display().to_string(),
-        features(extra_features),
+        features,
     );
     for case in &cases {
         let path = repo.join(dir).join(format!("{case}.rs"));

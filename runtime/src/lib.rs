@@ -47,6 +47,7 @@ mod clock;
 mod closed_forms;
 mod evaluate;
 mod expression;
+mod feature_gates;
 pub mod formats;
 pub mod judge;
 mod literal;
@@ -97,15 +98,33 @@ pub mod prelude {
         CheckExt, IntoExpectation, JsonSourceOptions, Scope, Severity, Status, agent_invoked,
         agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool, check,
         conversation, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
-        http_status, http_success, jmespath, json_path, latency, no_guardrail_triggered, no_tool,
-        no_tool_errors, no_tools, node, node_output, replies, reply, required_tools, schema,
-        state_is, tokens, tool, tool_call, tool_chain, tool_sequence, trajectory, transitioned_to,
-        valid_structured_output, valid_tool_list, workflow_complete,
+        http_status, http_success, latency, no_guardrail_triggered, no_tool, no_tool_errors,
+        no_tools, node, node_output, replies, reply, required_tools, state_is, tokens, tool,
+        tool_call, tool_chain, tool_sequence, trajectory, transitioned_to, valid_structured_output,
+        valid_tool_list, workflow_complete,
     };
+    // What a feature gives, or without it an item of the same name whose use is an error
+    // naming the feature to enable.
+    #[cfg(feature = "jmespath")]
+    pub use crate::check::jmespath;
+    #[cfg(feature = "jsonpath")]
+    pub use crate::check::json_path;
+    #[cfg(feature = "schema")]
+    pub use crate::check::schema;
+    #[cfg(not(feature = "jmespath"))]
+    pub use crate::feature_gates::jmespath;
+    #[cfg(not(feature = "jsonpath"))]
+    pub use crate::feature_gates::json_path;
+    #[cfg(not(feature = "http"))]
+    pub use crate::feature_gates::{ChatAgent, HttpAgent};
+    #[cfg(not(feature = "schema"))]
+    pub use crate::feature_gates::{matches_schema, schema};
     pub use crate::judge::{Judge, JudgeMode};
+    #[cfg(feature = "schema")]
+    pub use crate::matcher::matches_schema;
     pub use crate::matcher::{
         IntoMatcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
-        matches_schema, missing, not, one_of, optional, predicate, regex,
+        missing, not, one_of, optional, predicate, regex,
     };
     pub use crate::model::{Call, Guardrail, Message, Reply, ToolErrorKind, Usage, Workflow};
     /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.

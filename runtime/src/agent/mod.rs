@@ -31,6 +31,14 @@ pub use turn_request::AgentRequest;
 #[cfg(feature = "http")]
 pub use wire::{DEFAULT_MAX_BODY_BYTES, Secret};
 
+// Without a feature, items of the same names whose use is an error naming the feature.
+#[cfg(not(feature = "tracing"))]
+pub use crate::feature_gates::traced;
+#[cfg(not(feature = "http"))]
+pub use crate::feature_gates::{ChatAgent, HttpAgent};
+#[cfg(not(feature = "mcp"))]
+pub use crate::feature_gates::{McpAgent, McpServer};
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
