@@ -118,12 +118,13 @@ impl Totals {
                 } else {
                     self.failed += 1;
                 }
+                // Sums saturate: `agent-test report` writes reports read from files.
                 let c = &mut self.checks;
-                c.passed += k.summary.passed;
-                c.failed += k.summary.failed;
-                c.skipped += k.summary.skipped;
-                c.errors += k.summary.errors;
-                c.warnings += k.summary.warnings;
+                c.passed = c.passed.saturating_add(k.summary.passed);
+                c.failed = c.failed.saturating_add(k.summary.failed);
+                c.skipped = c.skipped.saturating_add(k.summary.skipped);
+                c.errors = c.errors.saturating_add(k.summary.errors);
+                c.warnings = c.warnings.saturating_add(k.summary.warnings);
             }
             Err(_) => self.unreadable += 1,
         }

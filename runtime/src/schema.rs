@@ -93,6 +93,18 @@ pub(crate) fn accepts_everything(schema: &Value) -> bool {
     }
 }
 
+/// Why a schema cannot be compiled, with the place inside it (`at /properties/n/minimum`), as
+/// the macro says it at compile time.
+#[cfg(feature = "schema")]
+fn invalid(e: &jsonschema::ValidationError<'_>) -> String {
+    let at = e.instance_path().to_string();
+    if at.is_empty() {
+        format!("invalid JSON Schema: {e}")
+    } else {
+        format!("invalid JSON Schema at {at}: {e}")
+    }
+}
+
 /// A JSON Schema (any draft the `jsonschema` crate supports; 2020-12 by default), compiled once.
 ///
 /// An invalid schema is kept with its error and reported as an *error* verdict by the check
@@ -123,7 +135,7 @@ impl Schema {
         #[cfg(feature = "schema")]
         let compiled = jsonschema::validator_for(&schema)
             .map(std::sync::Arc::new)
-            .map_err(|e| format!("invalid JSON Schema: {e}"));
+            .map_err(|e| invalid(&e));
         Schema {
             schema,
             #[cfg(feature = "schema")]
@@ -143,9 +155,7 @@ impl Schema {
     pub fn problem_of(schema: &Value) -> Option<String> {
         #[cfg(feature = "schema")]
         {
-            jsonschema::validator_for(schema)
-                .err()
-                .map(|e| format!("invalid JSON Schema: {e}"))
+            jsonschema::validator_for(schema).err().map(|e| invalid(&e))
         }
         #[cfg(not(feature = "schema"))]
         {

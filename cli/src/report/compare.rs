@@ -226,16 +226,16 @@ impl Comparison {
             ));
         }
         let (bt, nt) = (
-            b.agent_input_tokens + b.agent_output_tokens,
-            n.agent_input_tokens + n.agent_output_tokens,
+            b.agent_input_tokens.saturating_add(b.agent_output_tokens),
+            n.agent_input_tokens.saturating_add(n.agent_output_tokens),
         );
-        if bt + nt > 0 {
+        if bt > 0 || nt > 0 {
             out.push(format!(
                 "agent tokens: {bt} → {nt} ({})",
                 delta(bt as f64, nt as f64)
             ));
         }
-        if b.judge_requests + n.judge_requests > 0 {
+        if b.judge_requests > 0 || n.judge_requests > 0 {
             out.push(format!(
                 "judge requests: {} → {}",
                 b.judge_requests, n.judge_requests
@@ -398,18 +398,24 @@ fn scenario(key: &str, base: &[&Entry], new: &[&Entry]) -> ScenarioChange {
                     .iter()
                     .filter_map(|t| t.latency_ms)
                     .collect();
-                (!ms.is_empty()).then(|| ms.iter().sum())
+                // Sums saturate: a report read from a file may hold any numbers.
+                (!ms.is_empty()).then(|| ms.iter().fold(0, |a: u64, b| a.saturating_add(*b)))
             })
             .collect();
-        (!sums.is_empty()).then(|| sums.iter().sum::<u64>() / sums.len() as u64)
+        (!sums.is_empty())
+            .then(|| sums.iter().fold(0, |a: u64, b| a.saturating_add(*b)) / sums.len() as u64)
     };
     let tokens = |es: &[&Entry]| {
         let total: u64 = es
             .iter()
             .flat_map(|e| e.report.transcript.turns.iter())
             .filter_map(|t| t.reply.usage.as_ref())
-            .map(|u| u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0))
-            .sum();
+            .map(|u| {
+                u.input_tokens
+                    .unwrap_or(0)
+                    .saturating_add(u.output_tokens.unwrap_or(0))
+            })
+            .fold(0, u64::saturating_add);
         total / es.len().max(1) as u64
     };
     ScenarioChange {

@@ -123,7 +123,7 @@ fn summary(h: &mut String, s: &Stats) {
         h,
         "<div class=\"card\"><h2>Agent</h2><div class=\"big\">{} tokens</div>\
          <div class=\"small\">{} in, {} out; {latency}</div></div>",
-        s.agent_input_tokens + s.agent_output_tokens,
+        s.agent_input_tokens.saturating_add(s.agent_output_tokens),
         s.agent_input_tokens,
         s.agent_output_tokens
     );
@@ -132,7 +132,7 @@ fn summary(h: &mut String, s: &Stats) {
 
 /// A bar of passed, failed and errored shares.
 fn bar(passed: usize, failed: usize, errors: usize) -> String {
-    let total = (passed + failed + errors).max(1) as f64;
+    let total = passed.saturating_add(failed).saturating_add(errors).max(1) as f64;
     let w = |n: usize| 100.0 * n as f64 / total;
     format!(
         "<div class=\"bar\"><span class=\"p\" style=\"width:{:.2}%\"></span>\
@@ -410,7 +410,7 @@ fn turn(h: &mut String, t: &Turn) {
     let _ = write!(
         h,
         "<div class=\"who right\">user · turn {}</div><div class=\"msg user\">{}</div>",
-        t.index + 1,
+        t.index.saturating_add(1),
         esc(&t.input)
     );
     if !t.reply.calls.is_empty() {

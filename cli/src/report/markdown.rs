@@ -48,7 +48,7 @@ pub(crate) fn summary(c: &Collection, title: &str) -> String {
                 .map_or(String::new(), |c| format!(", ${c:.4}"))
         );
     }
-    if s.agent_input_tokens + s.agent_output_tokens > 0 {
+    if s.agent_input_tokens > 0 || s.agent_output_tokens > 0 {
         let _ = writeln!(
             m,
             "| agent tokens | {} in, {} out |",

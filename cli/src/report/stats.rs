@@ -43,27 +43,35 @@ impl Stats {
         if r.passed() {
             self.passed += 1;
         }
+        // Sums saturate: a report read from a file may hold any numbers.
         let c = &mut self.checks;
-        c.passed += r.summary.passed;
-        c.failed += r.summary.failed;
-        c.errors += r.summary.errors;
-        c.skipped += r.summary.skipped;
-        c.warnings += r.summary.warnings;
+        c.passed = c.passed.saturating_add(r.summary.passed);
+        c.failed = c.failed.saturating_add(r.summary.failed);
+        c.errors = c.errors.saturating_add(r.summary.errors);
+        c.skipped = c.skipped.saturating_add(r.summary.skipped);
+        c.warnings = c.warnings.saturating_add(r.summary.warnings);
         if let Some(repeats) = &r.repeats {
-            self.flaky += repeats.checks.iter().filter(|t| t.flaky()).count();
+            let flaky = repeats.checks.iter().filter(|t| t.flaky()).count();
+            self.flaky = self.flaky.saturating_add(flaky);
         }
         if let Some(j) = &r.judge {
-            self.judge_requests += u64::from(j.requests);
-            self.judge_cached += u64::from(j.cached);
-            self.judge_tokens += j.input_tokens + j.output_tokens;
+            self.judge_requests = self.judge_requests.saturating_add(u64::from(j.requests));
+            self.judge_cached = self.judge_cached.saturating_add(u64::from(j.cached));
+            self.judge_tokens = self
+                .judge_tokens
+                .saturating_add(j.input_tokens.saturating_add(j.output_tokens));
             if let Some(cost) = j.cost_usd {
                 *self.judge_cost_usd.get_or_insert(0.0) += cost;
             }
         }
         for t in &r.transcript.turns {
             if let Some(u) = &t.reply.usage {
-                self.agent_input_tokens += u.input_tokens.unwrap_or(0);
-                self.agent_output_tokens += u.output_tokens.unwrap_or(0);
+                self.agent_input_tokens = self
+                    .agent_input_tokens
+                    .saturating_add(u.input_tokens.unwrap_or(0));
+                self.agent_output_tokens = self
+                    .agent_output_tokens
+                    .saturating_add(u.output_tokens.unwrap_or(0));
             }
             if let Some(ms) = t.latency_ms {
                 self.latencies_ms.push(ms);
@@ -74,7 +82,9 @@ impl Stats {
     /// The share of checks that passed, of those that ran (skipped ones apart), in percent.
     pub(crate) fn pass_rate(&self) -> Option<f64> {
         let c = &self.checks;
-        let ran = c.passed + c.failed + c.errors + c.warnings;
+        let ran = [c.failed, c.errors, c.warnings]
+            .into_iter()
+            .fold(c.passed, usize::saturating_add);
         (ran > 0).then(|| 100.0 * c.passed as f64 / ran as f64)
     }
 
@@ -108,7 +118,7 @@ pub(crate) fn pass_rates(r: &Report) -> Vec<(String, Option<f64>)> {
             .checks
             .iter()
             .map(|t| {
-                let runs = t.passed + t.not_passed;
+                let runs = t.passed.saturating_add(t.not_passed);
                 let rate = (runs > 0).then(|| f64::from(t.passed) / f64::from(runs));
                 (key(&t.label, t.scope.to_string()), rate)
             })

@@ -389,9 +389,11 @@ impl super::CheckRules for JudgeCheck {
     /// Why no score can satisfy the check, if none can: a threshold outside 0..=1.
     fn problem(&self) -> Option<String> {
         (!(0.0..=1.0).contains(&self.threshold)).then(|| {
+            // As JSON writes it (`1e300`, not 301 digits); NaN and infinities as Rust does.
+            let shown = serde_json::Number::from_f64(self.threshold)
+                .map_or_else(|| self.threshold.to_string(), |n| n.to_string());
             format!(
-                "threshold {} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)",
-                self.threshold
+                "threshold {shown} is outside 0..=1: a judge score goes from 0 (not at all) to 1 (fully)"
             )
         })
     }

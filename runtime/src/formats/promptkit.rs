@@ -239,7 +239,14 @@ fn assertions_at(
         } else {
             Place::Conversation
         };
-        out.extend(assertions::assertion(a, &index(&here, i), place)?);
+        let at = index(&here, i);
+        let expectations = assertions::assertion(a, &at, place)?;
+        // An impossible constraint (`min_calls` above `max_calls`) is refused at the
+        // assertion that has it, not only at the scenario.
+        if let Some(problem) = expectations.iter().find_map(|e| e.check.problem()) {
+            return Err((at, format!("impossible constraint: {problem}")));
+        }
+        out.extend(expectations);
     }
     Ok(out)
 }

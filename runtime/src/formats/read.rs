@@ -213,9 +213,15 @@ pub(crate) fn opt_threshold(
     at: &str,
 ) -> Result<Option<f64>, Problem> {
     match opt_f64(o, key, at)? {
+        // The number as written (`1e300`, not 301 digits).
         Some(t) if !(0.0..=1.0).contains(&t) => Err((
             join(at, key),
-            format!("expected a number from 0 to 1, got {t}"),
+            format!(
+                "expected a number from 0 to 1, got {}",
+                o.get(key)
+                    .and_then(Value::as_number)
+                    .map_or_else(|| t.to_string(), number_text)
+            ),
         )),
         t => Ok(t),
     }

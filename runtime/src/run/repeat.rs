@@ -197,7 +197,9 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
         required: plan.required(),
         checks,
     };
-    report.passed = summary.passed();
+    // An impossible plan (`min_passes(0)`: "0 of 2 runs passed (0 required)") passes nothing:
+    // each run has its error verdict.
+    report.passed = summary.passed() && plan.problem().is_none();
     report.repeats = Some(summary);
     report.judge = judge;
     report.duration_ms = duration_ms;

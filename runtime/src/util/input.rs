@@ -141,17 +141,23 @@ pub fn load_value<T: DeserializeOwned>(
     })
 }
 
-/// The path of an error: serde's, made exact for an unknown field. Inside a tagged enum (a
-/// check, a matcher, a step) serde's path stops at the enum; the field is then looked for
-/// below it, and when exactly one object there has it, that is the place.
+/// The path of an error: serde's, made exact for an unknown field and for a value of the
+/// wrong type or out of range. Inside a tagged enum (a check, a matcher, a step) serde's path
+/// stops at the enum; the field — or the value the message quotes (`` integer `-1` ``,
+/// `` floating point `1e300` ``, `string "NaN"`) — is then looked for below it, and when
+/// exactly one place there has it, that is the place.
 fn exact_path(value: &Value, path: &serde_path_to_error::Path, message: &str) -> String {
     use serde_path_to_error::Segment;
     let shown = path.to_string();
-    let Some(field) = message
+    let wanted = match message
         .strip_prefix("unknown field `")
         .and_then(|rest| rest.split('`').next())
-    else {
-        return shown;
+    {
+        Some(field) => Wanted::Field(field),
+        None => match unexpected_scalar(message) {
+            Some(v) => Wanted::Scalar(v),
+            None => return shown,
+        },
     };
     let mut here = value;
     for segment in path.iter() {
@@ -168,13 +174,83 @@ fn exact_path(value: &Value, path: &serde_path_to_error::Path, message: &str) ->
         };
     }
     let mut found = Vec::new();
-    holders(here, field, String::new(), &mut found);
+    match &wanted {
+        Wanted::Field(field) => holders(here, field, String::new(), &mut found),
+        // A scalar where serde's path already is: that is the place.
+        Wanted::Scalar(_) if !here.is_object() && !here.is_array() => return shown,
+        Wanted::Scalar(v) => scalars(here, v, String::new(), &mut found),
+    }
     let [inner] = found.as_slice() else {
         return shown;
     };
     match (shown.as_str(), inner.as_str()) {
         (".", inner) => inner.trim_start_matches('.').to_owned(),
         (outer, inner) => format!("{outer}{inner}"),
+    }
+}
+
+/// What [`exact_path`] looks for below serde's path.
+enum Wanted<'a> {
+    /// An object with this key.
+    Field(&'a str),
+    /// This value.
+    Scalar(Value),
+}
+
+/// The value an "invalid value" or "invalid type" message of serde quotes, when it is a number
+/// or a string: `` invalid value: integer `-1`, expected u64 ``, `` invalid type: floating
+/// point `1e300`, expected usize ``, `invalid type: string "NaN", expected u64`.
+fn unexpected_scalar(message: &str) -> Option<Value> {
+    let rest = message
+        .strip_prefix("invalid value: ")
+        .or_else(|| message.strip_prefix("invalid type: "))?;
+    if let Some(n) = rest
+        .strip_prefix("integer `")
+        .or_else(|| rest.strip_prefix("floating point `"))
+    {
+        let n = n.split('`').next()?;
+        return serde_json::from_str::<serde_json::Number>(n)
+            .ok()
+            .map(Value::Number)
+            .or_else(|| n.parse::<f64>().ok().map(Value::from));
+    }
+    let quoted = rest.strip_prefix("string ")?;
+    // The closing quote is the one before ", expected".
+    let end = quoted.rfind("\", expected")?;
+    quoted
+        .get(..=end)
+        .and_then(|q| serde_json::from_str::<String>(q).ok())
+        .map(Value::String)
+}
+
+/// Relative paths of the scalars below `v` equal to `wanted` (numbers by value), up to two
+/// (more than one is not a place).
+fn scalars(v: &Value, wanted: &Value, at: String, found: &mut Vec<String>) {
+    if found.len() > 1 {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            for (k, child) in o {
+                scalars(child, wanted, format!("{at}.{k}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                scalars(child, wanted, format!("{at}[{i}]"), found);
+            }
+        }
+        Value::Number(n) => {
+            let same = match wanted {
+                Value::Number(w) => n == w || (n.as_f64().is_some() && n.as_f64() == w.as_f64()),
+                _ => false,
+            };
+            if same {
+                found.push(at);
+            }
+        }
+        Value::String(s) if wanted.as_str() == Some(s) => found.push(at),
+        _ => {}
     }
 }
 

@@ -19,6 +19,7 @@
 mod deep;
 mod evaluation;
 mod expressions;
+mod extremes;
 mod formats;
 mod mutate;
 mod recordings;

@@ -421,9 +421,10 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
             cx.one(no_tool_errors().of_tools(tools))
         }
         "latency_budget" => {
-            let ms = match p.get("max_ms") {
+            // The number as written (`1e300`, not 301 digits) for messages.
+            let (ms, shown) = match p.get("max_ms") {
                 None | Some(Value::Null) => return cx.misconfigured("no `max_ms`"),
-                Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::MAX),
+                Some(Value::Number(n)) => (n.as_f64().unwrap_or(f64::MAX), number_text(n)),
                 Some(other) => {
                     return Err((
                         cx.here("max_ms"),
@@ -434,14 +435,14 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
             if !(ms.is_finite() && ms >= 0.0) {
                 return Err((
                     cx.here("max_ms"),
-                    format!("expected a non-negative number of milliseconds, got {ms}"),
+                    format!("expected a non-negative number of milliseconds, got {shown}"),
                 ));
             }
             // Checked: 1e300 ms is finite, and more than a Duration holds.
             let max = Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| {
                 (
                     cx.here("max_ms"),
-                    format!("{ms} milliseconds is longer than any run can take"),
+                    format!("{shown} milliseconds is longer than any run can take"),
                 )
             })?;
             cx.one(latency().at_most(max))
