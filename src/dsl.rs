@@ -75,6 +75,15 @@ pub const repeat: Word = Word;
 /// `min_passes = <m>;` — how many of the [`repeat`]ed runs must pass (default: all).
 pub const min_passes: Word = Word;
 
+/// `runtime = <RuntimeFlavor>;` — the tokio runtime each test builds: by default a
+/// current-thread one (as `#[tokio::test]`); `RuntimeFlavor::multi_thread(n)` for an agent
+/// that calls `block_in_place` or needs real parallelism. Suite or scenario level.
+///
+/// ```text
+/// runtime = RuntimeFlavor::multi_thread(2);
+/// ```
+pub const runtime: Word = Word;
+
 /// `tags = ["<tag>", ...];` — tags of the scenarios, shown in reports, filtered by the HTML
 /// report and by `agent-test run --tag`. A tag is one word (no whitespace or commas), listed
 /// once. Suite or scenario level: a scenario has the suite's tags, then its own.
@@ -189,8 +198,8 @@ pub const simulate: Word = Word;
 /// The words at the top of `agent_test!`: settings, `scenario`, `context`, `files`.
 pub mod in_suite {
     pub use super::{
-        agent, clock, context, files, judge, min_passes, repeat, report_dir, scenario, tags,
-        timeout, timezone, tools,
+        agent, clock, context, files, judge, min_passes, repeat, report_dir, runtime, scenario,
+        tags, timeout, timezone, tools,
     };
 }
 
@@ -205,8 +214,8 @@ pub mod in_scenario {
     #[doc(hidden)]
     pub use super::__;
     pub use super::{
-        agent, clock, context, expect, extract, history, judge, min_passes, repeat, simulate,
-        system, tags, timeout, timezone, user,
+        agent, clock, context, expect, extract, history, judge, min_passes, repeat, runtime,
+        simulate, system, tags, timeout, timezone, user,
     };
 }
 

@@ -46,7 +46,6 @@
 //! ```
 
 pub use agent_test_macros::{agent_test, agent_test_files};
-#[cfg(feature = "http")]
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     Clock, DEFAULT_TURN_TIMEOUT, DeclaredTools, Env, ExprValue, Expression, Extraction, LoadError,

@@ -17,7 +17,9 @@ use crate::syntax::{ContextEntry, Place, ScenarioAst, Stmt, SuiteAst, UserExpr};
 
 pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> TokenStream {
     let suite_fn = suite_fn_name(suite);
+    let runtime_fn = runtime_fn_name(&suite_fn);
     let mut out = suite_item(suite, &suite_fn, diag);
+    out.extend(runtime_item(suite, &runtime_fn));
     let mut names: Vec<String> = Vec::new();
     for s in &suite.scenarios {
         // A duplicate (reported by `validate`) gets a test name of its own, so rustc does not
@@ -30,10 +32,46 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> T
         }
         let ident = Ident::new(&name, s.name.span());
         names.push(name);
-        out.extend(scenario_item(s, &ident, &suite_fn));
+        out.extend(scenario_item(s, &ident, &suite_fn, &runtime_fn));
     }
-    out.extend(crate::files::expand(suite, &suite_fn, diag));
+    out.extend(crate::files::expand(suite, &suite_fn, &runtime_fn, diag));
     out
+}
+
+/// The setting that is not the suite's: `runtime = ..;` chooses the tokio runtime the test
+/// builds before any suite exists (building one evaluates the agent expression).
+pub(crate) const RUNTIME: &str = "runtime";
+
+/// `__agent_test_runtime_<hash>`: the suite's runtime flavour, beside its suite function.
+fn runtime_fn_name(suite_fn: &Ident) -> Ident {
+    let name = suite_fn.to_string().replace("_suite_", "_runtime_");
+    Ident::new(&name, Span::call_site())
+}
+
+/// The suite's `runtime = ..;`, else the default, as a function every test calls (the
+/// expression written once, in the position of its type).
+fn runtime_item(suite: &SuiteAst, runtime_fn: &Ident) -> TokenStream {
+    let value = suite
+        .settings
+        .iter()
+        .find(|s| s.name == RUNTIME)
+        .map_or_else(
+            || quote! { ::agent_test::__private::RuntimeFlavor::current_thread() },
+            |s| {
+                let v = s.value.braced();
+                quote! { #v }
+            },
+        );
+    quote! {
+        #[doc(hidden)]
+        #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+        #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+        fn #runtime_fn() -> ::agent_test::__private::RuntimeFlavor {
+            #[allow(unused_imports)]
+            use ::agent_test::prelude::*;
+            #value
+        }
+    }
 }
 
 /// Named after the scenarios, so it is unique per invocation and stable while the user types
@@ -70,11 +108,15 @@ fn suite_item(
 ) -> TokenStream {
     let words = suite.words.iter().map(|w| word_ref(w, "in_suite"));
     let tools = crate::tools::expand(suite, diag);
-    let settings = suite.settings.iter().map(|s| {
-        let method = Ident::new(&s.name.to_string(), s.name.span());
-        let value = s.value.braced();
-        quote! { .#method(#value) }
-    });
+    let settings = suite
+        .settings
+        .iter()
+        .filter(|s| s.name != RUNTIME)
+        .map(|s| {
+            let method = Ident::new(&s.name.to_string(), s.name.span());
+            let value = s.value.braced();
+            quote! { .#method(#value) }
+        });
     let context = suite.context.iter().map(|e| {
         let (key, value) = context_parts(e);
         quote! { .context(#key, #value) }
@@ -105,13 +147,27 @@ fn context_parts(e: &ContextEntry) -> (Literal, proc_macro2::Group) {
     (key, e.value.braced())
 }
 
-fn scenario_item(s: &ScenarioAst, name: &Ident, suite_fn: &Ident) -> TokenStream {
+fn scenario_item(
+    s: &ScenarioAst,
+    name: &Ident,
+    suite_fn: &Ident,
+    runtime_fn: &Ident,
+) -> TokenStream {
     let docs = &s.docs;
     let attrs = &s.attrs;
     let run = run_ident();
     let name_str = Literal::string(&name.to_string());
     let description = Literal::string(&s.description);
     let body = stmts(&s.body, false);
+    // The scenario's own `runtime = ..;` (emitted here, not as a step), else the suite's.
+    let flavor = s
+        .body
+        .iter()
+        .find_map(|stmt| match stmt {
+            Stmt::Setting { name, value } if name == RUNTIME => Some(value.braced()),
+            _ => None,
+        })
+        .map_or_else(|| quote! { #runtime_fn() }, |v| quote! { #v });
     // The scenario's line, and the call's place: the runtime entry point is `#[track_caller]`,
     // so a failing test's panic points at the scenario's name.
     let line = quote_spanned! {name.span()=> ::core::line!() };
@@ -124,6 +180,7 @@ fn scenario_item(s: &ScenarioAst, name: &Ident, suite_fn: &Ident) -> TokenStream
             line: #line,
         },
         #suite_fn,
+        #flavor,
         &mut |#run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move { #body })
         },
@@ -210,6 +267,8 @@ fn stmts(body: &[Stmt], in_turn: bool) -> TokenStream {
                 label.set_span(e.span);
                 quote! { #run.__expect(#check, #label, #in_turn); }
             }
+            // Read before the run starts (see `scenario_item`).
+            Stmt::Setting { name, .. } if name == RUNTIME => TokenStream::new(),
             Stmt::Setting { name, value } => {
                 let method = Ident::new(&name.to_string(), name.span());
                 let value = value.braced();

@@ -11,7 +11,12 @@ use crate::diag::Diagnostics;
 use crate::syntax::SuiteAst;
 
 #[cfg(not(feature = "files"))]
-pub(crate) fn expand(suite: &SuiteAst, _suite_fn: &Ident, diag: &mut Diagnostics) -> TokenStream {
+pub(crate) fn expand(
+    suite: &SuiteAst,
+    _suite_fn: &Ident,
+    _runtime_fn: &Ident,
+    diag: &mut Diagnostics,
+) -> TokenStream {
     for f in &suite.files {
         diag.error(
             f.span,
@@ -23,7 +28,12 @@ pub(crate) fn expand(suite: &SuiteAst, _suite_fn: &Ident, diag: &mut Diagnostics
 }
 
 #[cfg(feature = "files")]
-pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics) -> TokenStream {
+pub(crate) fn expand(
+    suite: &SuiteAst,
+    suite_fn: &Ident,
+    runtime_fn: &Ident,
+    diag: &mut Diagnostics,
+) -> TokenStream {
     use std::collections::HashSet;
     use std::path::{Path, PathBuf};
 
@@ -143,6 +153,7 @@ pub(crate) fn expand(suite: &SuiteAst, suite_fn: &Ident, diag: &mut Diagnostics)
                 let call = quote_spanned! {entry.span=>
                     ::agent_test::__private::test_file_case(
                         #suite_fn,
+                        #runtime_fn(),
                         &#cases_static,
                         #index,
                         ::core::module_path!(),

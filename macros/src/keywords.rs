@@ -20,6 +20,7 @@ pub(crate) const SETTINGS: &[&str] = &[
     "min_passes",
     "tags",
     "tools",
+    "runtime",
 ];
 
 /// Settings a scenario can override, written `name = <expr>;` in its body.
@@ -32,6 +33,7 @@ pub(crate) const SCENARIO_SETTINGS: &[&str] = &[
     "repeat",
     "min_passes",
     "tags",
+    "runtime",
 ];
 
 /// Rust keywords (and contextual keywords that can start an item or statement): an identifier

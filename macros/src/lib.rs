@@ -88,6 +88,7 @@ use proc_macro2::TokenStream;
 /// | `timezone = <expr>;` | an IANA time-zone name for dates (default `UTC`; suite or scenario level) |
 /// | `judge = <expr>;` | a `Judge` grading the judged checks (`judge(..)`, `free_text(..)`, …; suite or scenario level). Without it, `Judge::from_env()` when the environment names a judge |
 /// | `repeat = <n>;` / `min_passes = <m>;` | run each scenario `n` times, `m` of which must pass ([repeats](#repeats); suite or scenario level) |
+/// | `runtime = <RuntimeFlavor>;` | the tokio runtime each test builds: a current-thread one by default (as `#[tokio::test]`), `RuntimeFlavor::multi_thread(n)` for an agent that calls `block_in_place` or needs parallelism (suite or scenario level; a test attribute such as `#[tokio::test]` on a scenario is an error saying so) |
 /// | `tags = ["billing", "slow"];` | tags shown in the reports, with a filter in the HTML page `agent-test report` writes (scenarios read from data files are picked by tag with `agent-test run --tag`) (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
 /// | `tools = "tools.json";` | the agent's tools as it declares them to its model (OpenAI's tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate, or inline as `tools = json!([...]);` — see [declared tools](#declared-tools) (suite level) |
 /// | `tools { name: Type, ... }` | tools whose arguments are Rust types deriving `schemars::JsonSchema` (suite level) |

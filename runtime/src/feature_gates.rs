@@ -43,9 +43,9 @@ pub trait JmesPathFeature {
     fn never(self) -> Infallible;
 }
 
-/// Implemented by nothing: an agent over HTTP (`HttpAgent`, `ChatAgent`) needs agent-test's `http` feature.
+/// Implemented by nothing: HTTP (`HttpAgent`, `ChatAgent`, `request`, a judge over HTTP) needs agent-test's `http` feature.
 #[diagnostic::on_unimplemented(
-    message = "an agent over HTTP (`HttpAgent`, `ChatAgent`) needs agent-test's `http` feature",
+    message = "HTTP (`HttpAgent`, `ChatAgent`, `request`, a judge over HTTP) needs agent-test's `http` feature",
     label = "this needs the `http` feature",
     note = "enable it in Cargo.toml: agent-test = {{ version = \"0.1\", features = [\"http\"] }}"
 )]
@@ -98,6 +98,18 @@ pub fn json_path<Q: JsonPathFeature>(query: Q) -> crate::check::JsonPath {
 #[cfg(not(feature = "jmespath"))]
 pub fn jmespath<E: JmesPathFeature>(expression: E) -> crate::check::JmesPath {
     match expression.never() {}
+}
+
+/// Without the `http` feature: an error naming it. See `request::get`.
+#[cfg(not(feature = "http"))]
+pub fn get<U: HttpFeature>(url: U) -> Gated {
+    match url.never() {}
+}
+
+/// Without the `http` feature: an error naming it. See `request::post`.
+#[cfg(not(feature = "http"))]
+pub fn post<U: HttpFeature>(url: U) -> Gated {
+    match url.never() {}
 }
 
 /// Without the `tracing` feature: an error naming it.

@@ -59,6 +59,11 @@ mod pattern;
 pub mod report;
 #[cfg(feature = "http")]
 pub mod request;
+/// HTTP calls for a scenario's setup and verification: they need the `http` feature.
+#[cfg(not(feature = "http"))]
+pub mod request {
+    pub use crate::feature_gates::{get, post};
+}
 mod run;
 pub mod scenario;
 mod schema;
@@ -128,9 +133,8 @@ pub mod prelude {
     };
     pub use crate::model::{Call, Guardrail, Message, Reply, ToolErrorKind, Usage, Workflow};
     /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.
-    #[cfg(feature = "http")]
     pub use crate::request;
-    pub use crate::run::{Extraction, simulated_user};
+    pub use crate::run::{Extraction, RuntimeFlavor, simulated_user};
     pub use crate::{Clock, RecordedRun, ScenarioRun, Suite, evaluate};
     pub use serde_json::json;
     pub use std::time::Duration;
@@ -141,8 +145,8 @@ pub mod prelude {
 pub mod __private {
     pub use crate::agent::{UserMessage, user_message};
     pub use crate::run::{
-        FileCases, ScenarioRun, ScenarioSource, Suite, ToolArgs, schema_of, test_file_case,
-        test_scenario, tools_file, typed_tools,
+        FileCases, RuntimeFlavor, ScenarioRun, ScenarioSource, Suite, ToolArgs, schema_of,
+        test_file_case, test_scenario, tools_file, typed_tools,
     };
     pub use std::boxed::Box;
 }

@@ -213,3 +213,34 @@ agent_test! {
         }
     }
 }
+
+/// An agent that blocks a worker thread: it needs a multi-threaded runtime (on the default
+/// current-thread one, `block_in_place` panics, and the turn is an agent error).
+fn blocking_agent() -> impl Agent {
+    agent_fn(|_req| async {
+        let threads = tokio::task::block_in_place(|| {
+            tokio::runtime::Handle::current().metrics().num_workers()
+        });
+        format!("{threads} workers")
+    })
+}
+
+agent_test! {
+    agent = blocking_agent();
+    runtime = RuntimeFlavor::multi_thread(2);
+
+    /// The suite's runtime: two worker threads.
+    scenario the_suite_s_runtime_is_multi_threaded {
+        user "work" {
+            expect reply().equals("2 workers");
+        }
+    }
+
+    /// A scenario's own runtime wins over the suite's.
+    scenario a_scenario_sets_its_own_runtime {
+        runtime = RuntimeFlavor::multi_thread(3);
+        user "work" {
+            expect reply().equals("3 workers");
+        }
+    }
+}

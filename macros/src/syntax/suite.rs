@@ -286,7 +286,18 @@ fn parse_scenario(
                 description.push(text.trim().to_owned());
                 docs.push(a.tokens);
             }
-            None => others.push(a.tokens),
+            None => match test_attribute(&a.tokens) {
+                Some(written) => diag.error(
+                    attribute_span(&a.tokens),
+                    format!(
+                        "`#[{written}]` on a scenario: a scenario is already a test, run on a tokio \
+                         runtime of its own; remove the attribute (for a multi-threaded runtime, \
+                         write `runtime = RuntimeFlavor::multi_thread(2);` in the scenario or the \
+                         suite)"
+                    ),
+                ),
+                None => others.push(a.tokens),
+            },
         }
     }
     ScenarioAst {
@@ -296,6 +307,41 @@ fn parse_scenario(
         name,
         body,
     }
+}
+
+/// The path of an attribute that makes a function a test (`test`, `tokio::test`,
+/// `test_log::test`, `rstest`, `test_case`, ...), as written.
+fn test_attribute(tokens: &TokenStream) -> Option<String> {
+    let inner = tokens.clone().into_iter().find_map(|t| match t {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => Some(g.stream()),
+        _ => None,
+    })?;
+    let mut path = String::new();
+    let mut last = String::new();
+    for t in inner {
+        match t {
+            TokenTree::Ident(i) => {
+                last = i.to_string();
+                path.push_str(&last);
+            }
+            TokenTree::Punct(p) if p.as_char() == ':' => path.push(':'),
+            _ => break,
+        }
+    }
+    let first = path.split("::").next().unwrap_or_default();
+    (last == "test" || matches!(first, "rstest" | "test_case" | "test_matrix")).then_some(path)
+}
+
+/// The span of an attribute's `[..]` (all of it but the `#`).
+fn attribute_span(tokens: &TokenStream) -> Span {
+    tokens
+        .clone()
+        .into_iter()
+        .find_map(|t| match t {
+            TokenTree::Group(g) => Some(g.span()),
+            _ => None,
+        })
+        .unwrap_or_else(Span::call_site)
 }
 
 fn placeholder(snake: &str, index: usize) -> String {

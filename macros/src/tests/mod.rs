@@ -66,9 +66,10 @@ fn complete_input_expands_without_errors() {
     assert_eq!(errors(COMPLETE), Vec::<String>::new());
     let out = expand_suite(ts(COMPLETE));
     let names = fn_names(&out);
-    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(names.len(), 4, "{names:?}");
     assert!(names[0].starts_with("__agent_test_suite_"));
-    assert_eq!(&names[1..], ["refund", "other"]);
+    assert!(names[1].starts_with("__agent_test_runtime_"));
+    assert_eq!(&names[2..], ["refund", "other"]);
     let text = out.to_string();
     // Each test is one call of the runtime's entry point.
     assert_eq!(
@@ -180,7 +181,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`, `runtime`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );
@@ -278,7 +279,7 @@ fn scenario_names_are_checked() {
     let names = fn_names(&expand_suite(ts(
         r#"agent = a(); scenario "Refund flow" { } scenario { }"#,
     )));
-    assert_eq!(&names[1..], ["refund_flow", "unnamed_scenario_2"]);
+    assert_eq!(&names[2..], ["refund_flow", "unnamed_scenario_2"]);
 }
 
 #[test]
@@ -814,7 +815,7 @@ fn scenario_settings_are_checked_like_the_suites() {
             r#"agent = a(); scenario s { timout = x(); report_dir = "r"; user "hi" { clock = c(); } }"#
         ),
         [
-            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`)",
+            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `runtime`)",
             "`report_dir` is a suite setting: set it at the top of `agent_test!`, for every scenario",
             "`clock` cannot be set inside a turn's check block; set it in the scenario's body",
         ]

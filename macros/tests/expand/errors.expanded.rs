@@ -15,6 +15,14 @@ fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
     let _ = { my_agent() };
     ::agent_test::__private::Suite::new()
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_5c5041350eae7a82() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn broken() {
@@ -29,6 +37,7 @@ fn broken() {
             line: ::core::line!(),
         },
         __agent_test_suite_5c5041350eae7a82,
+        __agent_test_runtime_5c5041350eae7a82(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]
@@ -95,6 +104,7 @@ fn broken_2() {
             line: ::core::line!(),
         },
         __agent_test_suite_5c5041350eae7a82,
+        __agent_test_runtime_5c5041350eae7a82(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]
@@ -126,6 +136,7 @@ fn unnamed_scenario_3() {
             line: ::core::line!(),
         },
         __agent_test_suite_5c5041350eae7a82,
+        __agent_test_runtime_5c5041350eae7a82(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]
@@ -148,7 +159,7 @@ fn unnamed_scenario_3() {
     );
 }
 ::core::compile_error! {
-    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`)"
+    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`, `runtime`)"
 }
 ::core::compile_error! {
     "unknown statement `usr`; did you mean `user`?"

@@ -12,6 +12,14 @@ fn __agent_test_suite_82e1942dd7f25184() -> ::agent_test::__private::Suite {
     use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new().agent({ my_agent() })
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_82e1942dd7f25184() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn written_beside_the_files() {
@@ -26,6 +34,7 @@ fn written_beside_the_files() {
             line: ::core::line!(),
         },
         __agent_test_suite_82e1942dd7f25184,
+        __agent_test_runtime_82e1942dd7f25184(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]
@@ -54,6 +63,7 @@ static __agent_test_suite_82e1942dd7f25184_file_0_0: ::agent_test::__private::Fi
 fn greets() {
     ::agent_test::__private::test_file_case(
         __agent_test_suite_82e1942dd7f25184,
+        __agent_test_runtime_82e1942dd7f25184(),
         &__agent_test_suite_82e1942dd7f25184_file_0_0,
         0,
         ::core::module_path!(),
@@ -70,6 +80,7 @@ static __agent_test_suite_82e1942dd7f25184_file_0_1: ::agent_test::__private::Fi
 fn recorded__recorded_1() {
     ::agent_test::__private::test_file_case(
         __agent_test_suite_82e1942dd7f25184,
+        __agent_test_runtime_82e1942dd7f25184(),
         &__agent_test_suite_82e1942dd7f25184_file_0_1,
         0,
         ::core::module_path!(),
@@ -80,6 +91,7 @@ fn recorded__recorded_1() {
 fn recorded__recorded_2() {
     ::agent_test::__private::test_file_case(
         __agent_test_suite_82e1942dd7f25184,
+        __agent_test_runtime_82e1942dd7f25184(),
         &__agent_test_suite_82e1942dd7f25184_file_0_1,
         1,
         ::core::module_path!(),

@@ -12,6 +12,14 @@ fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite
     use :: agent_test :: prelude :: * ;
     :: agent_test :: __private :: Suite :: new () . agent ({ my_agent () })
 }
+#[doc (hidden)]
+#[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
+#[allow (dead_code , non_snake_case , unused_braces , unexpected_cfgs)]
+fn __agent_test_runtime_4a8c6029663c3ff2 () -> :: agent_test :: __private :: RuntimeFlavor {
+    #[allow (unused_imports)]
+    use :: agent_test :: prelude :: * ;
+    :: agent_test :: __private :: RuntimeFlavor :: current_thread ()
+}
 #[test]
 #[allow (unused_braces , unexpected_cfgs)]
 fn typing () {
@@ -20,6 +28,7 @@ fn typing () {
     :: agent_test :: __private :: test_scenario (
         & :: agent_test :: __private :: ScenarioSource { name : "typing" , description : "" , module : :: core :: module_path ! () , file : :: core :: file ! () , line : :: core :: line ! () , },
         __agent_test_suite_4a8c6029663c3ff2,
+        __agent_test_runtime_4a8c6029663c3ff2 (),
         & mut | __agent_test_run : & mut :: agent_test :: __private :: ScenarioRun | {
             :: agent_test :: __private :: Box :: pin (
                 async move {

@@ -10,6 +10,14 @@ fn __agent_test_suite_a9bc8acca21f39b1() -> ::agent_test::__private::Suite {
     use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new().agent({ my_agent() })
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_a9bc8acca21f39b1() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn hello() {
@@ -24,6 +32,7 @@ fn hello() {
             line: ::core::line!(),
         },
         __agent_test_suite_a9bc8acca21f39b1,
+        __agent_test_runtime_a9bc8acca21f39b1(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]

@@ -10,6 +10,14 @@ fn __agent_test_suite_cb69f74661c76366() -> ::agent_test::__private::Suite {
     use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new().agent({ my_agent() })
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_cb69f74661c76366() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 /// Every kind of statement a scenario takes.
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
@@ -25,6 +33,7 @@ fn every_statement() {
             line: ::core::line!(),
         },
         __agent_test_suite_cb69f74661c76366,
+        __agent_test_runtime_cb69f74661c76366(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]

@@ -41,6 +41,14 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
         .context("CUSTOMER_EMAIL", { "ana@example.com" })
         .context("USER_ID", { 12345 })
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_1be99f68d75d2e45() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 /// Doc comments become the scenario's description,
 /// over several lines.
 #[test]
@@ -59,6 +67,7 @@ fn documented() {
             line: ::core::line!(),
         },
         __agent_test_suite_1be99f68d75d2e45,
+        __agent_test_runtime_1be99f68d75d2e45(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]
@@ -90,6 +99,7 @@ fn second() {
             line: ::core::line!(),
         },
         __agent_test_suite_1be99f68d75d2e45,
+        __agent_test_runtime_1be99f68d75d2e45(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]

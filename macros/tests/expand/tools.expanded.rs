@@ -20,6 +20,14 @@ fn __agent_test_suite_1cef0dc827a5deeb() -> ::agent_test::__private::Suite {
             )
         })
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_1cef0dc827a5deeb() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn search() {
@@ -34,6 +42,7 @@ fn search() {
             line: ::core::line!(),
         },
         __agent_test_suite_1cef0dc827a5deeb,
+        __agent_test_runtime_1cef0dc827a5deeb(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]

@@ -29,6 +29,14 @@ fn __agent_test_suite_691bb03f4c49c2b1() -> ::agent_test::__private::Suite {
             ),
         )
 }
+#[doc(hidden)]
+#[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
+#[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
+fn __agent_test_runtime_691bb03f4c49c2b1() -> ::agent_test::__private::RuntimeFlavor {
+    #[allow(unused_imports)]
+    use ::agent_test::prelude::*;
+    ::agent_test::__private::RuntimeFlavor::current_thread()
+}
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn typed() {
@@ -43,6 +51,7 @@ fn typed() {
             line: ::core::line!(),
         },
         __agent_test_suite_691bb03f4c49c2b1,
+        __agent_test_runtime_691bb03f4c49c2b1(),
         &mut |__agent_test_run: &mut ::agent_test::__private::ScenarioRun| {
             ::agent_test::__private::Box::pin(async move {
                 #[cfg(rust_analyzer)]

@@ -9,7 +9,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use super::{FileCases, Repeats, ScenarioRun, Suite, run_file_case};
+use super::{FileCases, Repeats, RuntimeFlavor, ScenarioRun, Suite, run_file_case};
 use crate::model::ScenarioInfo;
 use crate::report::Report;
 use crate::scenario::Scenario;
@@ -38,16 +38,22 @@ pub type ScenarioBody<'a> =
     dyn for<'r> FnMut(&'r mut ScenarioRun) -> Pin<Box<dyn Future<Output = ()> + 'r>> + 'a;
 
 /// A scenario of `agent_test!` as a test: runs `body` against a fresh `suite()` as many times
-/// as the scenario's `repeat` says, on a current-thread tokio runtime (what `#[tokio::test]`
-/// builds), writes the report and fails the test unless it passed. The failure points at the
+/// as the scenario's `repeat` says, on the tokio runtime `flavor` says (by default a
+/// current-thread one, what `#[tokio::test]` builds), writes the report and fails the test
+/// unless it passed. The failure points at the
 /// caller: the generated call carries the scenario name's span.
 #[doc(hidden)]
 #[track_caller]
-pub fn test_scenario(source: &ScenarioSource, suite: fn() -> Suite, body: &mut ScenarioBody<'_>) {
+pub fn test_scenario(
+    source: &ScenarioSource,
+    suite: fn() -> Suite,
+    flavor: RuntimeFlavor,
+    body: &mut ScenarioBody<'_>,
+) {
     let info = ScenarioInfo::new(source.name)
         .described(source.description)
         .located(source.module, source.file, source.line);
-    let report = block_on(repeated(suite, info, Steps::Written(body)));
+    let report = block_on(flavor, repeated(suite, info, Steps::Written(body)));
     report.assert_passed();
 }
 
@@ -62,6 +68,7 @@ pub fn test_scenario(source: &ScenarioSource, suite: fn() -> Suite, body: &mut S
 )]
 pub fn test_file_case(
     suite: fn() -> Suite,
+    flavor: RuntimeFlavor,
     cases: &'static FileCases,
     index: usize,
     module: &'static str,
@@ -74,7 +81,7 @@ pub fn test_file_case(
     let mut info = case.scenario.info();
     info.module = Some(module.to_owned());
     info.file = Some(cases.file.to_owned());
-    let report = block_on(async {
+    let report = block_on(flavor, async {
         if case.recording.is_none() {
             return repeated(suite, info, Steps::Data(&case.scenario)).await;
         }
@@ -108,19 +115,16 @@ async fn repeated(suite: fn() -> Suite, info: ScenarioInfo, mut steps: Steps<'_,
     }
 }
 
-/// Runs `future` to completion on a current-thread runtime with every driver enabled, as
-/// `#[tokio::test]` does.
+/// Runs `future` to completion on a runtime of `flavor` with every driver enabled (by default
+/// a current-thread one, as `#[tokio::test]` builds).
 #[allow(
     clippy::panic,
     reason = "runs a generated test: without a runtime, failing that test is the only answer"
 )]
-fn block_on(future: impl Future<Output = Report>) -> Report {
-    match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+fn block_on(flavor: RuntimeFlavor, future: impl Future<Output = Report>) -> Report {
+    match flavor.build() {
         Ok(runtime) => runtime.block_on(future),
-        Err(e) => panic!("agent-test: cannot start a tokio runtime for the test: {e}"),
+        Err(e) => panic!("agent-test: {e}"),
     }
 }
 
@@ -130,7 +134,7 @@ mod tests {
     use std::panic::Location;
     use std::sync::{Arc, Mutex};
 
-    use super::{ScenarioSource, Suite, test_scenario};
+    use super::{RuntimeFlavor, ScenarioSource, Suite, test_scenario};
     use crate::check::reply;
 
     const SOURCE: ScenarioSource = ScenarioSource {
@@ -150,13 +154,18 @@ mod tests {
     #[test]
     fn the_body_runs_once_per_repeat() {
         let calls = Cell::new(0);
-        test_scenario(&SOURCE, repeated_suite, &mut |run| {
-            calls.set(calls.get() + 1);
-            Box::pin(async move {
-                run.user("hi").await;
-                run.expect(reply().contains("hello"));
-            })
-        });
+        test_scenario(
+            &SOURCE,
+            repeated_suite,
+            RuntimeFlavor::default(),
+            &mut |run| {
+                calls.set(calls.get() + 1);
+                Box::pin(async move {
+                    run.user("hi").await;
+                    run.expect(reply().contains("hello"));
+                })
+            },
+        );
         assert_eq!(calls.get(), 3);
     }
 
@@ -180,7 +189,9 @@ mod tests {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // An empty scenario fails ("nothing to run").
             call = Some(Location::caller());
-            test_scenario(&SOURCE, Suite::new, &mut |_run| Box::pin(async {}))
+            test_scenario(&SOURCE, Suite::new, RuntimeFlavor::default(), &mut |_run| {
+                Box::pin(async {})
+            })
         }));
         std::panic::set_hook(Box::new(move |info| previous(info)));
         assert!(outcome.is_err(), "an empty scenario must fail");
