@@ -47,7 +47,6 @@ mod clock;
 mod closed_forms;
 mod evaluate;
 mod expression;
-mod feature_gates;
 pub mod formats;
 pub mod judge;
 mod literal;
@@ -62,7 +61,7 @@ pub mod request;
 /// HTTP calls for a scenario's setup and verification: they need the `http` feature.
 #[cfg(not(feature = "http"))]
 pub mod request {
-    pub use crate::feature_gates::{get, post};
+    pub use crate::agent::gated::{get, post};
 }
 mod run;
 pub mod scenario;
@@ -110,20 +109,20 @@ pub mod prelude {
     };
     // What a feature gives, or without it an item of the same name whose use is an error
     // naming the feature to enable.
+    #[cfg(not(feature = "http"))]
+    pub use crate::agent::{ChatAgent, HttpAgent};
+    #[cfg(not(feature = "jmespath"))]
+    pub use crate::check::gated::jmespath;
+    #[cfg(not(feature = "jsonpath"))]
+    pub use crate::check::gated::json_path;
+    #[cfg(not(feature = "schema"))]
+    pub use crate::check::gated::{matches_schema, schema};
     #[cfg(feature = "jmespath")]
     pub use crate::check::jmespath;
     #[cfg(feature = "jsonpath")]
     pub use crate::check::json_path;
     #[cfg(feature = "schema")]
     pub use crate::check::schema;
-    #[cfg(not(feature = "jmespath"))]
-    pub use crate::feature_gates::jmespath;
-    #[cfg(not(feature = "jsonpath"))]
-    pub use crate::feature_gates::json_path;
-    #[cfg(not(feature = "http"))]
-    pub use crate::feature_gates::{ChatAgent, HttpAgent};
-    #[cfg(not(feature = "schema"))]
-    pub use crate::feature_gates::{matches_schema, schema};
     pub use crate::judge::{Judge, JudgeMode};
     #[cfg(feature = "schema")]
     pub use crate::matcher::matches_schema;

@@ -4,6 +4,7 @@ pub(crate) mod cassette_entries;
 #[cfg(feature = "http")]
 mod chat;
 mod closure;
+pub(crate) mod gated;
 #[cfg(feature = "http")]
 mod http;
 mod input;
@@ -33,11 +34,11 @@ pub use wire::{DEFAULT_MAX_BODY_BYTES, Secret};
 
 // Without a feature, items of the same names whose use is an error naming the feature.
 #[cfg(not(feature = "tracing"))]
-pub use crate::feature_gates::traced;
+pub use gated::traced;
 #[cfg(not(feature = "http"))]
-pub use crate::feature_gates::{ChatAgent, HttpAgent};
+pub use gated::{ChatAgent, HttpAgent};
 #[cfg(not(feature = "mcp"))]
-pub use crate::feature_gates::{McpAgent, McpServer};
+pub use gated::{McpAgent, McpServer};
 
 use std::fmt;
 use std::future::Future;

@@ -346,6 +346,7 @@ mod chain;
 mod context;
 mod count;
 mod custom;
+pub(crate) mod gated;
 mod jmespath;
 mod json;
 mod json_source;
