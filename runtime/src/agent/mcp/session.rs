@@ -52,7 +52,8 @@ pub(crate) enum Failure {
 /// The last lines a stdio server wrote to its standard error.
 #[derive(Clone, Default)]
 struct StderrTail {
-    lines: Arc<Mutex<VecDeque<String>>>,
+    /// Each line as read (at most [`STDERR_LINE_BYTES`]) and whether it was cut.
+    lines: Arc<Mutex<VecDeque<(Vec<u8>, bool)>>>,
     /// Becomes true when the server's standard error ends (none for an HTTP server).
     ended: Option<tokio::sync::watch::Receiver<bool>>,
 }
@@ -87,15 +88,19 @@ impl StderrTail {
                 if n == 0 {
                     break;
                 }
-                for &b in chunk.iter().take(n) {
-                    if b == b'\n' {
+                let read = chunk.get(..n).unwrap_or_default();
+                for piece in read.split_inclusive(|b| *b == b'\n') {
+                    let (text, ends) = match piece.strip_suffix(b"\n") {
+                        Some(text) => (text, true),
+                        None => (piece, false),
+                    };
+                    let room = STDERR_LINE_BYTES.saturating_sub(line.len());
+                    line.extend_from_slice(text.get(..room.min(text.len())).unwrap_or_default());
+                    cut |= text.len() > room;
+                    if ends {
                         lines.push(&line, cut);
                         line.clear();
                         cut = false;
-                    } else if line.len() < STDERR_LINE_BYTES {
-                        line.push(b);
-                    } else {
-                        cut = true;
                     }
                 }
             }
@@ -116,17 +121,16 @@ impl StderrTail {
         }
     }
 
+    /// Keeps a line as read: escaping waits for [`StderrTail::shown`], so that a server
+    /// writing megabytes costs a copy per line, not an escape of every byte (which, in a debug
+    /// build on a busy machine, outlasted the wait for the tail).
     fn push(&self, line: &[u8], cut: bool) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let mut text = crate::util::text::escape_bytes(line);
-        if cut {
-            text.push_str(" [...]");
-        }
         let mut q = self.lines.lock().unwrap_or_else(|p| p.into_inner());
         if q.len() == STDERR_LINES {
             q.pop_front();
         }
-        q.push_back(text);
+        q.push_back((line.to_vec(), cut));
     }
 
     fn shown(&self) -> String {
@@ -134,7 +138,16 @@ impl StderrTail {
         if q.is_empty() {
             return String::new();
         }
-        let lines: Vec<&str> = q.iter().map(String::as_str).collect();
+        let lines: Vec<String> = q
+            .iter()
+            .map(|(line, cut)| {
+                let mut text = crate::util::text::escape_bytes(line);
+                if *cut {
+                    text.push_str(" [...]");
+                }
+                text
+            })
+            .collect();
         format!(
             "; its standard error ended with:\n    {}",
             lines.join("\n    ")
