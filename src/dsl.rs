@@ -75,6 +75,30 @@ pub const repeat: Word = Word;
 /// `min_passes = <m>;` — how many of the [`repeat`]ed runs must pass (default: all).
 pub const min_passes: Word = Word;
 
+/// `min_pass_rate = (<rate>, <confidence>);` — the [`repeat`]ed runs pass only if their pass
+/// rate is at least `rate` with that confidence: the lower bound of the pass rate's Wilson
+/// score interval must reach it. `min_pass_rate = 0.9;` means 95 % confidence. It replaces the
+/// default "every run must pass" ([`min_passes`], if written, must hold too). Both numbers are
+/// more than 0 and less than 1; a literal outside is a compile error, and a rate the runs can
+/// never prove (0.9 at 95 % needs 35 runs, all passing) an error verdict saying how many runs
+/// it needs. Suite or scenario level.
+///
+/// ```text
+/// repeat = 40;
+/// min_pass_rate = (0.9, 0.95);
+/// ```
+pub const min_pass_rate: Word = Word;
+
+/// `prices = <Prices>;` — the price table that gives every turn its cost (reports show it,
+/// `expect cost().at_most_usd(0.05);` budgets it): `Prices::from_file("prices.json")`, your
+/// own `Prices::new().model("m", input, output)`, or the dated `Prices::builtin()` — used
+/// only when written. Suite or scenario level.
+///
+/// ```text
+/// prices = Prices::builtin().unnamed_as("gpt-4o-mini");
+/// ```
+pub const prices: Word = Word;
+
 /// `runtime = <RuntimeFlavor>;` — the tokio runtime each test builds: by default a
 /// current-thread one (as `#[tokio::test]`); `RuntimeFlavor::multi_thread(n)` for an agent
 /// that calls `block_in_place` or needs real parallelism. Suite or scenario level.
@@ -198,8 +222,8 @@ pub const simulate: Word = Word;
 /// The words at the top of `agent_test!`: settings, `scenario`, `context`, `files`.
 pub mod in_suite {
     pub use super::{
-        agent, clock, context, files, judge, min_passes, repeat, report_dir, runtime, scenario,
-        tags, timeout, timezone, tools,
+        agent, clock, context, files, judge, min_pass_rate, min_passes, prices, repeat, report_dir,
+        runtime, scenario, tags, timeout, timezone, tools,
     };
 }
 
@@ -214,8 +238,8 @@ pub mod in_scenario {
     #[doc(hidden)]
     pub use super::__;
     pub use super::{
-        agent, clock, context, expect, extract, history, judge, min_passes, repeat, runtime,
-        simulate, system, tags, timeout, timezone, user,
+        agent, clock, context, expect, extract, history, judge, min_pass_rate, min_passes, prices,
+        repeat, runtime, simulate, system, tags, timeout, timezone, user,
     };
 }
 

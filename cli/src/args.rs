@@ -309,6 +309,32 @@ pub(crate) struct JudgeOptions {
     pub(crate) judge_retries: Option<u32>,
 }
 
+/// What turns cost.
+#[derive(Debug, Args)]
+pub(crate) struct Pricing {
+    /// A price table giving each turn its cost, shown in the reports and budgeted by `cost`
+    /// checks: JSON, US dollars per million tokens, `{"models": {"gpt-4o-mini": {"input":
+    /// 0.15, "output": 0.6}}, "unnamed_as": "gpt-4o-mini"}` (`unnamed_as`: the model of
+    /// replies that name none).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
+}
+
+impl Pricing {
+    /// The table, if one was given; an unreadable or invalid one is an error naming it.
+    pub(crate) fn load(
+        &self,
+    ) -> Result<Option<agent_test_runtime::report::prices::Prices>, String> {
+        self.prices
+            .as_ref()
+            .map(|file| {
+                agent_test_runtime::report::prices::Prices::from_file(file)
+                    .map_err(|e| format!("--prices: {e}"))
+            })
+            .transpose()
+    }
+}
+
 /// `agent-test eval`.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
@@ -325,6 +351,8 @@ pub(crate) struct EvalArgs {
     pub(crate) work: Work,
     #[command(flatten)]
     pub(crate) judge: JudgeOptions,
+    #[command(flatten)]
+    pub(crate) pricing: Pricing,
     #[command(flatten)]
     pub(crate) output: Output,
 }
@@ -360,6 +388,8 @@ pub(crate) struct RunArgs {
     pub(crate) work: Work,
     #[command(flatten)]
     pub(crate) judge: JudgeOptions,
+    #[command(flatten)]
+    pub(crate) pricing: Pricing,
     #[command(flatten)]
     pub(crate) output: Output,
 }

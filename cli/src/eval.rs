@@ -30,6 +30,7 @@ pub(crate) struct Evaluation {
     /// The scenario files whose cases carry their own recordings (without `--runs`).
     case_files: Vec<CaseFile>,
     judge: Option<Judge>,
+    prices: Option<agent_test_runtime::report::prices::Prices>,
     trace_format: Option<TraceFormat>,
     format: OutputFormat,
     jobs: usize,
@@ -57,12 +58,7 @@ impl Evaluation {
             .filter(|f| shard.is_none_or(|s| s.holds(&f.to_string_lossy())))
             .map(Input::File)
             .collect();
-        Ok(Self::new(
-            args,
-            inputs,
-            Scenarios::new(loaded.scenarios),
-            Vec::new(),
-        ))
+        Self::new(args, inputs, Scenarios::new(loaded.scenarios), Vec::new())
     }
 
     /// The recordings the scenario files carry, each case evaluated on its own (of the shard,
@@ -89,12 +85,7 @@ impl Evaluation {
                     .map(move |index| Input::Case { file, index })
             })
             .collect();
-        Ok(Self::new(
-            args,
-            inputs,
-            Scenarios::new(Vec::new()),
-            case_files,
-        ))
+        Self::new(args, inputs, Scenarios::new(Vec::new()), case_files).map_err(|e| vec![e])
     }
 
     fn new(
@@ -102,9 +93,9 @@ impl Evaluation {
         inputs: Vec<Input>,
         scenarios: Scenarios,
         case_files: Vec<CaseFile>,
-    ) -> Self {
+    ) -> Result<Self, String> {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        Evaluation {
+        Ok(Evaluation {
             jobs: args
                 .work
                 .jobs
@@ -118,9 +109,10 @@ impl Evaluation {
             // (AGENT_TEST_JUDGE_MODEL, ...), with its cache: AGENT_TEST_JUDGE_MODE=replay
             // evaluates them with no network at all.
             judge: crate::judge(&args.judge),
+            prices: args.pricing.load()?,
             trace_format: args.trace_format,
             format: args.output.format,
-        }
+        })
     }
 
     /// How many runs it evaluates.
@@ -214,9 +206,12 @@ impl Evaluation {
     fn evaluate(
         &self,
         evaluator: &ScenarioEvaluator,
-        transcript: agent_test_runtime::model::Transcript,
+        mut transcript: agent_test_runtime::model::Transcript,
         runtime: Option<&tokio::runtime::Runtime>,
     ) -> Report {
+        if let Some(p) = &self.prices {
+            p.apply(&mut transcript);
+        }
         match runtime {
             Some(rt) if evaluator.needs_judge() => {
                 rt.block_on(evaluator.evaluate_judged(transcript, self.judge.as_ref()))

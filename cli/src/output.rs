@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
+use agent_test_runtime::report::prices::{Cost, total_cost, usd_text};
 use agent_test_runtime::report::{Report, Summary};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -33,6 +34,8 @@ pub(crate) struct Kept {
     pub(crate) text: Option<String>,
     pub(crate) json: Option<Box<RawValue>>,
     pub(crate) duration_ms: u64,
+    /// What the agent's turns cost, when a price table priced them.
+    pub(crate) cost: Option<Cost>,
 }
 
 impl Kept {
@@ -63,6 +66,7 @@ impl Kept {
             text: (!passed && format != OutputFormat::Json).then(|| report.to_string()),
             json,
             duration_ms: report.duration_ms,
+            cost: total_cost(&report.transcript.turns),
         }
     }
 }
@@ -106,6 +110,9 @@ pub(crate) struct Totals {
     pub(crate) failed: usize,
     pub(crate) unreadable: usize,
     pub(crate) checks: Summary,
+    /// The priced runs' cost, and how many priced runs had a cost that is unknown.
+    pub(crate) cost_usd: Option<f64>,
+    pub(crate) cost_unknown: usize,
 }
 
 impl Totals {
@@ -125,6 +132,11 @@ impl Totals {
                 c.skipped = c.skipped.saturating_add(k.summary.skipped);
                 c.errors = c.errors.saturating_add(k.summary.errors);
                 c.warnings = c.warnings.saturating_add(k.summary.warnings);
+                match &k.cost {
+                    Some(Cost::Usd(usd)) => *self.cost_usd.get_or_insert(0.0) += usd,
+                    Some(Cost::Unknown(_)) => self.cost_unknown += 1,
+                    None => {}
+                }
             }
             Err(_) => self.unreadable += 1,
         }
@@ -151,6 +163,16 @@ impl Totals {
             c.warnings,
             elapsed.as_secs_f64()
         ));
+        if let Some(usd) = self.cost_usd {
+            s.push_str(&format!("; agent cost {}", usd_text(usd)));
+        }
+        if self.cost_unknown > 0 {
+            s.push_str(&format!(
+                "; {} run{} of unknown cost",
+                self.cost_unknown,
+                if self.cost_unknown == 1 { "" } else { "s" }
+            ));
+        }
         s
     }
 }

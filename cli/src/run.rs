@@ -235,6 +235,7 @@ pub(crate) struct LiveRun<'a> {
     scenarios: Vec<Scenario>,
     agent: AgentTemplate,
     judge: Option<Judge>,
+    prices: Option<agent_test_runtime::report::prices::Prices>,
     jobs: usize,
 }
 
@@ -291,6 +292,7 @@ impl<'a> LiveRun<'a> {
             agent,
             // One judge for every scenario, with the command line's settings.
             judge: crate::judge(&args.judge),
+            prices: args.pricing.load()?,
             jobs: args.work.jobs.map_or(DEFAULT_LIVE_JOBS, usize::from),
             args,
             scenarios,
@@ -351,6 +353,9 @@ impl<'a> LiveRun<'a> {
         let mut suite = Suite::new().agent(self.agent.next()).timeout(args.timeout);
         if let Some(j) = &self.judge {
             suite = suite.judge(j.clone());
+        }
+        if let Some(p) = &self.prices {
+            suite = suite.prices(p.clone());
         }
         if let Some(c) = &args.clock {
             suite = suite.clock(Clock::fixed(c.clone()));

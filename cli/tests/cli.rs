@@ -112,6 +112,68 @@ fn eval_reports_passes_failures_and_exit_code() {
 }
 
 #[test]
+fn eval_prices_the_recorded_turns_with_a_price_table() {
+    let dir = temp("eval-prices");
+    let scenario = json!({"name": "priced", "steps": [{"step": "user", "text": "book it"}],
+        "expect": [{"check": {"type": "cost", "max_usd": 0.002}}]});
+    write(&dir.join("scenarios.json"), &json!([scenario]));
+    let run = |input: u64, output: u64| {
+        json!({"scenario": {"name": "priced"}, "transcript": {"turns": [
+            {"index": 0, "input": "book it", "reply": {"text": "Booked.",
+             "usage": {"input_tokens": input, "output_tokens": output}}}]}})
+    };
+    write(&dir.join("runs/cheap.json"), &run(4_000, 300));
+    write(&dir.join("runs/dear.json"), &run(12_000, 800));
+    write(
+        &dir.join("prices.json"),
+        &json!({"as_of": "2026-11-01", "models": {"gpt-4o-mini": {"input": 0.15, "output": 0.6}},
+                "unnamed_as": "gpt-4o-mini"}),
+    );
+    let eval = |extra: &[&str]| {
+        bin()
+            .args(["eval", "--scenarios"])
+            .arg(dir.join("scenarios.json"))
+            .arg("--runs")
+            .arg(dir.join("runs"))
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let prices = dir.join("prices.json");
+    let out = eval(&["--prices", prices.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("cost budget exceeded: $0.00228 > $0.002"),
+        "{text}"
+    );
+    assert!(text.contains("agent cost: $0.00228"), "{text}");
+    assert!(text.contains("; agent cost $0.00306"), "{text}");
+
+    // Without a table the budget is not measured, never passed.
+    let out = eval(&[]);
+    assert!(
+        stdout(&out).contains("not measured: no price table"),
+        "{}",
+        stdout(&out)
+    );
+    // A table that is not one stops the command before anything runs.
+    write(
+        &dir.join("bad.json"),
+        &json!({"models": {"m": {"input": -1, "output": 1}}}),
+    );
+    let bad = dir.join("bad.json");
+    let out = eval(&["--prices", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--prices: prices: ")
+            && stderr(&out).contains("model `m`: input -1 and output 1 must be prices"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn eval_reads_traces_and_json_reports() {
     let dir = temp("traces");
     write(

@@ -433,17 +433,15 @@ fn rich_report() -> Value {
         output_tokens: 20,
         cost_usd: Some(0.25),
     });
-    report.repeats = Some(RepeatSummary {
-        runs: 3,
-        passed_runs: 2,
-        required: 2,
-        checks: vec![CheckTally {
-            label: "reply contains \"Refunded\"".into(),
-            scope: Scope::Conversation,
-            passed: 2,
-            not_passed: 1,
-        }],
-    });
+    let mut repeats = RepeatSummary::new(3, 2, 2, None);
+    repeats.checks = vec![CheckTally::new(
+        "reply contains \"Refunded\"",
+        Scope::Conversation,
+        2,
+        1,
+        repeats.confidence(),
+    )];
+    report.repeats = Some(repeats);
     serde_json::to_value(&report).expect("json")
 }
 

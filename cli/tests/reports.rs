@@ -171,7 +171,7 @@ fn diff_finds_regressions_and_improvements() {
     for part in [
         "scenarios: 1 newly failing, 1 passes less often, 1 newly passing, 1 new, 1 missing from the new run",
         "✗ suite::refund: newly failing\n    ✗ reply contains \"c1\" [conversation]: passed → failed",
-        "↓ suite::flaky: passes less often\n    ↓ reply contains \"c0\" [conversation]: passed → 60%",
+        "↓ suite::flaky: passes less often\n    pass rate 1.00 (95% CI 0.57–1.00) → 0.60 (0.23–0.88); pass^3 1.00 → 0.10\n    ↓ reply contains \"c0\" [conversation]: passed → 60%",
         "✓ suite::greeting: newly passing",
         "+ suite::added: new",
         "− suite::gone: missing from the new run",
@@ -197,6 +197,48 @@ fn diff_finds_regressions_and_improvements() {
         text(&out.stdout)
     );
     assert!(text(&out.stdout).ends_with("no regression\n"));
+}
+
+#[test]
+fn diff_compares_the_agent_s_cost_and_says_when_it_is_unknown() {
+    use agent_test_runtime::report::prices::Cost;
+    let dir = temp("diff-cost");
+    let priced = |name: &str, cost: Cost| {
+        let mut r = report_of(name, "tests/a.rs", &[true], 10, 1);
+        r.transcript.turns[0].cost = Some(cost);
+        r
+    };
+    let (base, new, unknown) = (dir.join("base"), dir.join("new"), dir.join("unknown"));
+    write_all(
+        &base,
+        &[priced("a", Cost::Usd(0.01)), priced("b", Cost::Usd(0.03))],
+    );
+    write_all(
+        &new,
+        &[priced("a", Cost::Usd(0.02)), priced("b", Cost::Usd(0.03))],
+    );
+    write_all(
+        &unknown,
+        &[
+            priced("a", Cost::Usd(0.02)),
+            priced(
+                "b",
+                Cost::Unknown("the turn reported no token usage".into()),
+            ),
+        ],
+    );
+    let diff = |b: &std::path::Path, n: &std::path::Path| {
+        let out = bin().arg("diff").arg(b).arg(n).output().expect("runs");
+        text(&out.stdout)
+    };
+    let t = diff(&base, &new);
+    assert!(t.contains("agent cost: $0.04 → $0.05 (+25.0%)\n"), "{t}");
+    // A total that left a scenario out is not compared as if it were whole.
+    let t = diff(&base, &unknown);
+    assert!(
+        t.contains("agent cost: $0.04 → $0.02 (1 scenario of unknown cost left out)\n"),
+        "{t}"
+    );
 }
 
 #[test]

@@ -202,6 +202,11 @@ fn setting_problem(name: &str, value: &UserExpr) -> Option<String> {
         ("repeat" | "min_passes", _) => {
             format!("`{name}` is a number of runs: write `{name} = 3;`")
         }
+        ("min_pass_rate", Kind::Float) => return None,
+        ("min_pass_rate", _) => format!(
+            "`min_pass_rate` is a pass rate from 0 to 1 (at 95% confidence) or a pair \
+             `(rate, confidence)`, not `{text}`: write `min_pass_rate = (0.9, 0.95);`"
+        ),
         ("clock", Kind::Str) => {
             format!("`clock` is a `Clock`, not text: write `clock = Clock::fixed({text});`")
         }
@@ -217,6 +222,9 @@ fn setting_problem(name: &str, value: &UserExpr) -> Option<String> {
             "`judge` is a `Judge`, not text: write `judge = Judge::openai({text});` (or `Judge::from_env()`)"
         ),
         ("judge", _) => "`judge` is a `Judge`: write `judge = Judge::from_env();`".to_owned(),
+        ("prices", Kind::Str) => format!(
+            "`prices` is a price table, not a path: write `prices = Prices::from_file({text});`"
+        ),
         ("report_dir", Kind::Str) => return None,
         ("report_dir", _) => {
             "`report_dir` is a path: write `report_dir = \"target/my-reports\";`".to_owned()

@@ -18,6 +18,8 @@ pub(crate) const SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "min_pass_rate",
+    "prices",
     "tags",
     "tools",
     "runtime",
@@ -32,6 +34,8 @@ pub(crate) const SCENARIO_SETTINGS: &[&str] = &[
     "timezone",
     "repeat",
     "min_passes",
+    "min_pass_rate",
+    "prices",
     "tags",
     "runtime",
 ];

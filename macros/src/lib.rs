@@ -88,6 +88,8 @@ use proc_macro2::TokenStream;
 /// | `timezone = <expr>;` | an IANA time-zone name for dates (default `UTC`; suite or scenario level) |
 /// | `judge = <expr>;` | a `Judge` grading the judged checks (`judge(..)`, `free_text(..)`, …; suite or scenario level). Without it, `Judge::from_env()` when the environment names a judge |
 /// | `repeat = <n>;` / `min_passes = <m>;` | run each scenario `n` times, `m` of which must pass ([repeats](#repeats); suite or scenario level) |
+/// | `min_pass_rate = (<rate>, <confidence>);` | the repeated runs pass only if their pass rate is at least `rate` with that confidence (the lower bound of its Wilson interval; `min_pass_rate = 0.9;` is at 95 %) — [repeats](#repeats); suite or scenario level |
+/// | `prices = <Prices>;` | the price table giving each turn its cost, shown in the reports and budgeted by `expect cost().at_most_usd(x);` (`Prices::from_file("prices.json")`, `Prices::new().model(..)`, or the dated `Prices::builtin()`; suite or scenario level) |
 /// | `runtime = <RuntimeFlavor>;` | the tokio runtime each test builds: a current-thread one by default (as `#[tokio::test]`), `RuntimeFlavor::multi_thread(n)` for an agent that calls `block_in_place` or needs parallelism (suite or scenario level; a test attribute such as `#[tokio::test]` on a scenario is an error saying so) |
 /// | `tags = ["billing", "slow"];` | tags shown in the reports, with a filter in the HTML page `agent-test report` writes (scenarios read from data files are picked by tag with `agent-test run --tag`) (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
 /// | `tools = "tools.json";` | the agent's tools as it declares them to its model (OpenAI's tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate, or inline as `tools = json!([...]);` — see [declared tools](#declared-tools) (suite level) |
@@ -108,7 +110,8 @@ use proc_macro2::TokenStream;
 /// At the start of a statement, `user`, `system`, `history`, `expect` and `context` are the DSL's
 /// words (`user.name` or `expect!(..)` stay Rust). Use parentheses for a message expression that
 /// contains a top-level `{ ... }` block: `user (if vip { "a" } else { "b" });`. A scenario takes the
-/// settings `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes` and `tags`;
+/// settings `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`,
+/// `min_pass_rate`, `prices`, `tags` and `runtime`;
 /// `report_dir` and `tools` are the suite's. Options of a check (`.id`, `.depends_on`,
 /// `.warning()`, `.severity`, `.label`, `.so_far()`) go last, after the check's own methods.
 /// `return` in a scenario ends its steps; the checks written before it are still evaluated.
@@ -134,6 +137,15 @@ use proc_macro2::TokenStream;
 /// (nothing is rounded to a value that works). The report gives each check's pass count and flags
 /// **flaky** checks (passed in some runs, failed in others), and shows the last failing run in
 /// full. Each repeat is judged independently: the repeat index is part of every judge cache key.
+///
+/// Reports say how reliable a repeated scenario is: its pass rate with a Wilson confidence
+/// interval, pass^k (the chance that k tries *all* pass, τ-bench's reliability measure) and
+/// pass@k (the chance that at least one of k tries passes), for the scenario and each check.
+/// `min_pass_rate = (0.9, 0.95);` gates on the interval: the runs pass only if the pass rate is
+/// at least 0.9 with 95 % confidence. It replaces "every run must pass" (a `min_passes` written
+/// too must hold as well). Proving a rate takes runs — 0.9 at 95 % needs at least 35, all
+/// passing — and a `repeat` too small to ever prove it is an error verdict saying how many
+/// runs it needs; a rate or confidence outside (0, 1) is a compile error.
 ///
 /// # Declared tools
 ///

@@ -19,6 +19,7 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
     // input parses.
     let parsed = diag.is_empty();
     check_repeats(suite, diag);
+    check_pass_rates(suite, diag);
     check_tags(suite, diag);
     let tools = crate::tools::declared(suite);
     let mut names: HashMap<String, Span> = HashMap::new();
@@ -586,6 +587,96 @@ fn check_repeats(suite: &SuiteAst, diag: &mut Diagnostics) {
                 times.0, times.1
             ),
         );
+    }
+}
+
+/// A number literal, possibly negative (`0.9`, `-1.0`, `1e-3`, `0.5_f64`): its value and span.
+fn number_literal(tokens: &[TokenTree]) -> Option<(f64, Span)> {
+    let (negative, lit) = match tokens {
+        [TokenTree::Literal(l)] => (false, l),
+        [TokenTree::Punct(p), TokenTree::Literal(l)] if p.as_char() == '-' => (true, l),
+        _ => return None,
+    };
+    let text = lit.to_string().replace('_', "");
+    let text = text.trim_end_matches("f64").trim_end_matches("f32");
+    if text.starts_with('"') || text.starts_with('\'') || text.starts_with('b') {
+        return None;
+    }
+    let value = text.parse::<f64>().ok()?;
+    Some((if negative { -value } else { value }, lit.span()))
+}
+
+/// `min_pass_rate = 0.9;` and `min_pass_rate = (0.9, 0.95);` written as literals, in the suite
+/// and in each scenario: a rate and a confidence each more than 0 and less than 1 — the rule of
+/// the runtime's `MinPassRate::problem`, which refuses values computed at run time. (Whether
+/// `repeat` runs can prove the rate is said at run time, with how many runs it needs.)
+fn check_pass_rates(suite: &SuiteAst, diag: &mut Diagnostics) {
+    let suite_values = suite
+        .settings
+        .iter()
+        .filter(|s| s.name == "min_pass_rate")
+        .map(|s| &s.value);
+    let scenario_values = suite.scenarios.iter().flat_map(|s| {
+        s.body.iter().filter_map(|stmt| match stmt {
+            Stmt::Setting { name, value } if name == "min_pass_rate" => Some(value),
+            _ => None,
+        })
+    });
+    for value in suite_values.chain(scenario_values) {
+        let tokens: Vec<TokenTree> = value.tokens.clone().into_iter().collect();
+        let (rate, confidence) = match tokens.as_slice() {
+            [TokenTree::Group(g)] if g.delimiter() == Delimiter::Parenthesis => {
+                let parts: Vec<Vec<TokenTree>> =
+                    g.stream()
+                        .into_iter()
+                        .fold(vec![Vec::new()], |mut parts, t| {
+                            if is_punct(&t, ',') {
+                                parts.push(Vec::new());
+                            } else if let Some(last) = parts.last_mut() {
+                                last.push(t);
+                            }
+                            parts
+                        });
+                match parts.as_slice() {
+                    [rate, confidence] | [rate, confidence, _] => {
+                        (number_literal(rate), number_literal(confidence))
+                    }
+                    _ => continue,
+                }
+            }
+            other => (number_literal(other), None),
+        };
+        if let Some((rate, span)) = rate {
+            if !(0.0..=1.0).contains(&rate) {
+                diag.error(
+                    span,
+                    format!("min_pass_rate: {rate} is not a pass rate: a pass rate is from 0 to 1"),
+                );
+            } else if rate == 0.0 {
+                diag.error(
+                    span,
+                    "min_pass_rate: a rate of 0 passes without a single passing run: the rate \
+                     must be more than 0",
+                );
+            } else if rate == 1.0 {
+                diag.error(
+                    span,
+                    "min_pass_rate: a rate of 1 can never pass: no number of runs proves a pass \
+                     rate of 1 (the lower bound stays below it); ask for less than 1",
+                );
+            }
+        }
+        if let Some((confidence, span)) = confidence
+            && !(confidence > 0.0 && confidence < 1.0)
+        {
+            diag.error(
+                span,
+                format!(
+                    "min_pass_rate: a confidence of {confidence} is impossible: the confidence \
+                     must be more than 0 and less than 1 (0.95 for 95%)"
+                ),
+            );
+        }
     }
 }
 

@@ -204,6 +204,7 @@ fn every_check() -> Vec<Expectation> {
             | Check::HttpStatus(_)
             | Check::Latency(_)
             | Check::Tokens(_)
+            | Check::Cost(_)
             | Check::Agents(_)
             | Check::AgentResponse(_)
             | Check::Workflow(_)

@@ -101,7 +101,7 @@ pub mod prelude {
     pub use crate::check::{
         CheckExt, IntoExpectation, JsonSourceOptions, Scope, Severity, Status, agent_invoked,
         agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool, check,
-        conversation, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
+        conversation, cost, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
         http_status, http_success, latency, no_guardrail_triggered, no_tool, no_tool_errors,
         no_tools, node, node_output, replies, reply, required_tools, state_is, tokens, tool,
         tool_call, tool_chain, tool_sequence, trajectory, transitioned_to, valid_structured_output,
@@ -130,6 +130,7 @@ pub mod prelude {
         IntoMatcher, all_of, any, any_of, contains, date, date_time, email, exact, expr, free_text,
         missing, not, one_of, optional, predicate, regex,
     };
+    pub use crate::model::prices::Prices;
     pub use crate::model::{Call, Guardrail, Message, Reply, ToolErrorKind, Usage, Workflow};
     /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.
     pub use crate::request;

@@ -114,15 +114,22 @@ async fn a_repeated_scenario_reports_its_pass_counts_and_flaky_checks() {
         "{text}"
     );
     assert!(
-        text.contains("repeats: 2 of 4 runs passed (3 required)\n"),
+        text.contains(
+            "repeats: 2 of 4 runs passed (3 required): pass rate 0.50, 95% CI 0.15–0.85; pass^3 0.00\n  \
+             pass^k  k=1 0.50  k=2 0.17  k=3 0.00  k=4 0.00   (all of k runs pass)\n  \
+             pass@k  k=1 0.50  k=2 0.83  k=3 1.00  k=4 1.00   (at least one of k runs passes)\n  \
+             ✗ 2 of 4 runs passed, 3 required\n"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("  2/4  conversation  judge \"mentions Refund\" (score ≥ 0.8)   ← flaky\n"),
+        text.contains(
+            "  2/4  0.50 (0.15–0.85)  conversation  judge \"mentions Refund\" (score ≥ 0.8)   ← flaky\n"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("  4/4  conversation  reply ends with \".\"\n"),
+        text.contains("  4/4  1.00 (0.51–1.00)  conversation  reply ends with \".\"\n"),
         "{text}"
     );
     assert!(

@@ -8,6 +8,8 @@ mod formats;
 mod judged;
 mod llm_steps;
 mod macro_features;
+mod priced;
+mod reliability;
 mod reports;
 mod robustness;
 #[cfg(feature = "files")]

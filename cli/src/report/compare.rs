@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use agent_test_runtime::report::reliability::{Reliability, percent};
+
 use super::html::{esc, head, plural};
 use super::stats::{Stats, pass_rates};
 use super::{Collection, Entry};
@@ -94,6 +96,47 @@ pub(crate) struct ScenarioChange {
     /// Summed turn latencies, in ms.
     latency: (Option<u64>, Option<u64>),
     tokens: (u64, u64),
+    /// A repeated scenario's reliability in each run (one report of it; `None` otherwise).
+    reliability: (Option<Reliability>, Option<Reliability>),
+}
+
+impl ScenarioChange {
+    /// `pass rate 0.90 (95% CI 0.74–0.97) → 0.60 (0.31–0.83); pass^3 0.72 → 0.21`, when the
+    /// scenario was repeated in either run.
+    fn reliability_line(&self) -> Option<String> {
+        let (b, n) = &self.reliability;
+        if b.is_none() && n.is_none() {
+            return None;
+        }
+        let rate = |r: &Option<Reliability>, with_level: bool| {
+            r.as_ref().map_or("—".to_owned(), |r| {
+                let level = if with_level {
+                    format!("{} CI ", percent(r.confidence))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{:.2} ({level}{:.2}–{:.2})",
+                    r.pass_rate, r.interval[0], r.interval[1]
+                )
+            })
+        };
+        let mut line = format!("pass rate {} → {}", rate(b, true), rate(n, false));
+        let k = [b, n]
+            .iter()
+            .filter_map(|r| r.as_ref().map(|r| r.runs.min(3)))
+            .min()
+            .unwrap_or(1);
+        let hat = |r: &Option<Reliability>| {
+            r.as_ref()
+                .and_then(|r| r.pass_hat_k.get(&k))
+                .map_or("—".to_owned(), |p| format!("{p:.2}"))
+        };
+        if k >= 2 {
+            let _ = write!(line, "; pass^{k} {} → {}", hat(b), hat(n));
+        }
+        Some(line)
+    }
 }
 
 /// Two runs compared.
@@ -165,6 +208,9 @@ impl Comparison {
         }
         for s in self.scenarios.iter().filter(|s| s.change != Change::Same) {
             let _ = writeln!(t, "\n{} {}: {}", s.change.mark(), s.key, s.change.words());
+            if let Some(line) = s.reliability_line() {
+                let _ = writeln!(t, "    {line}");
+            }
             for c in s.checks.iter().filter(|c| c.change != Change::Same) {
                 let _ = writeln!(
                     t,
@@ -235,6 +281,25 @@ impl Comparison {
                 delta(bt as f64, nt as f64)
             ));
         }
+        match (b.agent_cost(), n.agent_cost()) {
+            (None, None) => {}
+            (x, y) => {
+                let unpriced = || "not priced".to_owned();
+                let change = match (b.agent_cost_usd, n.agent_cost_usd) {
+                    (Some(x), Some(y))
+                        if b.agent_cost_unknown == 0 && n.agent_cost_unknown == 0 =>
+                    {
+                        format!(" ({})", delta(x, y))
+                    }
+                    _ => String::new(),
+                };
+                out.push(format!(
+                    "agent cost: {} → {}{change}",
+                    x.unwrap_or_else(unpriced),
+                    y.unwrap_or_else(unpriced)
+                ));
+            }
+        }
         if b.judge_requests > 0 || n.judge_requests > 0 {
             out.push(format!(
                 "judge requests: {} → {}",
@@ -295,6 +360,9 @@ impl Comparison {
                 esc(&s.key),
                 s.change.words()
             );
+            if let Some(line) = s.reliability_line() {
+                let _ = write!(h, "<div>{}</div>", esc(&line));
+            }
             for c in s.checks.iter().filter(|c| c.change != Change::Same) {
                 let class = if c.change.is_regression() {
                     "worse"
@@ -424,6 +492,16 @@ fn scenario(key: &str, base: &[&Entry], new: &[&Entry]) -> ScenarioChange {
         checks,
         latency: (latency(base), latency(new)),
         tokens: (tokens(base), tokens(new)),
+        reliability: (reliability(base), reliability(new)),
+    }
+}
+
+/// A repeated scenario's reliability, when it has one report (several reports of one
+/// scenario are runs of `eval`, not repeats with one gate).
+fn reliability(es: &[&Entry]) -> Option<Reliability> {
+    match es {
+        [e] => e.report.repeats.as_ref()?.reliability.clone(),
+        _ => None,
     }
 }
 

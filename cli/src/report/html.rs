@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use agent_test_runtime::check::{Details, Severity, Status};
 use agent_test_runtime::model::{Call, CallKind, Turn};
-use agent_test_runtime::report::Report;
+use agent_test_runtime::report::{RepeatSummary, Report};
 use agent_test_runtime::{Verdict, model::Transcript};
 use serde_json::Value;
 
@@ -122,10 +122,12 @@ fn summary(h: &mut String, s: &Stats) {
     let _ = write!(
         h,
         "<div class=\"card\"><h2>Agent</h2><div class=\"big\">{} tokens</div>\
-         <div class=\"small\">{} in, {} out; {latency}</div></div>",
+         <div class=\"small\">{} in, {} out{}; {latency}</div></div>",
         s.agent_input_tokens.saturating_add(s.agent_output_tokens),
         s.agent_input_tokens,
-        s.agent_output_tokens
+        s.agent_output_tokens,
+        s.agent_cost()
+            .map_or(String::new(), |c| format!("; cost {}", esc(&c)))
     );
     h.push_str("</section>");
 }
@@ -228,28 +230,7 @@ fn scenario(h: &mut String, e: &Entry) {
     }
     h.push_str("</table>");
     if let Some(rep) = &r.repeats {
-        let _ = write!(
-            h,
-            "<h3>Repeats: {} of {} run{} passed ({} required)</h3><table><tr><th>check</th>\
-             <th>scope</th><th>passed</th><th>not passed</th></tr>",
-            rep.passed_runs,
-            rep.runs,
-            plural(rep.runs as usize),
-            rep.required
-        );
-        for t in &rep.checks {
-            let _ = write!(
-                h,
-                "<tr class=\"{}\"><td class=\"label\">{}</td><td class=\"scope\">{}</td>\
-                 <td>{}</td><td>{}</td></tr>",
-                if t.flaky() { "error" } else { "" },
-                esc(&t.label),
-                t.scope,
-                t.passed,
-                t.not_passed
-            );
-        }
-        h.push_str("</table>");
+        repeats(h, rep);
     }
     if let Some(j) = &r.judge {
         let _ = write!(h, "<div class=\"meta\">{}</div>", esc(&j.to_string()));
@@ -263,6 +244,58 @@ fn scenario(h: &mut String, e: &Entry) {
     }
     transcript(h, &r.transcript);
     h.push_str("</div></details>");
+}
+
+/// A repeated scenario: its runs, reliability (pass rate with its interval, pass^k, pass@k),
+/// why the runs failed, and each check's pass count and rate.
+fn repeats(h: &mut String, rep: &RepeatSummary) {
+    let _ = write!(h, "<h3>Repeats: {}</h3>", esc(&rep.headline()));
+    if let Some(rel) = &rep.reliability {
+        let by_k = |m: &std::collections::BTreeMap<u32, f64>| {
+            m.values()
+                .map(|p| format!("<td>{p:.2}</td>"))
+                .collect::<String>()
+        };
+        let _ = write!(
+            h,
+            "<div class=\"meta\">{}</div><table><tr><th>k</th>{}</tr>\
+             <tr><th>pass^k (all of k runs pass)</th>{}</tr>\
+             <tr><th>pass@k (at least one of k runs passes)</th>{}</tr></table>",
+            esc(&rel.to_string()),
+            rel.pass_hat_k
+                .keys()
+                .map(|k| format!("<th>{k}</th>"))
+                .collect::<String>(),
+            by_k(&rel.pass_hat_k),
+            by_k(&rel.pass_at_k)
+        );
+    }
+    for failure in rep.failures() {
+        let _ = write!(h, "<div class=\"meta fail\">✗ {}</div>", esc(&failure));
+    }
+    h.push_str(
+        "<table><tr><th>check</th><th>scope</th><th>passed</th><th>not passed</th>\
+         <th>pass rate</th></tr>",
+    );
+    for t in &rep.checks {
+        let rate = t.reliability.as_ref().map_or("—".to_owned(), |rel| {
+            format!(
+                "{:.2} ({:.2}–{:.2})",
+                rel.pass_rate, rel.interval[0], rel.interval[1]
+            )
+        });
+        let _ = write!(
+            h,
+            "<tr class=\"{}\"><td class=\"label\">{}</td><td class=\"scope\">{}</td>\
+             <td>{}</td><td>{}</td><td>{rate}</td></tr>",
+            if t.flaky() { "error" } else { "" },
+            esc(&t.label),
+            t.scope,
+            t.passed,
+            t.not_passed
+        );
+    }
+    h.push_str("</table>");
 }
 
 fn counts(r: &Report) -> String {
@@ -440,6 +473,9 @@ fn turn(h: &mut String, t: &Turn) {
             u.input_tokens.map_or("?".into(), |n| n.to_string()),
             u.output_tokens.map_or("?".into(), |n| n.to_string())
         ));
+    }
+    if let Some(c) = &t.cost {
+        meta.push(c.to_string());
     }
     if let Some(s) = t.reply.http_status {
         meta.push(format!("HTTP {s}"));

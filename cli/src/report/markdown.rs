@@ -55,6 +55,9 @@ pub(crate) fn summary(c: &Collection, title: &str) -> String {
             s.agent_input_tokens, s.agent_output_tokens
         );
     }
+    if let Some(cost) = s.agent_cost() {
+        let _ = writeln!(m, "| agent cost | {cost} |");
+    }
     if let (Some(p50), Some(p95)) = (s.latency(0.5), s.latency(0.95)) {
         let _ = writeln!(m, "| turn latency | p50 {p50} ms, p95 {p95} ms |");
     }

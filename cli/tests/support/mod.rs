@@ -59,17 +59,15 @@ pub fn write_reports(dir: &Path) {
             12,
         )]));
     flaky.scenario = flaky.scenario.located("greeting", "tests/greeting.rs", 5);
-    flaky.repeats = Some(RepeatSummary {
-        runs: 5,
-        passed_runs: 4,
-        required: 4,
-        checks: vec![CheckTally {
-            label: "reply().contains(\"hello\")".into(),
-            scope: Scope::Conversation,
-            passed: 4,
-            not_passed: 1,
-        }],
-    });
+    let mut repeats = RepeatSummary::new(5, 4, 4, None);
+    repeats.checks = vec![CheckTally::new(
+        "reply().contains(\"hello\")",
+        Scope::Conversation,
+        4,
+        1,
+        repeats.confidence(),
+    )];
+    flaky.repeats = Some(repeats);
     for (name, r) in [("a", &passing), ("b", &failing), ("c", &flaky)] {
         std::fs::write(
             dir.join(format!("{name}.json")),
@@ -112,16 +110,14 @@ pub fn write_all(dir: &Path, reports: &[Report]) {
 
 /// `report` with a repeat summary: check `c0` passed `passed` of `runs` runs.
 pub fn repeated(mut report: Report, runs: u32, passed: u32) -> Report {
-    report.repeats = Some(RepeatSummary {
-        runs,
-        passed_runs: passed,
-        required: runs,
-        checks: vec![CheckTally {
-            label: "reply contains \"c0\"".into(),
-            scope: Scope::Conversation,
-            passed,
-            not_passed: runs - passed,
-        }],
-    });
+    let mut summary = RepeatSummary::new(runs, passed, runs, None);
+    summary.checks = vec![CheckTally::new(
+        "reply contains \"c0\"",
+        Scope::Conversation,
+        passed,
+        runs - passed,
+        summary.confidence(),
+    )];
+    report.repeats = Some(summary);
     report
 }

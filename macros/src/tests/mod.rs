@@ -181,7 +181,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `tools`, `runtime`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `tags`, `tools`, `runtime`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );
@@ -671,6 +671,35 @@ fn impossible_constraints_written_as_literals_are_errors() {
 }
 
 #[test]
+fn impossible_pass_rate_gates_written_as_literals_are_errors() {
+    let src = r#"
+        agent = demo_agent();
+        repeat = 40;
+        min_pass_rate = 1.2;
+        scenario a { min_pass_rate = (0.9, 0.95); user "hi"; }
+        scenario b { min_pass_rate = (0.9, 1.0); user "hi"; }
+        scenario c { min_pass_rate = (0.0, 0.95); user "hi"; }
+        scenario d { min_pass_rate = (1.0, 0.5); user "hi"; }
+        scenario e { min_pass_rate = -0.5; user "hi"; }
+        scenario f { min_pass_rate = 0.8; user "hi"; }
+        scenario g { min_pass_rate = "high"; user "hi"; }
+        scenario h { min_pass_rate = (0.9, 95.0); user "hi"; }
+    "#;
+    assert_eq!(
+        errors(src),
+        [
+            "`min_pass_rate` is a pass rate from 0 to 1 (at 95% confidence) or a pair `(rate, confidence)`, not `\"high\"`: write `min_pass_rate = (0.9, 0.95);`",
+            "min_pass_rate: 1.2 is not a pass rate: a pass rate is from 0 to 1",
+            "min_pass_rate: a confidence of 1 is impossible: the confidence must be more than 0 and less than 1 (0.95 for 95%)",
+            "min_pass_rate: a rate of 0 passes without a single passing run: the rate must be more than 0",
+            "min_pass_rate: a rate of 1 can never pass: no number of runs proves a pass rate of 1 (the lower bound stays below it); ask for less than 1",
+            "min_pass_rate: -0.5 is not a pass rate: a pass rate is from 0 to 1",
+            "min_pass_rate: a confidence of 95 is impossible: the confidence must be more than 0 and less than 1 (0.95 for 95%)",
+        ]
+    );
+}
+
+#[test]
 fn json_literals_with_repeated_keys_or_matcher_objects_are_errors() {
     let src = r#"
         agent = demo_agent();
@@ -815,7 +844,7 @@ fn scenario_settings_are_checked_like_the_suites() {
             r#"agent = a(); scenario s { timout = x(); report_dir = "r"; user "hi" { clock = c(); } }"#
         ),
         [
-            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`, `tags`, `runtime`)",
+            "unknown setting `timout`; did you mean `timeout`? (a scenario's settings: `agent`, `judge`, `timeout`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `tags`, `runtime`)",
             "`report_dir` is a suite setting: set it at the top of `agent_test!`, for every scenario",
             "`clock` cannot be set inside a turn's check block; set it in the scenario's body",
         ]

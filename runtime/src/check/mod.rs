@@ -176,6 +176,7 @@
 //! | `http_status(code)` / `http_success()` | the agent answered with that status / a 2xx (every turn, after the turns); a turn without a status is an error saying why (not reached over HTTP, or the agent failed) |
 //! | `latency().at_most(duration)` / `.total()` | each turn (or the sum of the turns) took at most that long; a turn nobody timed (a trace or recording without a duration) is "not measured", an error |
 //! | `tokens().total_at_most(n)` / `.input_at_most(n)` / `.output_at_most(n)` | token usage within budget: what the agent reported, else the OpenAI, Anthropic, Gemini, LangChain-Gemini or `meta.tokens` usage found in the body or the AI nodes' outputs (summed across nodes, and across turns after the turns) |
+//! | `cost().at_most_usd(x)` | what the agent's tokens cost, priced with the suite's price table (`prices = ..;`), is at most `x` US dollars (per turn, or summed after the turns); no table or a turn whose cost is unknown is *not measured* |
 //!
 //! ```
 //! use agent_test::prelude::*;
@@ -344,6 +345,7 @@
 mod agents;
 mod chain;
 mod context;
+mod cost;
 mod count;
 mod custom;
 pub(crate) mod gated;
@@ -368,6 +370,7 @@ pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
 pub use chain::{ToolChain, tool_chain};
+pub use cost::{CostCheck, cost};
 pub(crate) use jmespath::search as jmespath_search;
 pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{
@@ -625,6 +628,8 @@ checks! {
     Latency(LatencyCheck) = "latency",
     /// Token usage (see [`tokens`]).
     Tokens(TokenCheck) = "tokens",
+    /// What the tokens cost (see [`cost`]).
+    Cost(CostCheck) = "cost",
     /// The length of a text (see [`Text::length`]).
     Length(LengthCheck) = "length",
     /// Sub-agent invocations (see [`agent_invoked`]).

@@ -156,6 +156,7 @@ fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
         | Check::HttpStatus(_)
         | Check::Latency(_)
         | Check::Tokens(_)
+        | Check::Cost(_)
         | Check::Agents(_)
         | Check::AgentResponse(_)
         | Check::Workflow(_)

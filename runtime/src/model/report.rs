@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::judge_usage::JudgeUsage;
 use super::outcome::Status;
+use super::reliability::{DEFAULT_CONFIDENCE, MinPassRate, Reliability};
 use super::scope::{Scope, Severity};
 use super::{ScenarioInfo, Transcript, Verdict};
 
@@ -186,13 +187,21 @@ impl Report {
     }
 }
 
-/// The outcome of a repeated scenario: runs passed against runs required, and per check how
-/// often it passed; a check that both passed and failed is flaky.
+/// The outcome of a repeated scenario: runs passed against runs required, how reliable the
+/// scenario is (its pass rate with a confidence interval, pass^k and pass@k), the gate on the
+/// pass rate when one is set, and per check how often it passed; a check that both passed and
+/// failed is flaky.
 ///
 /// ```
 /// use agent_test::report::RepeatSummary;
-/// let s = RepeatSummary { runs: 5, passed_runs: 4, required: 4, checks: vec![] };
+/// use agent_test::report::reliability::MinPassRate;
+/// let s = RepeatSummary::new(5, 4, 4, None);
 /// assert!(s.passed());
+/// assert_eq!(s.reliability.as_ref().unwrap().to_string(), "pass rate 0.80, 95% CI 0.38–0.96; pass^3 0.40");
+///
+/// let gated = RepeatSummary::new(10, 7, 0, Some(MinPassRate::from(0.9)));
+/// assert!(!gated.passed());
+/// assert_eq!(gated.failures(), ["pass rate 7/10 = 0.70, 95% lower bound 0.40 < 0.90 required"]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RepeatSummary {
@@ -200,18 +209,110 @@ pub struct RepeatSummary {
     pub runs: u32,
     /// Runs that passed.
     pub passed_runs: u32,
-    /// Runs that had to pass.
+    /// Runs that had to pass (`min_passes`, by default all of them); 0 when only a
+    /// [`min_pass_rate`](Self::min_pass_rate) gates the runs.
     pub required: u32,
+    /// The gate on the pass rate's lower confidence bound (`min_pass_rate = (0.9, 0.95);`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_pass_rate: Option<MinPassRate>,
+    /// The scenario's pass rate with its Wilson interval (at the gate's confidence, else 95 %),
+    /// pass^k and pass@k; absent when no run was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reliability: Option<Reliability>,
     /// Each check's tally, in the order written.
     pub checks: Vec<CheckTally>,
 }
 
 impl RepeatSummary {
-    /// Whether enough runs passed.
+    /// The summary of `passed_runs` of `runs`, `required` of which had to pass, with the gate
+    /// `min_pass_rate` if any; its reliability is worked out, its checks are left empty.
+    ///
+    /// See the type's example.
+    pub fn new(
+        runs: u32,
+        passed_runs: u32,
+        required: u32,
+        min_pass_rate: Option<MinPassRate>,
+    ) -> Self {
+        RepeatSummary {
+            runs,
+            passed_runs,
+            required,
+            min_pass_rate,
+            reliability: Reliability::of(passed_runs, runs, Self::confidence_of(min_pass_rate)),
+            checks: Vec::new(),
+        }
+    }
+
+    /// The confidence of the intervals: the gate's, else 95 %.
+    fn confidence_of(gate: Option<MinPassRate>) -> f64 {
+        gate.map(|g| g.confidence)
+            .filter(|c| *c > 0.0 && *c < 1.0)
+            .unwrap_or(DEFAULT_CONFIDENCE)
+    }
+
+    /// The confidence of the intervals of this summary and its checks: the gate's, else 95 %.
+    ///
+    /// ```
+    /// # use agent_test::report::RepeatSummary;
+    /// assert_eq!(RepeatSummary::new(3, 3, 3, None).confidence(), 0.95);
+    /// ```
+    pub fn confidence(&self) -> f64 {
+        Self::confidence_of(self.min_pass_rate)
+    }
+
+    /// Whether enough runs passed, and the pass rate's gate (if any) is met.
     ///
     /// See the type's example.
     pub fn passed(&self) -> bool {
-        self.passed_runs >= self.required
+        self.runs > 0 && self.failures().is_empty()
+    }
+
+    /// `3 of 5 runs passed (4 required)`, `7 of 10 runs passed (min_pass_rate = (0.9, 0.95))`.
+    ///
+    /// ```
+    /// # use agent_test::report::RepeatSummary;
+    /// assert_eq!(RepeatSummary::new(5, 3, 4, None).headline(), "3 of 5 runs passed (4 required)");
+    /// ```
+    pub fn headline(&self) -> String {
+        let mut rules = Vec::new();
+        if self.required > 0 || self.min_pass_rate.is_none() {
+            rules.push(format!("{} required", self.required));
+        }
+        if let Some(gate) = &self.min_pass_rate {
+            rules.push(gate.to_string());
+        }
+        format!(
+            "{} of {} run{} passed ({})",
+            self.passed_runs,
+            self.runs,
+            crate::util::text::plural(self.runs as usize),
+            rules.join(", ")
+        )
+    }
+
+    /// Why the runs do not pass, with the numbers: too few passing runs, a pass rate whose
+    /// lower bound is under the gate, or no run at all. Empty when they pass.
+    ///
+    /// See the type's example.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.runs == 0 {
+            out.push("no run was made".to_owned());
+            return out;
+        }
+        if self.passed_runs < self.required {
+            out.push(format!(
+                "{} of {} runs passed, {} required",
+                self.passed_runs, self.runs, self.required
+            ));
+        }
+        if let Some(gate) = &self.min_pass_rate
+            && let Err(e) = gate.check(self.passed_runs, self.runs)
+        {
+            out.push(e);
+        }
+        out
     }
 }
 
@@ -219,10 +320,11 @@ impl RepeatSummary {
 ///
 /// ```
 /// use agent_test::{check::Scope, report::CheckTally};
-/// let t = CheckTally { label: "reply contains \"refund\"".into(), scope: Scope::Conversation, passed: 3, not_passed: 2 };
+/// let t = CheckTally::new("reply contains \"refund\"", Scope::Conversation, 3, 2, 0.95);
 /// assert!(t.flaky());
+/// assert_eq!(t.reliability.unwrap().to_string(), "pass rate 0.60, 95% CI 0.23–0.88; pass^3 0.10");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckTally {
     /// The check, as reports name it.
     pub label: String,
@@ -232,9 +334,32 @@ pub struct CheckTally {
     pub passed: u32,
     /// Runs in which it failed, errored or was skipped.
     pub not_passed: u32,
+    /// Its pass rate over the runs with a confidence interval, pass^k and pass@k.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reliability: Option<Reliability>,
 }
 
 impl CheckTally {
+    /// The tally of a check that passed `passed` times and not `not_passed` times, with its
+    /// reliability at `confidence`.
+    ///
+    /// See the type's example.
+    pub fn new(
+        label: impl Into<String>,
+        scope: Scope,
+        passed: u32,
+        not_passed: u32,
+        confidence: f64,
+    ) -> Self {
+        CheckTally {
+            label: label.into(),
+            scope,
+            passed,
+            not_passed,
+            reliability: Reliability::of(passed, passed.saturating_add(not_passed), confidence),
+        }
+    }
+
     /// It passed in some runs and not in others.
     ///
     /// See the type's example.

@@ -37,6 +37,10 @@ pub struct Turn {
     /// Why the turn produced no reply: the agent returned an error, timed out or panicked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the turn cost, worked out from its tokens with the suite's price table (see
+    /// [`Prices`](crate::report::prices::Prices)); `None` when no table was set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<super::prices::Cost>,
 }
 
 impl Turn {
@@ -84,6 +88,7 @@ impl Turn {
             reply,
             latency_ms,
             error: None,
+            cost: None,
         }
     }
 

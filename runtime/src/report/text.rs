@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::Report;
 use crate::check::{Severity, Status};
 use crate::model::Verdict;
+use crate::model::prices::Cost;
 use crate::model::report::RepeatSummary;
 use crate::model::turn_number;
 use crate::model::{Call, CallKind, Turn};
@@ -60,7 +61,7 @@ impl Report {
             )
         };
         let counts = match &self.repeats {
-            Some(r) => format!("{}; the run shown: {counts}", runs_passed(r)),
+            Some(r) => format!("{}; the run shown: {counts}", r.headline()),
             None => counts,
         };
         let mut line = format!(
@@ -102,6 +103,12 @@ impl fmt::Display for Report {
         }
         if let Some(j) = &self.judge {
             writeln!(f, "  {j}")?;
+        }
+        if let Some(c) = crate::model::prices::total_cost(&self.transcript.turns) {
+            match c {
+                Cost::Usd(_) => writeln!(f, "  agent cost: {c}")?,
+                Cost::Unknown(why) => writeln!(f, "  agent cost: unknown: {why}")?,
+            }
         }
         if let Some(r) = &self.repeats {
             write_repeats(f, r)?;
@@ -150,21 +157,38 @@ impl fmt::Display for Report {
     }
 }
 
-/// `3 of 5 runs passed (4 required)`.
-fn runs_passed(r: &RepeatSummary) -> String {
-    format!(
-        "{} of {} run{} passed ({} required)",
-        r.passed_runs,
-        r.runs,
-        plural(r.runs as usize),
-        r.required
-    )
+/// `k=1 0.80  k=2 0.60  …`.
+fn by_k(values: &std::collections::BTreeMap<u32, f64>) -> String {
+    values
+        .iter()
+        .map(|(k, p)| format!("k={k} {p:.2}"))
+        .collect::<Vec<_>>()
+        .join("  ")
 }
 
-/// Each check's pass count over the repeated runs, flaky ones marked.
+/// The runs' reliability, why they failed if they did, and each check's pass count over the
+/// repeated runs with its pass rate and interval, flaky ones marked.
 fn write_repeats(f: &mut fmt::Formatter<'_>, r: &RepeatSummary) -> fmt::Result {
     writeln!(f)?;
-    writeln!(f, "repeats: {}", runs_passed(r))?;
+    match &r.reliability {
+        Some(rel) => writeln!(f, "repeats: {}: {rel}", r.headline())?,
+        None => writeln!(f, "repeats: {}", r.headline())?,
+    }
+    if let Some(rel) = r.reliability.as_ref().filter(|rel| rel.runs > 1) {
+        writeln!(
+            f,
+            "  pass^k  {}   (all of k runs pass)",
+            by_k(&rel.pass_hat_k)
+        )?;
+        writeln!(
+            f,
+            "  pass@k  {}   (at least one of k runs passes)",
+            by_k(&rel.pass_at_k)
+        )?;
+    }
+    for failure in r.failures() {
+        writeln!(f, "  ✗ {failure}")?;
+    }
     let width = r
         .checks
         .iter()
@@ -172,10 +196,16 @@ fn write_repeats(f: &mut fmt::Formatter<'_>, r: &RepeatSummary) -> fmt::Result {
         .max()
         .unwrap_or(0);
     for c in &r.checks {
-        let total = c.passed + c.not_passed;
+        let total = c.passed.saturating_add(c.not_passed);
+        let rate = c.reliability.as_ref().map_or(String::new(), |rel| {
+            format!(
+                "  {:.2} ({:.2}–{:.2})",
+                rel.pass_rate, rel.interval[0], rel.interval[1]
+            )
+        });
         writeln!(
             f,
-            "  {}/{}  {:<width$}  {}{}",
+            "  {}/{}{rate}  {:<width$}  {}{}",
             c.passed,
             total,
             c.scope.to_string(),
@@ -290,6 +320,11 @@ fn write_turn(f: &mut fmt::Formatter<'_>, t: &Turn) -> fmt::Result {
     }
     if let Some(total) = t.reply.usage.as_ref().and_then(|u| u.total()) {
         meta.push(format!("{total} tokens"));
+    }
+    match &t.cost {
+        Some(c @ Cost::Usd(_)) => meta.push(c.to_string()),
+        Some(Cost::Unknown(_)) => meta.push("cost unknown".to_owned()),
+        None => {}
     }
     let text = if t.reply.text.is_empty() {
         "(empty reply)".to_owned()

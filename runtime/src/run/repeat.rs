@@ -1,5 +1,6 @@
-//! Repeated runs: a scenario run N times must pass at least M of them; the report counts each
-//! check's passes and flags the flaky ones.
+//! Repeated runs: a scenario run N times must pass at least M of them, or pass with a rate
+//! whose lower confidence bound reaches a gate; the report counts each check's passes, gives
+//! the pass rates with their intervals, pass^k and pass@k, and flags the flaky checks.
 
 use std::collections::HashMap;
 
@@ -7,16 +8,20 @@ use serde::{Deserialize, Serialize};
 
 use super::ScenarioRun;
 use crate::check::{Scope, Status};
+use crate::model::reliability::MinPassRate;
 use crate::model::report::{CheckTally, RepeatSummary};
 use crate::report::Report;
 
-/// How often a scenario runs and how many runs must pass (`repeat = 5; min_passes = 4;`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How often a scenario runs and how many runs must pass (`repeat = 5; min_passes = 4;`), or
+/// which pass rate they must show (`min_pass_rate = (0.9, 0.95);`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Repeat {
     /// Runs of the scenario.
     pub(crate) times: u32,
-    /// Runs that must pass; `None` means all of them.
+    /// Runs that must pass; `None` means all of them, unless a pass-rate gate is set.
     pub(crate) min_passes: Option<u32>,
+    /// The gate on the pass rate's lower confidence bound.
+    pub(crate) min_pass_rate: Option<MinPassRate>,
 }
 
 impl Default for Repeat {
@@ -24,14 +29,20 @@ impl Default for Repeat {
         Repeat {
             times: 1,
             min_passes: None,
+            min_pass_rate: None,
         }
     }
 }
 
 impl Repeat {
-    /// The passing runs required.
+    /// The passing runs required: `min_passes`, else all of them — or none when a pass-rate
+    /// gate decides instead (requiring every run to pass would leave the gate nothing to say).
     pub(crate) fn required(&self) -> u32 {
-        self.min_passes.unwrap_or(self.times)
+        match (self.min_passes, self.min_pass_rate) {
+            (Some(m), _) => m,
+            (None, Some(_)) => 0,
+            (None, None) => self.times,
+        }
     }
 
     /// Why the plan can never pass (or never fail), if so: no run at all, no passing run
@@ -48,7 +59,7 @@ impl Repeat {
             (times, Some(min)) if min > times => Some(format!(
                 "min_passes = {min} can never be reached with repeat = {times}"
             )),
-            _ => None,
+            (times, _) => self.min_pass_rate.and_then(|g| g.problem_with(times)),
         }
     }
 }
@@ -148,16 +159,13 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
             }
         }
     }
-    let checks = order
+    let mut summary = RepeatSummary::new(runs, passed_runs, plan.required(), plan.min_pass_rate);
+    let confidence = summary.confidence();
+    summary.checks = order
         .into_iter()
         .map(|key| {
             let (passed, not_passed) = tallies.get(&key).copied().unwrap_or_default();
-            CheckTally {
-                label: key.0,
-                scope: key.1,
-                passed,
-                not_passed,
-            }
+            CheckTally::new(key.0, key.1, passed, not_passed, confidence)
         })
         .collect();
     let judge = reports
@@ -191,12 +199,6 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
         .into_iter()
         .nth(pick)
         .unwrap_or_else(|| Report::new(Default::default(), Vec::new(), Default::default(), 0));
-    let summary = RepeatSummary {
-        runs,
-        passed_runs,
-        required: plan.required(),
-        checks,
-    };
     // An impossible plan (`min_passes(0)`: "0 of 2 runs passed (0 required)") passes nothing:
     // each run has its error verdict.
     report.passed = summary.passed() && plan.problem().is_none();
@@ -220,6 +222,7 @@ mod tests {
         let r = Repeat {
             times: 5,
             min_passes: Some(6),
+            min_pass_rate: None,
         };
         assert_eq!(
             r.problem().unwrap(),
@@ -228,10 +231,44 @@ mod tests {
         let r = Repeat {
             times: 0,
             min_passes: None,
+            min_pass_rate: None,
         };
         assert_eq!(
             r.problem().unwrap(),
             "repeat = 0 runs the scenario no time: it must be at least 1"
         );
+    }
+
+    #[test]
+    fn a_pass_rate_gate_needs_enough_runs_and_sensible_values() {
+        let gate = |times, rate: (f64, f64)| Repeat {
+            times,
+            min_passes: None,
+            min_pass_rate: Some(rate.into()),
+        };
+        // The gate replaces "every run must pass".
+        assert_eq!(gate(40, (0.9, 0.95)).required(), 0);
+        assert!(gate(40, (0.9, 0.95)).problem().is_none());
+        assert_eq!(
+            gate(10, (0.9, 0.95)).problem().unwrap(),
+            "min_pass_rate = (0.9, 0.95) can never be reached with repeat = 10: even 10 passes \
+             of 10 give a 95% lower bound of 0.72; it needs repeat = 35 or more"
+        );
+        assert_eq!(
+            gate(40, (1.2, 0.95)).problem().unwrap(),
+            "min_pass_rate = (1.2, 0.95): a pass rate is from 0 to 1"
+        );
+        assert_eq!(
+            gate(40, (0.5, 1.0)).problem().unwrap(),
+            "min_pass_rate = (0.5, 1): the confidence must be more than 0 and less than 1 \
+             (0.95 for 95%)"
+        );
+        // With `min_passes` too, both hold.
+        let both = Repeat {
+            min_passes: Some(38),
+            ..gate(40, (0.8, 0.95))
+        };
+        assert_eq!(both.required(), 38);
+        assert!(both.problem().is_none());
     }
 }

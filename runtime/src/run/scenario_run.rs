@@ -230,6 +230,38 @@ impl ScenarioRun {
         self
     }
 
+    /// The pass rate this scenario's repeated runs must show, with a confidence
+    /// (`min_pass_rate = (0.9, 0.95);` inside a scenario); see [`Suite::min_pass_rate`].
+    ///
+    /// ```
+    /// # use agent_test::{ScenarioRun, Suite};
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.repeat(40).min_pass_rate((0.9, 0.95));
+    /// ```
+    pub fn min_pass_rate(
+        &mut self,
+        gate: impl Into<crate::model::reliability::MinPassRate>,
+    ) -> &mut Self {
+        self.suite.repeat.min_pass_rate = Some(gate.into());
+        self
+    }
+
+    /// This scenario's price table (`prices = ..;` inside a scenario); see [`Suite::prices`].
+    ///
+    /// ```
+    /// # use agent_test::{ScenarioRun, Suite};
+    /// use agent_test::report::prices::Prices;
+    /// let mut run = ScenarioRun::new(Suite::new(), "x");
+    /// run.prices(Prices::builtin().unnamed_as("gpt-4o"));
+    /// ```
+    pub fn prices(&mut self, prices: impl crate::model::prices::IntoPrices) -> &mut Self {
+        match prices.into_prices() {
+            Ok(p) => self.suite.prices = Some(p),
+            Err(e) => self.setup_errors.push(e),
+        }
+        self
+    }
+
     /// The judge (its model also extracts and plays simulated users): the scenario's or
     /// suite's, else the one the environment names.
     pub(crate) fn model_for_steps(&self) -> Option<Judge> {
@@ -493,6 +525,10 @@ impl ScenarioRun {
                 )
             })
             .collect();
+        // Costs before the checks: a cost budget reads them.
+        if let Some(prices) = &self.suite.prices {
+            prices.apply(&mut self.transcript);
+        }
         verdicts.extend(turn_failures(&self.transcript));
         verdicts.append(&mut self.step_verdicts);
         // The environment's judge is looked up only when a check needs one.

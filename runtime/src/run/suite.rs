@@ -11,6 +11,8 @@ use super::Repeat;
 use crate::agent::Agent;
 use crate::clock::Clock;
 use crate::judge::Judge;
+use crate::model::prices::{IntoPrices, Prices};
+use crate::model::reliability::MinPassRate;
 use crate::model::{Context, ScenarioInfo};
 use crate::util::dirs::ReportDir;
 
@@ -44,6 +46,7 @@ pub struct Suite {
     pub(crate) repeat: Repeat,
     pub(crate) tools: Option<super::DeclaredTools>,
     pub(crate) tags: Vec<String>,
+    pub(crate) prices: Option<Prices>,
 }
 
 /// The per-turn timeout when none is set: generous, because real models are slow.
@@ -63,6 +66,7 @@ impl Default for Suite {
             repeat: Repeat::default(),
             tools: None,
             tags: Vec::new(),
+            prices: None,
         }
     }
 }
@@ -200,6 +204,50 @@ impl Suite {
     /// See [`Suite::repeat`].
     pub fn min_passes(mut self, runs: u32) -> Self {
         self.repeat.min_passes = Some(runs);
+        self
+    }
+
+    /// The repeated runs pass only if their pass rate is at least `rate` with a confidence
+    /// (`min_pass_rate = (0.9, 0.95);`): the lower bound of the pass rate's Wilson score
+    /// interval must reach `rate`. Give a rate alone for 95 % (`0.9`) or a pair
+    /// `(rate, confidence)`. It replaces the default "every run must pass"; a
+    /// [`Suite::min_passes`] set too must hold as well.
+    ///
+    /// A rate outside (0, 1), a confidence outside (0, 1), or a rate that `repeat` runs can
+    /// never prove (0.9 at 95 % needs at least 35 runs, all passing) is an impossible
+    /// constraint: each run gets an error verdict saying so. A failing gate states its numbers:
+    /// "pass rate 7/10 = 0.70, 95% lower bound 0.40 < 0.90 required".
+    ///
+    /// ```
+    /// use agent_test::Suite;
+    /// let suite = Suite::new().repeat(40).min_pass_rate((0.9, 0.95));
+    /// let at_95 = Suite::new().repeat(20).min_pass_rate(0.8);
+    /// # let _ = (suite, at_95);
+    /// ```
+    pub fn min_pass_rate(mut self, gate: impl Into<MinPassRate>) -> Self {
+        self.repeat.min_pass_rate = Some(gate.into());
+        self
+    }
+
+    /// The price table that gives every turn its cost (`prices = Prices::from_file("prices.json");`
+    /// in `agent_test!`): reports show the cost per turn, scenario and suite, `agent-test diff`
+    /// compares it, and [`cost()`](crate::check::cost) budgets it. A table that cannot be read,
+    /// or that is not one (a negative price, `unnamed_as` naming a model it lacks), is an error
+    /// verdict of every scenario. See [`Prices`].
+    ///
+    /// ```
+    /// use agent_test::Suite;
+    /// use agent_test::report::prices::Prices;
+    /// let ours = Suite::new().prices(Prices::new().model("our-model", 0.5, 1.5).unnamed_as("our-model"));
+    /// let list = Suite::new().prices(Prices::builtin().unnamed_as("gpt-4o-mini"));
+    /// let file = Suite::new().prices(Prices::from_file("prices.json"));
+    /// # let _ = (ours, list, file);
+    /// ```
+    pub fn prices(mut self, prices: impl IntoPrices) -> Self {
+        match prices.into_prices() {
+            Ok(p) => self.prices = Some(p),
+            Err(e) => self.setup_errors.push(e),
+        }
         self
     }
 

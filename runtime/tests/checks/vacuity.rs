@@ -45,6 +45,7 @@ fn one_of_each() -> Vec<Check> {
         http_status(200).into(),
         latency().at_most(Duration::from_secs(5)).into(),
         tokens().total_at_most(1000).into(),
+        cost().at_most_usd(1.0).into(),
         agent_not_invoked(["admin_agent"]).into(),
         agent_response("research_agent").contains("x").into(),
         state_is("done").into(),
@@ -568,6 +569,74 @@ fn recordings_without_latency_load_as_not_measured() {
             .get("latency_ms")
             .is_none(),
         "an unmeasured latency is not written as 0"
+    );
+}
+
+#[test]
+fn a_cost_without_prices_usage_or_a_known_model_is_not_measured() {
+    let budget = || cost().at_most_usd(0.01);
+    let mut t = one_turn(Reply::text("no usage"));
+    assert_eq!(
+        sr(conv(&t, budget())),
+        error(
+            "not measured: no price table: set `prices = Prices::from_file(\"prices.json\");` \
+             (or `Prices::builtin()`) to give each turn a cost"
+        )
+    );
+    let prices = Prices::new().model("m", 1.0, 2.0).unnamed_as("m");
+    prices.apply(&mut t);
+    assert_eq!(
+        sr(conv(&t, budget())),
+        error("not measured: turn 1: the turn reported no token usage")
+    );
+    // One turn of unknown cost leaves the conversation's cost unknown, not lower.
+    let mut t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("").usage(Usage::new(1000, 100)), 1),
+        Turn::new(1, "b", Reply::text("").usage(Usage::new(1000, 100)), 1),
+    ]);
+    t.turns[1].reply.chat_model = Some("gpt-9".into());
+    prices.apply(&mut t);
+    assert_eq!(
+        sr(conv(&t, budget())),
+        error("not measured: turn 2: model `gpt-9` is not in the price table (prices for: `m`)")
+    );
+    assert_eq!(turn(&t, 0, budget()).status, Status::Pass);
+    // A total without input and output apart cannot be priced.
+    let mut t = one_turn(Reply::text("").usage(Usage {
+        total_tokens: Some(300),
+        ..Usage::default()
+    }));
+    prices.apply(&mut t);
+    assert!(
+        sr(conv(&t, budget())).1.starts_with(
+            "not measured: turn 1: the usage has no input and output token counts apart"
+        ),
+        "{:?}",
+        sr(conv(&t, budget()))
+    );
+    assert_eq!(
+        sr(conv(&t, cost())),
+        error("compared nothing: a cost check needs a limit: at_most_usd")
+    );
+}
+
+#[test]
+fn a_cost_over_budget_fails_with_both_amounts_and_one_within_passes() {
+    let mut t = Transcript::new(vec![
+        Turn::new(0, "a", Reply::text("").usage(Usage::new(10_000, 1_000)), 1),
+        Turn::new(1, "b", Reply::text("").usage(Usage::new(20_000, 2_000)), 1),
+    ]);
+    Prices::builtin().unnamed_as("gpt-4o").apply(&mut t);
+    // 30 000 × $2.50/M + 3 000 × $10/M = $0.105 over both turns.
+    let v = conv(&t, cost().at_most_usd(0.1));
+    assert_eq!(v.reason, "cost budget exceeded: $0.105 > $0.10");
+    assert_eq!(v.details.actual, Some(json!({"usd": 0.105})));
+    assert_eq!(conv(&t, cost().at_most_usd(0.105)).status, Status::Pass);
+    // Per turn: the first turn's own cost, $0.035.
+    assert_eq!(turn(&t, 0, cost().at_most_usd(0.035)).status, Status::Pass);
+    assert_eq!(
+        turn(&t, 1, cost().at_most_usd(0.035)).reason,
+        "cost budget exceeded: $0.07 > $0.035"
     );
 }
 

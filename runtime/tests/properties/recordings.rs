@@ -4,6 +4,7 @@ use agent_test_runtime::model::{
     Call, CallKind, Context, Gap, Guardrail, Message, Part, Reply, Role, ToolErrorKind, Transcript,
     Turn, Usage, Variable, Workflow,
 };
+use agent_test_runtime::report::prices::Cost;
 use agent_test_runtime::{RecordedRun, ScenarioInfo};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -167,15 +168,22 @@ fn turn() -> impl Strategy<Value = Turn> {
         reply(),
         option::of(edgy_u64()),
         option::of(odd_string()),
+        option::of(prop_oneof![
+            (0u64..u64::MAX).prop_map(|n| Cost::Usd(n as f64 / 1e8)),
+            odd_string().prop_map(Cost::Unknown),
+        ]),
     )
-        .prop_map(|(index, before, input, reply, latency_ms, error)| Turn {
-            index,
-            before,
-            input,
-            reply,
-            latency_ms,
-            error,
-        })
+        .prop_map(
+            |(index, before, input, reply, latency_ms, error, cost)| Turn {
+                index,
+                before,
+                input,
+                reply,
+                latency_ms,
+                error,
+                cost,
+            },
+        )
 }
 
 /// A variable-bag entry: mostly at the paths the seeds' request and extract steps set

@@ -222,3 +222,72 @@ async fn http_status_on_a_chat_agent_says_it_is_a_chat_model() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_chat_agent_s_turns_are_priced_by_the_model_it_names() {
+    let script = || {
+        vec![
+            Ok(tool_calls(&[(
+                "c1",
+                "lookup_order",
+                json!({"order_id": "ORD-9921"}),
+            )])),
+            Ok(answer("Your order ORD-9921 came to €42.50.")),
+        ]
+    };
+    // 100 + 150 input and 10 + 20 output tokens, at $2 and $8 per million: $0.00074.
+    let prices = Prices::new().model("test-model", 2.0, 8.0);
+    let (base, _) = chat_server(script()).await;
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(agent(&base)).prices(prices.clone()),
+        "priced",
+    );
+    run.user("What did ORD-9921 cost?").await;
+    run.expect(cost().at_most_usd(0.001));
+    run.expect(cost().at_most_usd(0.0007));
+    let report = run.report().await;
+    let reasons: Vec<(Status, &str)> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.status, v.reason.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (Status::Pass, ""),
+            (Status::Fail, "cost budget exceeded: $0.00074 > $0.0007"),
+        ],
+        "{report}"
+    );
+    let text = report.to_string();
+    assert!(text.contains("  agent cost: $0.00074\n"), "{text}");
+    assert!(text.contains(", $0.00074]"), "{text}");
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(
+        json["transcript"]["turns"][0]["cost"],
+        json!({"usd": 0.00074})
+    );
+
+    // The same agent priced by a table without its model: unknown, with the reason.
+    let (base, _) = chat_server(script()).await;
+    let mut run = ScenarioRun::new(
+        Suite::new()
+            .agent(agent(&base))
+            .prices(Prices::new().model("other-model", 1.0, 1.0)),
+        "unpriced",
+    );
+    run.user("What did ORD-9921 cost?").await;
+    run.expect(cost().at_most_usd(1.0));
+    let report = run.report().await;
+    assert_eq!(
+        report.verdicts[0].reason,
+        "not measured: turn 1: model `test-model` is not in the price table (prices for: \
+         `other-model`)"
+    );
+    assert!(
+        report.to_string().contains(
+            "  agent cost: unknown: turn 1: model `test-model` is not in the price table"
+        ),
+        "{report}"
+    );
+}

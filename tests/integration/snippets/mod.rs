@@ -36,3 +36,13 @@ mod testing_3 {
 mod testing_4 {
     include!("testing_4.rs");
 }
+
+/// docs/testing.md, the block at line 361.
+mod testing_5 {
+    include!("testing_5.rs");
+}
+
+/// docs/testing.md, the block at line 423.
+mod testing_6 {
+    include!("testing_6.rs");
+}
