@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::canonical::IgnoredField;
 use super::mode::{self, CASSETTE_MODE_ENV, Mode};
-use super::running::{RunningCassette, Shared};
+use super::running::RunningCassette;
+use super::shared::Shared;
 use super::{CassetteError, store};
 use crate::agent::wire::Secret;
 

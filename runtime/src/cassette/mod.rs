@@ -67,7 +67,11 @@ mod record;
 #[cfg(feature = "cassette")]
 mod replay;
 #[cfg(feature = "cassette")]
+mod response;
+#[cfg(feature = "cassette")]
 mod running;
+#[cfg(feature = "cassette")]
+mod shared;
 #[cfg(feature = "cassette")]
 mod sse;
 mod store;
@@ -78,7 +82,9 @@ use std::fmt;
 pub use builder::{ANTHROPIC_UPSTREAM, Cassette, OPENAI_UPSTREAM};
 pub use mode::{CASSETTE_MODE_ENV, Mode};
 #[cfg(feature = "cassette")]
-pub use running::{Miss, RunningCassette};
+pub use running::RunningCassette;
+#[cfg(feature = "cassette")]
+pub use shared::Miss;
 pub use store::{entries, prune, unused};
 
 /// Why a cassette cannot start, or its directory cannot be read or pruned.

@@ -7,7 +7,7 @@ use bytes::Bytes;
 use http_body_util::channel::Channel;
 
 use super::entry::Entry;
-use super::proxy::{Response, streamed, whole};
+use super::response::{Response, streamed, whole};
 use super::sse::render;
 use crate::agent::cassette_entries::ENTRY_HEADER;
 

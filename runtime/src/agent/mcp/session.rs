@@ -52,10 +52,15 @@ pub(crate) enum Failure {
 /// The last lines a stdio server wrote to its standard error.
 #[derive(Clone, Default)]
 struct StderrTail {
-    /// Each line as read (at most [`STDERR_LINE_BYTES`]) and whether it was cut.
-    lines: Arc<Mutex<VecDeque<(Vec<u8>, bool)>>>,
+    lines: Arc<Mutex<VecDeque<StderrLine>>>,
     /// Becomes true when the server's standard error ends (none for an HTTP server).
     ended: Option<tokio::sync::watch::Receiver<bool>>,
+}
+
+/// A line of standard error as read (at most [`STDERR_LINE_BYTES`]), and whether it was cut.
+struct StderrLine {
+    bytes: Vec<u8>,
+    cut: bool,
 }
 
 /// Lines kept of a server's standard error.
@@ -130,7 +135,10 @@ impl StderrTail {
         if q.len() == STDERR_LINES {
             q.pop_front();
         }
-        q.push_back((line.to_vec(), cut));
+        q.push_back(StderrLine {
+            bytes: line.to_vec(),
+            cut,
+        });
     }
 
     fn shown(&self) -> String {
@@ -140,9 +148,9 @@ impl StderrTail {
         }
         let lines: Vec<String> = q
             .iter()
-            .map(|(line, cut)| {
-                let mut text = crate::util::text::escape_bytes(line);
-                if *cut {
+            .map(|line| {
+                let mut text = crate::util::text::escape_bytes(&line.bytes);
+                if line.cut {
                     text.push_str(" [...]");
                 }
                 text
