@@ -22,7 +22,7 @@
 //! -1, -0.0, 0, f64::MAX, f64::MIN_POSITIVE, u16/u32/u64/usize::MAX, Duration::ZERO, 1 ns,
 //! `Duration::from_secs(u64::MAX)`, Duration::MAX) and are evaluated, or run against agents
 //! and local servers; the command-line options, the judge's environment variables, and the
-//! reports `agent-test report` and `diff` read are in `cli/tests/extremes.rs`.
+//! reports `agent-test report` and `diff` read are in `cli/tests/cli/extremes.rs`.
 //!
 //! # Inventory
 //!

@@ -5,11 +5,9 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-mod support;
-use support::command::{assert_exit, bin, serve, stderr, stdout, temp, write};
+use crate::support::command::{assert_exit, bin, serve, stderr, stdout, temp, write};
 
-#[path = "../../runtime/tests/otel/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 fn refund_scenario() -> Value {
     json!({

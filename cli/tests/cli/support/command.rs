@@ -11,6 +11,17 @@ pub fn bin() -> Command {
 /// A fresh temporary directory for one test (named after the test binary, the process and
 /// `name`, so parallel tests never share one).
 pub fn temp(name: &str) -> PathBuf {
+    // The tests share one process: two of them in one directory would race.
+    static USED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut used = USED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    assert!(
+        !used.iter().any(|u| u == name),
+        "temp({name:?}) is used by two tests: give each its own name"
+    );
+    used.push(name.to_owned());
+    drop(used);
     let dir = std::env::temp_dir().join(format!(
         "agent-test-{}-{}-{name}",
         env!("CARGO_CRATE_NAME"),

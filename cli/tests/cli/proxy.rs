@@ -10,8 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
-mod support;
-use support::command::{assert_exit, bin, stderr, stdout, temp, write};
+use crate::support::command::{assert_exit, bin, stderr, stdout, temp, write};
 
 /// The key the tests send: it must appear in no cassette file.
 const SENTINEL: &str = "sk-SENTINEL-proxy-5d2e81";

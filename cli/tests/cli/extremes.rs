@@ -20,8 +20,7 @@ use agent_test_runtime::report::{CheckTally, RepeatSummary};
 use agent_test_runtime::scenario::Scenario;
 use serde_json::{Value, json};
 
-mod support;
-use support::command::{bin, stderr, stdout, temp};
+use crate::support::command::{bin, stderr, stdout, temp};
 
 /// A temporary directory for one test, removed when the test ends (it holds thousands of
 /// files).

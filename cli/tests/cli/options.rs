@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-mod support;
-use support::command::{assert_exit, bin, serve, temp, text};
+use crate::support::command::{assert_exit, bin, serve, temp, text};
 
 /// `n` one-turn scenarios named `case-00` ... , each expecting the reply to name its order.
 fn scenarios(dir: &std::path::Path, n: usize) -> PathBuf {

@@ -1,9 +1,8 @@
 //! `agent-test report` (HTML, JUnit, Markdown) and `agent-test diff`, run as a process on
 //! reports written as `cargo test` writes them.
 
-mod support;
-use support::command::{assert_exit, bin, temp, text};
-use support::{repeated, report_of, write_all, write_reports};
+use crate::support::command::{assert_exit, bin, temp, text};
+use crate::support::{repeated, report_of, write_all, write_reports};
 
 #[test]
 fn report_writes_html_junit_and_markdown() {
@@ -66,7 +65,7 @@ fn report_writes_html_junit_and_markdown() {
 
 #[test]
 fn report_names_what_it_cannot_read() {
-    let dir = temp("bad");
+    let dir = temp("reports-bad");
     write_reports(&dir);
     std::fs::write(dir.join("broken.json"), "{\"verdicts\": [").expect("write");
     std::fs::write(dir.join("other.json"), "{\"hello\": 1}").expect("write");
@@ -85,7 +84,7 @@ fn report_names_what_it_cannot_read() {
     );
     assert!(dir.join("report.html").exists());
 
-    let empty = temp("empty");
+    let empty = temp("reports-empty");
     let out = bin().arg("report").arg(&empty).output().expect("runs");
     assert_exit(&out, 2);
     assert!(
@@ -103,7 +102,7 @@ fn report_names_what_it_cannot_read() {
 
 #[test]
 fn report_reads_the_output_of_eval() {
-    let dir = temp("eval");
+    let dir = temp("reports-eval");
     let scenario = r#"{"name": "greets", "steps": [{"step": "user", "text": "hi", "expect": [
         {"check": {"type": "text", "source": "reply", "op": "contains", "value": "hello"}}]}]}"#;
     std::fs::write(dir.join("s.json"), scenario).expect("write");

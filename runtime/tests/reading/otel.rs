@@ -432,7 +432,7 @@ async fn an_in_process_agent_s_tracing_spans_are_its_turn() {
     let _ = Message::user("");
 }
 
-#[path = "otel/corpus.rs"]
+#[path = "../otel/corpus.rs"]
 mod corpus;
-#[path = "otel/frameworks.rs"]
+#[path = "../otel/frameworks.rs"]
 mod frameworks;

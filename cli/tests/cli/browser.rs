@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-mod support;
-use support::write_reports;
+use crate::support::write_reports;
 
 fn browser() -> Option<(PathBuf, PathBuf)> {
     let find = |env: &str, names: &[&str]| -> Option<PathBuf> {

@@ -10,8 +10,7 @@ use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
-mod support;
-use support::command::{assert_exit, bin, serve, temp, text};
+use crate::support::command::{assert_exit, bin, serve, temp, text};
 
 /// `weather`'s parameters.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
