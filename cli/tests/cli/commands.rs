@@ -164,7 +164,7 @@ fn eval_prices_the_recorded_turns_with_a_price_table() {
     let out = eval(&["--prices", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("--prices: prices: ")
+        stderr(&out).contains("--prices: ")
             && stderr(&out).contains("model `m`: input -1 and output 1 must be prices"),
         "{}",
         stderr(&out)

@@ -339,6 +339,7 @@ pub(crate) fn literals_checked(
         for (at, e) in in_steps.chain(after) {
             if let Some(problem) = e.check.literal_problem() {
                 return Err(LoadError {
+                    kind: crate::util::input::LoadErrorKind::Impossible,
                     file: file.to_owned(),
                     path: format!("scenario `{}`, {at}", s.name),
                     message: format!(

@@ -320,6 +320,7 @@ fn looks_like_jsonl(text: &str) -> bool {
 
 fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {
     let err = |path: String, message: String| LoadError {
+        kind: crate::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         // A document's root is "." to serde_path_to_error: the example's own place.
         path: match (at.is_empty(), path.is_empty() || path == ".") {

@@ -389,6 +389,7 @@ pub(crate) fn matcher_word(key: &str) -> String {
 /// A problem as a [`LoadError`] of `file`.
 pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
     LoadError {
+        kind: crate::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         path,
         message,
@@ -416,6 +417,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
     options.strict_booleans = true;
     crate::util::json::parse_yaml(text, options).map_err(|e| match e {
         Ok(duplicate) => LoadError {
+            kind: crate::util::input::LoadErrorKind::Invalid,
             file: file.to_owned(),
             message: duplicate.message(0),
             path: duplicate.path,
@@ -430,6 +432,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
                 _ => (String::new(), first),
             };
             LoadError {
+                kind: crate::util::input::LoadErrorKind::Syntax,
                 file: file.to_owned(),
                 path,
                 message: format!("not valid YAML: {message}"),
@@ -442,6 +445,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
 #[cfg(not(feature = "yaml"))]
 pub(crate) fn yaml(_text: &str, file: &Path) -> Result<Value, LoadError> {
     Err(LoadError {
+        kind: crate::util::input::LoadErrorKind::Unsupported,
         file: file.to_owned(),
         path: String::new(),
         message: "reading YAML needs agent-test's `yaml` feature".into(),

@@ -128,6 +128,7 @@ impl CaseFile {
     /// ```
     pub fn take(&self, index: usize) -> Result<ImportedCase, LoadError> {
         let gone = || LoadError {
+            kind: crate::util::input::LoadErrorKind::NotFound,
             file: self.file.clone(),
             path: String::new(),
             message: format!("no case {index} to take (taken already, or past the end)"),

@@ -24,7 +24,9 @@ use crate::formats::{self, ImportedCase, SeedFormat};
 use crate::model::{RecordedRun, ScenarioInfo};
 use crate::scenario::Scenario;
 use crate::trace::{self, TraceFormat};
-pub use crate::util::input::{LoadError, load_json, load_json_file, load_value, read_text};
+pub use crate::util::input::{
+    LoadError, LoadErrorKind, load_json, load_json_file, load_value, read_text,
+};
 pub use case_file::CaseFile;
 
 /// Extensions of scenario files: JSON, JSON lines and YAML.
@@ -166,6 +168,7 @@ fn trace_run(
     format: Option<TraceFormat>,
 ) -> Result<RecordedRun, LoadError> {
     let transcript = trace::parse(value, format).map_err(|e| LoadError {
+        kind: crate::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         path: e.relative_path().to_owned(),
         message: match e.format {

@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{Transcript, Turn, Usage, turn_number};
+use crate::util::input::{LoadError, LoadErrorKind};
 
 /// The price of one model: US dollars per million input (prompt) and output (completion)
 /// tokens.
@@ -226,15 +227,21 @@ impl Prices {
     /// std::fs::write(&file, r#"{"models": {"m": {"input": 1, "output": 2}}}"#).unwrap();
     /// assert_eq!(Prices::from_file(&file).unwrap(), Prices::new().model("m", 1.0, 2.0));
     /// std::fs::write(&file, r#"{"models": {"m": {"input": -1, "output": 2}}}"#).unwrap();
-    /// assert!(Prices::from_file(&file).unwrap_err().ends_with(
-    ///     "model `m`: input -1 and output 2 must be prices: finite numbers of dollars, not negative"));
+    /// let err = Prices::from_file(&file).unwrap_err();
+    /// assert_eq!(err.kind, agent_test::load::LoadErrorKind::Invalid);
+    /// assert_eq!(err.message,
+    ///     "model `m`: input -1 and output 2 must be prices: finite numbers of dollars, not negative");
     /// ```
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, String> {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let prices: Prices =
-            crate::util::input::load_json_file(path).map_err(|e| format!("prices: {e}"))?;
+        let prices: Prices = crate::util::input::load_json_file(path)?;
         match prices.problem() {
-            Some(p) => Err(format!("prices: {}: {p}", path.display())),
+            Some(message) => Err(LoadError {
+                kind: LoadErrorKind::Invalid,
+                file: path.to_owned(),
+                path: String::new(),
+                message,
+            }),
             None => Ok(prices),
         }
     }
@@ -339,9 +346,10 @@ impl IntoPrices for Prices {
     }
 }
 
-impl IntoPrices for Result<Prices, String> {
+impl IntoPrices for Result<Prices, LoadError> {
     fn into_prices(self) -> Result<Prices, String> {
-        self.and_then(IntoPrices::into_prices)
+        self.map_err(|e| format!("prices: {e}"))
+            .and_then(IntoPrices::into_prices)
     }
 }
 

@@ -118,6 +118,7 @@ impl RecordedRun {
         // serde's path is exact without the search `load_value` makes.
         let file = file.as_ref();
         let load_error = |e: serde_path_to_error::Error<serde_json::Error>| LoadError {
+            kind: crate::util::input::LoadErrorKind::Invalid,
             file: file.to_owned(),
             path: e.path().to_string(),
             message: e.inner().to_string(),
@@ -184,6 +185,7 @@ pub(crate) fn fast_read(text: &str) -> Option<RecordedRun> {
 pub(crate) fn parse_recording_json(text: &str, file: &Path) -> Result<Value, LoadError> {
     if let Some((line, column)) = first_too_deep(text, MAX_RECORDING_DEPTH) {
         return Err(LoadError {
+            kind: crate::util::input::LoadErrorKind::Syntax,
             file: file.to_owned(),
             path: format!("line {line}, column {column}"),
             message: format!("not valid JSON: nested deeper than {MAX_RECORDING_DEPTH} levels"),
@@ -193,6 +195,7 @@ pub(crate) fn parse_recording_json(text: &str, file: &Path) -> Result<Value, Loa
     let mut value =
         crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))?;
     crate::util::shared_strings::expand_shared(&mut value).map_err(|message| LoadError {
+        kind: crate::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         path: String::new(),
         message,

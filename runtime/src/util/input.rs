@@ -14,16 +14,46 @@ use super::json::JsonTextError;
 /// loader turns it into the error's path.
 pub(crate) const IMPOSSIBLE_AT: &str = "impossible constraint at ";
 
-/// A file that could not be loaded: which file, where inside it, and what was expected.
+/// What kind of problem stopped a load, to match on without reading the message.
 ///
 /// ```
+/// use agent_test::load::{LoadErrorKind, read_text};
+/// assert_eq!(read_text("no-such-file.json").unwrap_err().kind, LoadErrorKind::NotFound);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file does not exist (or the case asked for is not in it).
+    NotFound,
+    /// The file exists but cannot be read: permissions, a directory, not UTF-8 text.
+    Unreadable,
+    /// The text is not valid JSON or YAML (or nests too deep): `path` is the line and column.
+    Syntax,
+    /// The document parses but is not what was expected: an unknown or missing field, a value
+    /// of the wrong type, a key given twice, a value out of range — at `path`.
+    Invalid,
+    /// A value no run can satisfy or evaluate: an impossible constraint, a regex, query or
+    /// expression that cannot work — at `path`.
+    Impossible,
+    /// Reading it needs a feature of agent-test that is off (`yaml`).
+    Unsupported,
+}
+
+/// A file that could not be loaded: which file, where inside it, what was expected, and the
+/// [kind](LoadErrorKind) of problem.
+///
+/// ```
+/// use agent_test::load::LoadErrorKind;
 /// use agent_test::scenario::Scenario;
 /// let err = agent_test::load::load_json::<Scenario>("s.json", r#"{"name": "x", "steps": [{"step": "usr"}]}"#).unwrap_err();
+/// assert_eq!(err.kind, LoadErrorKind::Invalid);
 /// assert_eq!(err.path, "steps[0].step");
 /// assert!(err.message.starts_with("unknown variant `usr`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// What kind of problem it is.
+    pub kind: LoadErrorKind,
     /// The file.
     pub file: PathBuf,
     /// Where inside it (`steps[0].expect[1].check`), empty for the whole file.
@@ -59,11 +89,17 @@ impl std::error::Error for LoadError {}
 pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| LoadError {
+        kind: if e.kind() == std::io::ErrorKind::NotFound {
+            LoadErrorKind::NotFound
+        } else {
+            LoadErrorKind::Unreadable
+        },
         file: path.to_owned(),
         path: String::new(),
         message: format!("cannot read the file: {e}"),
     })?;
     String::from_utf8(bytes).map_err(|e| LoadError {
+        kind: LoadErrorKind::Unreadable,
         file: path.to_owned(),
         path: String::new(),
         message: format!(
@@ -88,6 +124,7 @@ pub(crate) fn json_text_error(file: &Path, e: JsonTextError) -> LoadError {
             let place = format!(" at line {} column {}", e.line(), e.column());
             let message = e.to_string();
             LoadError {
+                kind: LoadErrorKind::Syntax,
                 file: file.to_owned(),
                 path: format!("line {}, column {}", e.line(), e.column()),
                 message: format!(
@@ -97,6 +134,7 @@ pub(crate) fn json_text_error(file: &Path, e: JsonTextError) -> LoadError {
             }
         }
         JsonTextError::Duplicate(d) => LoadError {
+            kind: LoadErrorKind::Invalid,
             file: file.to_owned(),
             message: d.message(0),
             path: d.path,
@@ -125,6 +163,7 @@ pub fn load_value<T: DeserializeOwned>(
             .and_then(|m| m.split_once(": "))
         {
             return LoadError {
+                kind: LoadErrorKind::Impossible,
                 file: file.to_owned(),
                 path: match path.as_str() {
                     "" | "." => inner.to_owned(),
@@ -134,6 +173,7 @@ pub fn load_value<T: DeserializeOwned>(
             };
         }
         LoadError {
+            kind: LoadErrorKind::Invalid,
             file: file.to_owned(),
             path,
             message,

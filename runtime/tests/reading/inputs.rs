@@ -388,3 +388,35 @@ fn a_large_value_is_written_once_and_read_back_whole() {
     assert_eq!(again.verdicts[0].reason, report.verdicts[0].reason);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_load_error_says_its_kind() {
+    use agent_test_runtime::load::{LoadErrorKind, load_json, read_text};
+    let kind = |text: &str| load_json::<Scenario>("s.json", text).unwrap_err().kind;
+    assert_eq!(
+        read_text("no/such/scenarios.json").unwrap_err().kind,
+        LoadErrorKind::NotFound
+    );
+    // A directory exists but is not a file to read.
+    assert_eq!(
+        read_text(std::env::temp_dir()).unwrap_err().kind,
+        LoadErrorKind::Unreadable
+    );
+    assert_eq!(kind(r#"{"name": "s", "steps": ["#), LoadErrorKind::Syntax);
+    assert_eq!(
+        kind(r#"{"name": "s", "stesp": []}"#),
+        LoadErrorKind::Invalid
+    );
+    assert_eq!(
+        kind(r#"{"name": "s", "name": "t"}"#),
+        LoadErrorKind::Invalid
+    );
+    assert_eq!(
+        kind(&with_check(
+            r#"{"type": "tool", "name": "search", "count": {"between": [5, 1]}}"#
+        )),
+        LoadErrorKind::Impossible
+    );
+    let run = RecordedRun::from_json("[[[", "run.json").unwrap_err();
+    assert_eq!(run.kind, LoadErrorKind::Syntax);
+}

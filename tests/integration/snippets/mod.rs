@@ -2,17 +2,17 @@
 //! `AGENT_TEST_UPDATE_DOCS=1 cargo test -p agent-test --test integration docs` rewrites
 //! these files. Each block is one module, compiled exactly as shown.
 
-/// README.md, the block at line 43.
+/// README.md, the block at line 42.
 mod readme_1 {
     include!("readme_1.rs");
 }
 
-/// README.md, the block at line 124.
+/// README.md, the block at line 123.
 mod readme_2 {
     include!("readme_2.rs");
 }
 
-/// README.md, the block at line 265.
+/// README.md, the block at line 256.
 mod readme_3 {
     include!("readme_3.rs");
 }
