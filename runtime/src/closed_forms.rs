@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use crate::check::{
     ArgsMode, Check, CheckExt, Expectation, IntoExpectation, JsonSource, JsonSourceOptions,
     agent_invoked, agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool,
-    expected_response, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
+    cost, expected_response, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
     http_status, jmespath, json_path, judge, latency, no_tool_errors, no_tools, node, node_output,
     replies, reply, required_tools, schema, state_is, tokens, tool, tool_call, tool_chain,
     tool_sequence, trajectory, transitioned_to, valid_structured_output, valid_tool_list,
@@ -157,6 +157,7 @@ fn every_check() -> Vec<Expectation> {
             .input_at_most(2)
             .output_at_most(3)
             .into_expectation(),
+        cost().at_most_usd(0.5).into_expectation(),
         agent_invoked(["a"]).min_calls(2).into_expectation(),
         agent_not_invoked(["b"]).into_expectation(),
         agent_response("a").contains("x").into_expectation(),
@@ -307,6 +308,7 @@ fn full_recording() -> RecordedRun {
     let mut turn = Turn::new(0, "hi", reply, 3);
     turn.before = vec![Message::system("s")];
     turn.error = Some("boom".into());
+    turn.cost = Some(crate::model::prices::Cost::Unknown("why".into()));
     let mut transcript = Transcript::new(vec![turn]);
     transcript.context.insert("K", json!({"v": 1}));
     transcript.history = vec![Message::user("before")];

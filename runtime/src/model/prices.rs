@@ -63,13 +63,51 @@ impl Price {
 /// assert_eq!(Cost::Unknown("no token usage".into()).to_string(), "cost unknown: no token usage");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[serde(try_from = "CostFields", into = "CostFields")]
 pub enum Cost {
     /// Worked out from the turn's tokens and its model's price, in US dollars.
     Usd(f64),
     /// Not known, and why: no usage, a usage without input and output apart, a model not in
     /// the price table.
     Unknown(String),
+}
+
+/// A cost's JSON: `{"usd": 0.0042}` or `{"unknown": "why"}` — read as a closed object, so that
+/// an unknown key is named (an externally tagged enum would only say "expected a single key").
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CostFields {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    usd: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    unknown: Option<String>,
+}
+
+impl TryFrom<CostFields> for Cost {
+    type Error = String;
+
+    fn try_from(f: CostFields) -> Result<Self, String> {
+        match (f.usd, f.unknown) {
+            (Some(usd), None) => Ok(Cost::Usd(usd)),
+            (None, Some(why)) => Ok(Cost::Unknown(why)),
+            _ => Err("a cost is either `usd` (dollars) or `unknown` (why), one of them".into()),
+        }
+    }
+}
+
+impl From<Cost> for CostFields {
+    fn from(c: Cost) -> Self {
+        match c {
+            Cost::Usd(usd) => CostFields {
+                usd: Some(usd),
+                unknown: None,
+            },
+            Cost::Unknown(why) => CostFields {
+                usd: None,
+                unknown: Some(why),
+            },
+        }
+    }
 }
 
 impl fmt::Display for Cost {
@@ -521,6 +559,29 @@ mod tests {
                 .problem(),
             None
         );
+    }
+
+    #[test]
+    fn a_cost_reads_back_and_a_garbled_one_is_refused() {
+        use serde_json::json;
+        for c in [Cost::Usd(0.0042), Cost::Unknown("no usage".into())] {
+            let v = serde_json::to_value(&c).unwrap();
+            assert_eq!(serde_json::from_value::<Cost>(v).unwrap(), c);
+        }
+        assert_eq!(
+            serde_json::to_value(Cost::Usd(0.5)).unwrap(),
+            json!({"usd": 0.5})
+        );
+        for garbled in [json!({}), json!({"usd": 1, "unknown": "x"})] {
+            let e = serde_json::from_value::<Cost>(garbled)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("either `usd`"), "{e}");
+        }
+        let e = serde_json::from_value::<Cost>(json!({"eur": 1}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `eur`"), "{e}");
     }
 
     #[test]
