@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::http_body::{default_text, fill, generic_call, is_json_media_type};
 use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::{Call, Gap, Part, Reply};
+use crate::model::{Gap, Part, Reply};
 use crate::path::FieldPath;
 use crate::trace::{self, TraceFormat};
 use crate::util::text::compact;
@@ -81,16 +82,7 @@ pub struct HttpAgent {
     redactor: OnceLock<Redactor>,
     /// Where the agent's spans arrive, when its tool calls come from them.
     #[cfg(feature = "otlp")]
-    traces: Option<Traces>,
-}
-
-/// An OTLP receiver the agent exports to, and how long a turn waits for its spans.
-#[cfg(feature = "otlp")]
-#[derive(Clone)]
-struct Traces {
-    receiver: crate::trace::OtlpReceiver,
-    max_wait: Duration,
-    settle: Duration,
+    traces: Option<super::http_traces::Traces>,
 }
 
 #[derive(Clone)]
@@ -156,7 +148,7 @@ impl HttpAgent {
     /// ```
     #[cfg(feature = "otlp")]
     pub fn traces_from(mut self, receiver: &crate::trace::OtlpReceiver) -> Self {
-        self.traces = Some(Traces {
+        self.traces = Some(super::http_traces::Traces {
             receiver: receiver.clone(),
             max_wait: Duration::from_secs(2),
             settle: Duration::from_millis(50),
@@ -386,7 +378,7 @@ impl HttpAgent {
         let context = self
             .traces
             .as_ref()
-            .map(|t| TraceContext::new(t.receiver.refusals()));
+            .map(|t| super::http_traces::TraceContext::new(t.receiver.refusals()));
         #[cfg(feature = "otlp")]
         if let Some(c) = &context {
             builder = builder.header("traceparent", c.traceparent());
@@ -555,223 +547,6 @@ impl HttpAgent {
     }
 }
 
-/// `application/json`, or any `…+json` type (`application/problem+json`), parameters aside.
-fn is_json_media_type(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json" || essence.ends_with("+json")
-}
-
-/// A call from a generic `{name, arguments, result, error, error_kind}` item (`error_kind`,
-/// or `error_type`: `validation` or `execution`, when the agent says why a call failed).
-fn generic_call(v: &Value) -> Option<Call> {
-    let name = v.get("name")?.as_str()?;
-    let args = ["arguments", "args", "input", "params"]
-        .iter()
-        .find_map(|k| v.get(*k))
-        .cloned()
-        .unwrap_or(Value::Null);
-    let args = match args {
-        Value::String(s) => crate::trace::arguments_from_string(&s),
-        other => other,
-    };
-    let mut call = Call::tool(name, args);
-    call.result = ["result", "output"].iter().find_map(|k| v.get(*k)).cloned();
-    call.error = !matches!(
-        v.get("error"),
-        None | Some(Value::Null | Value::Bool(false))
-    );
-    if call.error {
-        call.error_kind = ["error_kind", "error_type"]
-            .iter()
-            .find_map(|k| v.get(*k).and_then(Value::as_str))
-            .and_then(|k| match k {
-                "validation" => Some(crate::model::ToolErrorKind::Validation),
-                "execution" => Some(crate::model::ToolErrorKind::Execution),
-                _ => None,
-            });
-    }
-    Some(call)
-}
-
-/// The reply text of a JSON body in no known trace format: the first text field of the usual
-/// names, else an error message (`{"error": "..."}` or `{"error": {"message": "..."}}`, as
-/// error answers usually are) so that a failed turn's report says what went wrong.
-fn default_text(json: &Value) -> String {
-    if let Value::String(s) = json {
-        return s.clone();
-    }
-    [
-        "reply", "response", "output", "text", "message", "answer", "content",
-    ]
-    .iter()
-    .find_map(|k| json.get(*k).and_then(Value::as_str))
-    .or_else(|| {
-        let error = json.get("error")?;
-        error
-            .as_str()
-            .or_else(|| error.get("message").and_then(Value::as_str))
-    })
-    .map(str::to_owned)
-    .unwrap_or_default()
-}
-
-/// Fills `"{name}"` placeholders of a template.
-fn fill(template: &Value, vars: &Map<String, Value>) -> Value {
-    match template {
-        Value::String(s) => {
-            if let Some(name) = s.strip_prefix('{').and_then(|r| r.strip_suffix('}'))
-                && let Some(v) = vars.get(name)
-            {
-                return v.clone();
-            }
-            let mut out = s.clone();
-            for (name, v) in vars {
-                let placeholder = format!("{{{name}}}");
-                if out.contains(&placeholder) {
-                    let text = match v {
-                        Value::String(t) => t.clone(),
-                        Value::Null => String::new(),
-                        other => compact(other),
-                    };
-                    out = out.replace(&placeholder, &text);
-                }
-            }
-            Value::String(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(|i| fill(i, vars)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), fill(v, vars)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// A turn's place in a trace: the trace the request starts and the span it stands for.
-#[cfg(feature = "otlp")]
-struct TraceContext {
-    trace_id: String,
-    span_id: String,
-    /// The receiver's refusals when the request was sent.
-    refusals: u64,
-}
-
-#[cfg(feature = "otlp")]
-impl TraceContext {
-    fn new(refusals: u64) -> Self {
-        TraceContext {
-            trace_id: random_hex(16),
-            span_id: random_hex(8),
-            refusals,
-        }
-    }
-
-    /// The W3C `traceparent` header: version 00, sampled.
-    fn traceparent(&self) -> String {
-        format!("00-{}-{}-01", self.trace_id, self.span_id)
-    }
-}
-
-/// `bytes` random bytes as hex (the standard library's randomly keyed hasher, fed a counter
-/// and the time: unique ids, not secrets).
-#[cfg(feature = "otlp")]
-fn random_hex(bytes: usize) -> String {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut out = String::with_capacity(bytes * 2 + 16);
-    while out.len() < bytes * 2 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out.truncate(bytes * 2);
-    out
-}
-
-#[cfg(feature = "otlp")]
-impl Traces {
-    /// The turn's spans read into its reply.
-    async fn merge(&self, context: &TraceContext, mut reply: Reply) -> Result<Reply, AgentError> {
-        let taken = self
-            .receiver
-            .take(
-                &context.trace_id,
-                &context.span_id,
-                self.max_wait,
-                self.settle,
-            )
-            .await;
-        reply.notes.extend(self.receiver.news(self.max_wait));
-        let why = if taken.spans.is_empty() {
-            let endpoint = self.receiver.endpoint();
-            Some(format!(
-                "no span of the turn arrived at the OTLP receiver within {} ms. The agent must \
-                 export to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT) and continue the trace of \
-                 the request's `traceparent` header",
-                self.max_wait.as_millis()
-            ))
-        } else if !taken.rooted {
-            // Spans without the agent's root span, or with an export refused meanwhile, are
-            // part of the turn's work at best: a call missing from them would pass `no_tool(..)`.
-            Some(format!(
-                "the agent's root span (the child of the request's span {}) did not arrive at \
-                 the OTLP receiver within {} ms; {} other span{} did",
-                context.span_id,
-                self.max_wait.as_millis(),
-                taken.spans.len(),
-                if taken.spans.len() == 1 { "" } else { "s" }
-            ))
-        } else if self.receiver.refusals() > context.refusals {
-            Some("the OTLP receiver refused an export while the turn ran (see the notes)".into())
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            // What the spans would have given is unknown; what the response gave stands, and
-            // the checks reading it are evaluated.
-            let why = format!("{why} (trace {})", context.trace_id);
-            return Ok(unmeasured(reply, &why));
-        }
-        let traced = crate::trace::otel::turn(0, taken.spans);
-        crate::trace::otel::merge(&mut reply, traced);
-        Ok(reply)
-    }
-}
-
-/// A reply whose spans are missing: each part the spans would have given (the calls when the
-/// response lists none, the text when it has none, the usage when it says none) is a gap with
-/// `why`, so that the checks reading it are errors and the others are evaluated.
-#[cfg(feature = "otlp")]
-fn unmeasured(mut reply: Reply, why: &str) -> Reply {
-    use crate::model::{Gap, Part};
-    let mut parts = Vec::new();
-    if reply.calls.is_empty() {
-        parts.extend([Part::Calls, Part::Arguments, Part::Results, Part::Outcomes]);
-    }
-    if reply.text.is_empty() {
-        parts.push(Part::ReplyText);
-    }
-    if reply.usage.is_none() {
-        parts.push(Part::Usage);
-    }
-    for part in parts {
-        reply.gaps.push(Gap::new(part, why));
-    }
-    reply
-}
-
 /// A clone is the same agent in a new conversation: the same settings, no session id yet, and
 /// the same connection pool — what runs many scenarios against one endpoint at once use (the
 /// `agent-test run` command does). Clones are meant for one async runtime: a pool's
@@ -833,22 +608,5 @@ impl fmt::Debug for HttpAgent {
             .field("headers", &headers)
             .field("timeout", &self.timeout)
             .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders() {
-        let vars: Map<String, Value> =
-            serde_json::from_value(json!({"input": "hi", "USER_ID": 12345, "messages": [1]}))
-                .unwrap();
-        let t = json!({"prompt": "{input}", "user": "{USER_ID}", "note": "user {USER_ID}: {input}", "m": "{messages}", "keep": "{unknown}", "n": [ "{input}" ]});
-        assert_eq!(
-            fill(&t, &vars),
-            json!({"prompt": "hi", "user": 12345, "note": "user 12345: hi", "m": [1], "keep": "{unknown}", "n": ["hi"]})
-        );
     }
 }

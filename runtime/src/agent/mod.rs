@@ -7,6 +7,10 @@ mod closure;
 pub(crate) mod gated;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod http_body;
+#[cfg(all(feature = "http", feature = "otlp"))]
+mod http_traces;
 mod input;
 #[cfg(feature = "mcp")]
 pub mod mcp;
