@@ -343,11 +343,15 @@
 //! ```
 
 mod agents;
+mod arg_constraint;
+mod args_mode;
+mod call_filter;
 mod chain;
 mod context;
 mod cost;
 mod count;
 mod custom;
+mod expected_call;
 pub(crate) mod gated;
 mod jmespath;
 mod json;
@@ -369,8 +373,10 @@ mod workflow;
 pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
+pub use args_mode::{ArgsMode, ArgsOverride};
 pub use chain::{ToolChain, tool_chain};
 pub use cost::{CostCheck, cost};
+pub use expected_call::{ExpectedCall, tool_call};
 pub(crate) use jmespath::search as jmespath_search;
 pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{
@@ -384,9 +390,7 @@ pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
 };
 pub use tool_errors::{NoToolErrors, no_tool_errors};
-pub use trajectory::{
-    ArgsMode, ArgsOverride, ExpectedCall, TrajectoryCheck, TrajectoryMode, tool_call, trajectory,
-};
+pub use trajectory::{TrajectoryCheck, TrajectoryMode, trajectory};
 pub use workflow::{
     GuardrailCheck, WorkflowCheck, WorkflowExpect, any_guardrail_triggered,
     guardrail_not_triggered, guardrail_triggered, no_guardrail_triggered, state_is,
@@ -396,6 +400,8 @@ pub use workflow::{
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use crate::path::FieldPath;
+pub use arg_constraint::ArgConstraint;
+pub use call_filter::CallFilter;
 pub use context::{EvalContext, Target};
 pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
@@ -403,7 +409,7 @@ pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use structured_output::{StructuredOutputCheck, valid_structured_output};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
-pub use tool::{ArgConstraint, CallFilter, ToolCheck, any_call, any_tool, no_tool, node, tool};
+pub use tool::{ToolCheck, any_call, any_tool, no_tool, node, tool};
 pub use tool_list::{ToolListCheck, valid_tool_list};
 pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
 

@@ -3,8 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
+use super::arg_constraint::ArgConstraint;
+use super::call_filter::CallFilter;
 use super::count::{Count, times};
-use super::tool::{ArgConstraint, CallFilter, ToolCheck};
+use super::tool::ToolCheck;
 use super::{EvalContext, Outcome, Status, Violation};
 use crate::expression::Env;
 use crate::matcher::Mismatch;
