@@ -215,7 +215,7 @@ impl ArgConstraint {
     /// The value constrained in `v`: at the path, or for a group the object of its members
     /// present in `v` (absent when none is).
     ///
-    /// See [`ToolCheck::arg_group`].
+    /// See [`ToolCheck::arg_group`](super::ToolCheck::arg_group).
     pub fn value<'a>(&self, v: &'a Value) -> Option<Cow<'a, Value>> {
         if self.group.is_empty() {
             return self.path.get(v).map(Cow::Borrowed);

@@ -50,7 +50,7 @@ impl ExpectedCall {
     }
 
     /// Made in the same model response as the reference call before it: the two (and any
-    /// further `.parallel()` ones) are one model step, whose calls a [strict](TrajectoryCheck::strict)
+    /// further `.parallel()` ones) are one model step, whose calls a [strict](super::TrajectoryCheck::strict)
     /// trajectory matches in any order. Other modes compare calls, not steps.
     ///
     /// ```
