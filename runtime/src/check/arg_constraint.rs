@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::json::JsonPathQuery;
+use super::json_path::JsonPathQuery;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 use crate::path::FieldPath;
 

@@ -13,10 +13,12 @@ mod expected_call;
 pub(crate) mod gated;
 mod jmespath;
 mod json;
+mod json_path;
 mod json_source;
 mod judge;
 mod length;
 mod protocol;
+mod schema_check;
 mod sequence;
 mod structured_output;
 mod text;
@@ -37,16 +39,15 @@ pub use cost::{CostCheck, cost};
 pub use expected_call::{ExpectedCall, tool_call};
 pub(crate) use jmespath::search as jmespath_search;
 pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
-pub use json::{
-    Field, FieldCheck, JsonPath, JsonPathCheck, JsonPathExpect, SchemaCheck, field, json_path,
-    schema,
-};
+pub use json::{Field, FieldCheck, field};
+pub use json_path::{JsonPath, JsonPathCheck, JsonPathExpect, json_path};
 pub use json_source::{JsonSource, JsonSourceOptions};
 pub use judge::{JudgeCheck, expected_response, judge};
 pub use length::{Length, LengthCheck, LengthUnit};
 pub use protocol::{
     Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
 };
+pub use schema_check::{SchemaCheck, schema};
 pub use tool_errors::{NoToolErrors, no_tool_errors};
 pub use trajectory::{TrajectoryCheck, TrajectoryMode, trajectory};
 pub use workflow::{
