@@ -26,6 +26,7 @@ mod source_text;
 mod syntax;
 mod tools;
 mod validate;
+mod validate_settings;
 mod vocabulary;
 
 #[cfg(test)]
