@@ -6,24 +6,26 @@
 //! parameters, parameters of the wrong type and impossible constraints are still errors naming
 //! their place.
 
+mod tools;
+
 use std::time::Duration;
+
+use tools::{chain, excluded_args, tool_calls_with_args, tool_result, tools_called};
 
 use serde_json::{Map, Value, json};
 
 use super::super::read::{
-    Problem, array, index, join, kind, number_text, object, open_object, opt_bool, opt_object,
-    opt_string, opt_u64, strings, tag,
+    Problem, join, kind, number_text, object, open_object, opt_bool, opt_object, opt_string,
+    opt_u64, strings, tag,
 };
 use crate::check::{
-    CheckExt, Expectation, IntoExpectation, JsonSource, JsonSourceOptions, Outcome, ToolCheck,
-    agent_invoked, agent_not_invoked, agent_response, any_guardrail_triggered, any_tool, check,
-    forbidden_tools, guardrail_not_triggered, guardrail_triggered, jmespath, latency,
-    no_guardrail_triggered, no_tool, no_tool_errors, replies, reply, required_tools, schema,
-    state_is, tool, tool_chain, tool_sequence, transitioned_to, workflow_complete,
+    CheckExt, Expectation, IntoExpectation, JsonSource, JsonSourceOptions, Outcome, agent_invoked,
+    agent_not_invoked, agent_response, any_guardrail_triggered, any_tool, check, forbidden_tools,
+    guardrail_not_triggered, guardrail_triggered, jmespath, latency, no_guardrail_triggered,
+    no_tool_errors, replies, reply, required_tools, schema, state_is, tool, tool_sequence,
+    transitioned_to, workflow_complete,
 };
-use crate::matcher::{
-    IntoMatcher, Matcher, all_of, any, any_of, contains, exact, matches_schema, not, regex,
-};
+use crate::matcher::{IntoMatcher, Matcher, all_of, any, any_of, exact, matches_schema, regex};
 
 /// Every assertion type read, canonical names first, then PromptKit's aliases.
 pub(super) const TYPES: &[&str] = &[
@@ -594,244 +596,6 @@ fn json_path(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
         _ => q.is(all_of(parts)),
     };
     cx.one(c.with_source(cx.json_source()?))
-}
-
-fn tools_called(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let Some(tools) = cx.names(&["tool_names", "tools"])? else {
-        return cx.misconfigured("no `tools` named");
-    };
-    let min = cx.count("min_calls")?;
-    let max = cx.count("max_calls")?;
-    let ignore_validation = cx.flag("ignore_validation")?;
-    let require_args = cx.flag("require_args")?;
-    if min == Some(0) && max.is_none() {
-        return Err((
-            cx.here("min_calls"),
-            "expected at least 1: `min_calls: 0` with no `max_calls` can never fail".into(),
-        ));
-    }
-    let turn = cx.place == Place::Turn;
-    if min.unwrap_or(1) == 1 && max.is_none() && !ignore_validation && !require_args {
-        // In a turn, a call whose result is an error does not count.
-        let c = required_tools(tools);
-        return cx.one(if turn { c.succeeded() } else { c });
-    }
-    let min = min.unwrap_or(1);
-    Ok(tools
-        .iter()
-        .map(|t| {
-            let mut c = tool(t.clone());
-            c = match max {
-                Some(max) => c.between(min, max),
-                None => c.at_least(min),
-            };
-            if turn {
-                c = if ignore_validation {
-                    c.succeeded_or_invalid()
-                } else {
-                    c.succeeded()
-                };
-            }
-            if require_args {
-                // Only calls with arguments count.
-                c = c.arguments(not(any_of([
-                    exact(json!({})).into_matcher(),
-                    exact(Value::Null).into_matcher(),
-                ])));
-            }
-            cx.label(
-                c.into_expectation(),
-                (tools.len() > 1).then_some(t.as_str()),
-            )
-        })
-        .collect())
-}
-
-fn excluded_args(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let Some(name) = cx.text("tool_name")? else {
-        return cx.misconfigured("no `tool_name`");
-    };
-    // `excluded_args: {arg: value}`, or the older `forbidden_args: {arg: [values]}`.
-    let (key, map) = match (cx.p.get("excluded_args"), cx.p.get("forbidden_args")) {
-        (Some(v), _) if !v.is_null() => ("excluded_args", v),
-        (_, Some(v)) if !v.is_null() => ("forbidden_args", v),
-        _ => return cx.misconfigured("no `excluded_args` to look for"),
-    };
-    let map = open_object(map, &cx.here(key))?;
-    if map.is_empty() {
-        return cx.misconfigured(format!("`{key}` is empty"));
-    }
-    let mut out = Vec::new();
-    for (arg, v) in map {
-        let here = join(&cx.here(key), arg);
-        let values: Vec<&Value> = match v {
-            Value::Array(items) => items.iter().collect(),
-            one => vec![one],
-        };
-        if values.is_empty() {
-            return Err((here, "expected at least one value".into()));
-        }
-        for x in &values {
-            refuse_matcher(x, &here, key, arg)?;
-        }
-        let m = any_of(values.into_iter().map(rendered_as));
-        let e = cx.session(no_tool(name.clone()).arg(arg.clone(), m));
-        out.push(cx.label(e, (map.len() > 1).then_some(arg.as_str())));
-    }
-    Ok(out)
-}
-
-fn tool_calls_with_args(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let p = cx.p;
-    let name = cx.text("tool_name")?;
-    let mut c = match &name {
-        Some(n) => tool(n.clone()),
-        // Without a tool name the constraints apply to every call.
-        None => any_tool(),
-    };
-    let mut constrained = false;
-    for args_key in ["expected_args", "required_args"] {
-        let Some(args) = p.get(args_key).filter(|a| !a.is_null()) else {
-            continue;
-        };
-        let args_at = cx.here(args_key);
-        for (arg, v) in open_object(args, &args_at)? {
-            refuse_matcher(v, &join(&args_at, arg), args_key, arg)?;
-            c = c.arg(arg.clone(), expected_arg(v));
-            constrained = true;
-        }
-    }
-    if let Some(m) = p.get("args_match").filter(|m| !m.is_null()) {
-        let m_at = cx.here("args_match");
-        for (arg, pattern) in open_object(m, &m_at)? {
-            let pattern = pattern.as_str().ok_or_else(|| {
-                (
-                    join(&m_at, arg),
-                    format!("expected a regex, got {}", kind(pattern)),
-                )
-            })?;
-            c = c.arg(arg.clone(), regex(pattern));
-            constrained = true;
-        }
-    }
-    let (mut c, result_constrained) = result_constraints(c, cx)?;
-    constrained |= result_constrained;
-    if cx.flag("no_error")? {
-        c = c.no_error();
-        constrained = true;
-    }
-    if name.is_none() && !constrained {
-        return cx.misconfigured("no `tool_name` and no constraint");
-    }
-    cx.one(c.every_call())
-}
-
-/// `result_includes` (each pattern, case-insensitive) and `result_matches` on a call's result.
-/// PromptKit reads a failed call's result as empty, so with either the call must not have
-/// failed.
-fn result_constraints(mut c: ToolCheck, cx: &Ctx<'_>) -> Result<(ToolCheck, bool), Problem> {
-    result_constraints_in(&mut c, cx.p, &cx.at)?;
-    let constrained = !strings(cx.p, "result_includes", &cx.at)?.is_empty()
-        || opt_string(cx.p, "result_matches", &cx.at)?.is_some_and(|s| !s.is_empty());
-    Ok((c, constrained))
-}
-
-fn result_constraints_in(
-    c: &mut ToolCheck,
-    o: &Map<String, Value>,
-    at: &str,
-) -> Result<(), Problem> {
-    let includes = strings(o, "result_includes", at)?;
-    let matches = opt_string(o, "result_matches", at)?.filter(|s| !s.is_empty());
-    let mut next = c.clone();
-    for pat in &includes {
-        next = next.result(contains(pat.clone()).ignore_case());
-    }
-    if let Some(re) = &matches {
-        next = next.result(regex(re.clone()));
-    }
-    if !includes.is_empty() || matches.is_some() {
-        next = next.no_error();
-    }
-    *c = next;
-    Ok(())
-}
-
-fn chain(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let steps_at = cx.here("steps");
-    let steps = array(cx.p, "steps", &cx.at)?;
-    if steps.is_empty() {
-        return cx.misconfigured("an empty `steps` chain");
-    }
-    let mut out = Vec::new();
-    for (i, s) in steps.iter().enumerate() {
-        let here = index(&steps_at, i);
-        let o = object(
-            s,
-            &here,
-            &[
-                "tool",
-                "result_includes",
-                "result_matches",
-                "args_match",
-                "no_error",
-            ],
-        )?;
-        let Some(name) = opt_string(o, "tool", &here)?.filter(|t| !t.is_empty()) else {
-            return cx.misconfigured(format!("step {} names no `tool`", i + 1));
-        };
-        let mut c = tool(name);
-        if let Some(m) = o.get("args_match").filter(|m| !m.is_null()) {
-            let m_at = join(&here, "args_match");
-            for (arg, pattern) in open_object(m, &m_at)? {
-                let pattern = pattern.as_str().ok_or_else(|| {
-                    (
-                        join(&m_at, arg),
-                        format!("expected a regex, got {}", kind(pattern)),
-                    )
-                })?;
-                c = c.arg(arg.clone(), regex(pattern));
-            }
-        }
-        result_constraints_in(&mut c, o, &here)?;
-        if opt_bool(o, "no_error", &here)?.unwrap_or(false) {
-            c = c.no_error();
-        }
-        out.push(c);
-    }
-    cx.one(tool_chain(out))
-}
-
-fn tool_result(cx: &Ctx<'_>, which: &str) -> Result<Vec<Expectation>, Problem> {
-    let occurrence = cx.count("occurrence")?.unwrap_or(1);
-    if occurrence == 0 {
-        return cx.misconfigured("`occurrence: 0` can never fail");
-    }
-    let matcher = if which == "tool_result_includes" {
-        let Some(patterns) = cx.names(&["patterns"])? else {
-            return cx.misconfigured("no `patterns` to look for");
-        };
-        let all: Vec<Matcher> = patterns
-            .into_iter()
-            .map(|p| contains(p).ignore_case().into_matcher())
-            .collect();
-        if all.len() == 1 {
-            all.into_iter().next().unwrap_or(Matcher::Any)
-        } else {
-            all_of(all)
-        }
-    } else {
-        let Some(pattern) = cx.text("pattern")? else {
-            return cx.misconfigured("no `pattern`");
-        };
-        regex(pattern)
-    };
-    let c = match opt_string(cx.p, "tool", &cx.at)?.filter(|t| !t.is_empty()) {
-        Some(t) => tool(t),
-        None => any_tool(),
-    };
-    // A failed call's result is empty in PromptKit: it never matches.
-    cx.one(c.succeeded().result(matcher).at_least(occurrence))
 }
 
 fn guardrail(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
