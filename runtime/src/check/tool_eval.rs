@@ -19,6 +19,36 @@ pub(crate) enum Problem {
     Error(String),
 }
 
+/// A call the check is about (its name, past its filter): its position, the call, and why it
+/// does not match (empty when it does).
+type Candidate<'c> = (usize, &'c Call, Vec<Problem>);
+
+/// The candidates counted, as [`ToolCheck::explain`] judges them.
+struct Tally<'c> {
+    candidates: Vec<Candidate<'c>>,
+    /// The candidates with no problem: position and call.
+    matching: Vec<(usize, &'c Call)>,
+    /// What the count is compared with: every candidate with `every_call`, else the matching.
+    counted: usize,
+    all_match: bool,
+    count_ok: bool,
+}
+
+/// A call whose only problems are evaluation errors (a judged matcher without a judge) may or
+/// may not match: the check cannot be decided, and this is the first such error. A call that
+/// also has a certain mismatch does not match whatever the errors would say, so it decides
+/// nothing.
+fn undecided(candidates: &[Candidate<'_>]) -> Option<String> {
+    candidates
+        .iter()
+        .filter(|(_, _, p)| !p.iter().any(|p| matches!(p, Problem::Mismatch(..))))
+        .flat_map(|(_, _, p)| p)
+        .find_map(|p| match p {
+            Problem::Error(e) => Some(e.clone()),
+            Problem::Mismatch(..) => None,
+        })
+}
+
 /// The calls a check is evaluated on, and how to name them in messages.
 struct Calls<'c> {
     calls: &'c [&'c Call],
@@ -140,9 +170,31 @@ impl ToolCheck {
         })
     }
 
-    /// Why `call` does not match (empty when it does).
+    /// Why `call` does not match (empty when it does), in a fixed order: arguments, their
+    /// shape, the call's error, its result, then the calls inside it.
     pub(crate) fn problems(&self, call: &Call, env: &Env<'_>) -> Vec<Problem> {
         let mut out = Vec::new();
+        self.argument_problems(call, env, &mut out);
+        self.shape_problems(call, &mut out);
+        if self.no_error && call.error {
+            let error = call
+                .result
+                .as_ref()
+                .map_or_else(|| "no message".to_owned(), crate::util::text::compact);
+            out.push(Problem::Mismatch(
+                "tool_error",
+                format!("returned an error: {error}"),
+            ));
+        }
+        self.result_problems(call, env, &mut out);
+        if !self.nested.is_empty() {
+            self.nested_problems(call, env, &mut out);
+        }
+        out
+    }
+
+    /// The argument constraints `call` fails: a missing argument or a wrong value.
+    fn argument_problems(&self, call: &Call, env: &Env<'_>, out: &mut Vec<Problem>) {
         for c in &self.args {
             let actual = if c.query.is_some() {
                 Some(std::borrow::Cow::Borrowed(&call.arguments))
@@ -168,6 +220,11 @@ impl ToolCheck {
                 }
             }
         }
+    }
+
+    /// Which arguments `call` has that it should not: forbidden ones, any not expected
+    /// (`strict`), or arguments that are not an object at all.
+    fn shape_problems(&self, call: &Call, out: &mut Vec<Problem>) {
         match call.arguments.as_object() {
             Some(map) => {
                 for f in &self.forbidden {
@@ -204,16 +261,10 @@ impl ToolCheck {
             }
             None => {}
         }
-        if self.no_error && call.error {
-            let error = call
-                .result
-                .as_ref()
-                .map_or_else(|| "no message".to_owned(), crate::util::text::compact);
-            out.push(Problem::Mismatch(
-                "tool_error",
-                format!("returned an error: {error}"),
-            ));
-        }
+    }
+
+    /// The result constraints `call` fails.
+    fn result_problems(&self, call: &Call, env: &Env<'_>, out: &mut Vec<Problem>) {
         for c in &self.result {
             let label = if c.path.as_str().is_empty() {
                 "result".to_owned()
@@ -231,66 +282,67 @@ impl ToolCheck {
                 )),
             }
         }
-        if !self.nested.is_empty() {
-            let inner = inner_tool_calls(call);
-            let turn_of = |_| 0;
-            let position_name = |i| format!("position {i}");
-            let calls = Calls {
-                calls: &inner,
-                turn_of: &turn_of,
-                position_name: &position_name,
-            };
-            for n in self.nested.iter().filter(|n| !n.passes(&inner, env)) {
-                let o = n.explain(&calls, env);
-                if o.status == Status::Error {
-                    // An inner check that cannot be evaluated makes the whole check an error,
-                    // as it would at the top level.
-                    out.push(Problem::Error(format!("inside: {}", o.reason)));
-                    continue;
-                }
-                // Say why the inner calls did not match (which argument, which value), not
-                // only that they did not.
-                let why: Vec<&str> = o
-                    .details
-                    .violations
-                    .iter()
-                    .filter(|v| v.kind != "unexpected_call")
-                    .map(|v| v.message.as_str())
-                    .collect();
-                let message = if why.is_empty() {
-                    format!("inside: {}", o.reason)
-                } else {
-                    format!("inside: {} ({})", o.reason, why.join("; "))
-                };
-                out.push(Problem::Mismatch("nested_check", message));
-            }
-        }
-        out
     }
 
+    /// The nested checks the calls inside `call` fail, each explained as at the top level.
+    fn nested_problems(&self, call: &Call, env: &Env<'_>, out: &mut Vec<Problem>) {
+        let inner = inner_tool_calls(call);
+        let turn_of = |_| 0;
+        let position_name = |i| format!("position {i}");
+        let calls = Calls {
+            calls: &inner,
+            turn_of: &turn_of,
+            position_name: &position_name,
+        };
+        for n in self.nested.iter().filter(|n| !n.passes(&inner, env)) {
+            let o = n.explain(&calls, env);
+            if o.status == Status::Error {
+                // An inner check that cannot be evaluated makes the whole check an error,
+                // as it would at the top level.
+                out.push(Problem::Error(format!("inside: {}", o.reason)));
+                continue;
+            }
+            // Say why the inner calls did not match (which argument, which value), not
+            // only that they did not.
+            let why: Vec<&str> = o
+                .details
+                .violations
+                .iter()
+                .filter(|v| v.kind != "unexpected_call")
+                .map(|v| v.message.as_str())
+                .collect();
+            let message = if why.is_empty() {
+                format!("inside: {}", o.reason)
+            } else {
+                format!("inside: {} ({})", o.reason, why.join("; "))
+            };
+            out.push(Problem::Mismatch("nested_check", message));
+        }
+    }
+
+    /// Why the check failed on `calls` (it did not pass): a reason, expected and actual, a
+    /// violation per problem, and a diff of the closest call's arguments.
     fn explain(&self, calls: &Calls<'_>, env: &Env<'_>) -> Outcome {
-        let all = calls.calls;
-        // (position, call, problems)
-        let candidates: Vec<(usize, &Call, Vec<Problem>)> = all
+        let candidates: Vec<Candidate<'_>> = calls
+            .calls
             .iter()
             .enumerate()
             .filter(|(_, c)| self.is_candidate(c))
             .map(|(i, c)| (i, *c, self.problems(c, env)))
             .collect();
-        // A call whose only problems are evaluation errors (a judged matcher without a judge)
-        // may or may not match: the check cannot be decided. A call that also has a certain
-        // mismatch does not match whatever the errors would say, so it decides nothing.
-        if let Some(e) = candidates
-            .iter()
-            .filter(|(_, _, p)| !p.iter().any(|p| matches!(p, Problem::Mismatch(..))))
-            .flat_map(|(_, _, p)| p)
-            .find_map(|p| match p {
-                Problem::Error(e) => Some(e.clone()),
-                Problem::Mismatch(..) => None,
-            })
-        {
+        if let Some(e) = undecided(&candidates) {
             return Outcome::error(e);
         }
+        let tally = self.tally(candidates);
+        let outcome = Outcome::fail(self.reason(calls, &tally)).expected(self.expected_json());
+        if tally.candidates.is_empty() {
+            return self.not_called_outcome(outcome, calls);
+        }
+        self.mismatch_outcome(outcome, calls, &tally)
+    }
+
+    /// Counts the candidates and the matching calls as [`ToolCheck::passes`] does.
+    fn tally<'c>(&self, candidates: Vec<Candidate<'c>>) -> Tally<'c> {
         let matching: Vec<(usize, &Call)> = candidates
             .iter()
             .filter(|(_, _, p)| p.is_empty())
@@ -304,89 +356,70 @@ impl ToolCheck {
         let all_match = matching.len() == candidates.len();
         let count_ok = self.count.admits(counted)
             && (!self.every_call || (!candidates.is_empty() && all_match));
+        Tally {
+            candidates,
+            matching,
+            counted,
+            all_match,
+            count_ok,
+        }
+    }
 
-        let noun = self.target.noun();
-        let name = &self.name;
-        let with_args = !self.args.is_empty()
+    /// Whether the check constrains more than the name: then counts are "with matching
+    /// arguments".
+    fn with_args(&self) -> bool {
+        !self.args.is_empty()
             || !self.forbidden.is_empty()
             || self.strict
             || !self.result.is_empty()
-            || self.no_error;
-        // "tool `x` was called 2 times", or for any tool "tool calls were made 2 times".
-        let called = |n: usize| {
-            if self.any_name {
-                format!("{noun} calls were made {}", times(n))
-            } else {
-                format!("{noun} `{name}` was called {}", times(n))
-            }
-        };
-        let same_name = |c: &&Call| self.names(c);
-        let reason = if candidates.is_empty() {
-            let subject = if self.any_name {
-                format!("a {noun}")
-            } else {
-                format!("{noun} `{name}`")
-            };
-            let was_called = if self.any_name {
-                format!("{noun} calls were made")
-            } else {
-                format!("{noun} `{name}` was called")
-            };
-            match self.filter {
-                CallFilter::Succeeded | CallFilter::SucceededOrInvalid
-                    if all.iter().any(same_name) =>
-                {
-                    let how = if self.filter == CallFilter::Succeeded {
-                        ""
-                    } else {
-                        " in execution"
-                    };
-                    format!("{was_called}, but every call failed{how}")
-                }
-                CallFilter::Failed if all.iter().any(same_name) => {
-                    format!("{was_called}, but no call failed")
-                }
-                CallFilter::FailedWith(kind) if all.iter().any(same_name) => {
-                    let article = match kind {
-                        crate::model::ToolErrorKind::Execution => "an",
-                        _ => "a",
-                    };
-                    format!(
-                        "{was_called}, but no call failed with {article} {} error",
-                        kind.name()
-                    )
-                }
-                _ if self.any_name => format!("no {noun} was called"),
-                _ => format!("{subject} was not called"),
-            }
-        } else if !count_ok && self.count == Count::Exactly(0) {
+            || self.no_error
+    }
+
+    /// "tool `x` was called 2 times", or for any tool "tool calls were made 2 times".
+    fn called(&self, n: usize) -> String {
+        let noun = self.target.noun();
+        if self.any_name {
+            format!("{noun} calls were made {}", times(n))
+        } else {
+            format!("{noun} `{}` was called {}", self.name, times(n))
+        }
+    }
+
+    /// The failure's one-line reason, the first that applies: not called, called when it
+    /// should not be, some calls not matching, too few or many, or the wrong call at the
+    /// position.
+    fn reason(&self, calls: &Calls<'_>, t: &Tally<'_>) -> String {
+        let noun = self.target.noun();
+        if t.candidates.is_empty() {
+            self.not_called_reason(calls.calls)
+        } else if !t.count_ok && self.count == Count::Exactly(0) {
             format!(
                 "{}{} (expected no call)",
-                called(counted),
-                if with_args {
+                self.called(t.counted),
+                if self.with_args() {
                     " with matching arguments"
                 } else {
                     ""
                 }
             )
-        } else if self.every_call && !all_match {
+        } else if self.every_call && !t.all_match {
             let of = if self.any_name {
                 format!("{noun} calls")
             } else {
-                format!("calls of {noun} `{name}`")
+                format!("calls of {noun} `{}`", self.name)
             };
             format!(
                 "{} of {} {of} did not match",
-                candidates.len() - matching.len(),
-                candidates.len()
+                t.candidates.len() - t.matching.len(),
+                t.candidates.len()
             )
-        } else if matching.is_empty() && !count_ok {
-            format!("{}, but no call matched", called(candidates.len()))
-        } else if !count_ok {
+        } else if t.matching.is_empty() && !t.count_ok {
+            format!("{}, but no call matched", self.called(t.candidates.len()))
+        } else if !t.count_ok {
             format!(
                 "{}{} (expected {})",
-                called(counted),
-                if with_args && !self.every_call {
+                self.called(t.counted),
+                if self.with_args() && !self.every_call {
                     " with matching arguments"
                 } else {
                     ""
@@ -394,83 +427,146 @@ impl ToolCheck {
                 self.count
             )
         } else {
-            let p = self.position.unwrap_or(0);
-            let pos = (calls.position_name)(p);
-            let expected = if self.any_name {
-                format!("a matching {noun} call")
-            } else {
-                format!("{noun} `{name}`")
-            };
-            match all.get(p) {
-                None => format!(
-                    "expected {expected} at {pos}, but there are only {} {noun} calls",
-                    all.len()
-                ),
-                Some(c) if !self.names(c) => {
-                    let at: Vec<String> =
-                        candidates.iter().map(|(i, _, _)| i.to_string()).collect();
-                    format!(
-                        "expected {expected} at {pos}, but {pos} is `{}` (`{name}` is at {})",
-                        c.name,
-                        at.join(", ")
-                    )
-                }
-                Some(c) if self.any_name => {
-                    format!("the call of `{}` at {pos} did not match", c.name)
-                }
-                Some(_) => format!("the call of `{name}` at {pos} did not match"),
-            }
-        };
-
-        let mut outcome = Outcome::fail(reason).expected(self.expected_json());
-        if candidates.is_empty() {
-            outcome = outcome.actual(Value::Array(
-                all.iter()
-                    .enumerate()
-                    .map(|(i, c)| call_json(calls, i, c))
-                    .collect(),
-            ));
-            if let Some((other, call)) = all.iter().enumerate().find(|(_, c)| self.names(c)) {
-                let (kind, what) = match self.filter {
-                    CallFilter::Failed => ("call_succeeded", "returned no error".to_owned()),
-                    CallFilter::FailedWith(k) => match (call.error, call.error_kind) {
-                        (false, _) => ("call_succeeded", "returned no error".to_owned()),
-                        (true, Some(got)) => (
-                            "other_error_kind",
-                            format!("failed with a {} error", got.name()),
-                        ),
-                        (true, None) => (
-                            "other_error_kind",
-                            format!("failed, but its error has no kind (expected {})", k.name()),
-                        ),
-                    },
-                    _ => ("call_failed", "returned an error".to_owned()),
-                };
-                outcome = outcome.violation(
-                    Violation::new(
-                        kind,
-                        format!("call at {} {what}", (calls.position_name)(other)),
-                    )
-                    .in_turn((calls.turn_of)(other)),
-                );
-            }
-            // Checks on the calls inside a node that did not run fail too: nothing to check.
-            for n in &self.nested {
-                outcome = outcome.violation(Violation::new(
-                    "nested_not_evaluated",
-                    format!("{}: fails, the {noun} did not run", n.describe()),
-                ));
-            }
-            return outcome;
+            self.position_reason(calls, &t.candidates)
         }
+    }
+
+    /// Why no call was a candidate: none of that name, or (with a filter on success or
+    /// failure) none that succeeded or failed as required.
+    fn not_called_reason(&self, all: &[&Call]) -> String {
+        let noun = self.target.noun();
+        let name = &self.name;
+        let subject = if self.any_name {
+            format!("a {noun}")
+        } else {
+            format!("{noun} `{name}`")
+        };
+        let was_called = if self.any_name {
+            format!("{noun} calls were made")
+        } else {
+            format!("{noun} `{name}` was called")
+        };
+        let same_name = |c: &&Call| self.names(c);
+        match self.filter {
+            CallFilter::Succeeded | CallFilter::SucceededOrInvalid if all.iter().any(same_name) => {
+                let how = if self.filter == CallFilter::Succeeded {
+                    ""
+                } else {
+                    " in execution"
+                };
+                format!("{was_called}, but every call failed{how}")
+            }
+            CallFilter::Failed if all.iter().any(same_name) => {
+                format!("{was_called}, but no call failed")
+            }
+            CallFilter::FailedWith(kind) if all.iter().any(same_name) => {
+                let article = match kind {
+                    crate::model::ToolErrorKind::Execution => "an",
+                    _ => "a",
+                };
+                format!(
+                    "{was_called}, but no call failed with {article} {} error",
+                    kind.name()
+                )
+            }
+            _ if self.any_name => format!("no {noun} was called"),
+            _ => format!("{subject} was not called"),
+        }
+    }
+
+    /// Why the count was right but the call at the required position was not.
+    fn position_reason(&self, calls: &Calls<'_>, candidates: &[Candidate<'_>]) -> String {
+        let noun = self.target.noun();
+        let name = &self.name;
+        let all = calls.calls;
+        let p = self.position.unwrap_or(0);
+        let pos = (calls.position_name)(p);
+        let expected = if self.any_name {
+            format!("a matching {noun} call")
+        } else {
+            format!("{noun} `{name}`")
+        };
+        match all.get(p) {
+            None => format!(
+                "expected {expected} at {pos}, but there are only {} {noun} calls",
+                all.len()
+            ),
+            Some(c) if !self.names(c) => {
+                let at: Vec<String> = candidates.iter().map(|(i, _, _)| i.to_string()).collect();
+                format!(
+                    "expected {expected} at {pos}, but {pos} is `{}` (`{name}` is at {})",
+                    c.name,
+                    at.join(", ")
+                )
+            }
+            Some(c) if self.any_name => {
+                format!("the call of `{}` at {pos} did not match", c.name)
+            }
+            Some(_) => format!("the call of `{name}` at {pos} did not match"),
+        }
+    }
+
+    /// The outcome when no call was a candidate: every call as actual, why the first call of
+    /// the name was filtered out, and the nested checks that could not run.
+    fn not_called_outcome(&self, mut outcome: Outcome, calls: &Calls<'_>) -> Outcome {
+        let all = calls.calls;
         outcome = outcome.actual(Value::Array(
-            candidates
+            all.iter()
+                .enumerate()
+                .map(|(i, c)| call_json(calls, i, c))
+                .collect(),
+        ));
+        if let Some((other, call)) = all.iter().enumerate().find(|(_, c)| self.names(c)) {
+            let (kind, what) = self.filtered_out(call);
+            outcome = outcome.violation(
+                Violation::new(
+                    kind,
+                    format!("call at {} {what}", (calls.position_name)(other)),
+                )
+                .in_turn((calls.turn_of)(other)),
+            );
+        }
+        // Checks on the calls inside a node that did not run fail too: nothing to check.
+        let noun = self.target.noun();
+        for n in &self.nested {
+            outcome = outcome.violation(Violation::new(
+                "nested_not_evaluated",
+                format!("{}: fails, the {noun} did not run", n.describe()),
+            ));
+        }
+        outcome
+    }
+
+    /// Why the filter turned `call` away: a violation kind and what the call did instead.
+    fn filtered_out(&self, call: &Call) -> (&'static str, String) {
+        match self.filter {
+            CallFilter::Failed => ("call_succeeded", "returned no error".to_owned()),
+            CallFilter::FailedWith(k) => match (call.error, call.error_kind) {
+                (false, _) => ("call_succeeded", "returned no error".to_owned()),
+                (true, Some(got)) => (
+                    "other_error_kind",
+                    format!("failed with a {} error", got.name()),
+                ),
+                (true, None) => (
+                    "other_error_kind",
+                    format!("failed, but its error has no kind (expected {})", k.name()),
+                ),
+            },
+            _ => ("call_failed", "returned an error".to_owned()),
+        }
+    }
+
+    /// The outcome when there were candidates: them as actual, then each unexpected call (for
+    /// "never called") or each mismatch, and a diff against the closest call's arguments.
+    fn mismatch_outcome(&self, mut outcome: Outcome, calls: &Calls<'_>, t: &Tally<'_>) -> Outcome {
+        outcome = outcome.actual(Value::Array(
+            t.candidates
                 .iter()
                 .map(|(i, c, _)| call_json(calls, *i, c))
                 .collect(),
         ));
         if self.count == Count::Exactly(0) {
-            for &(i, c) in &matching {
+            for &(i, c) in &t.matching {
                 outcome = outcome.violation(
                     Violation::new(
                         "unexpected_call",
@@ -482,7 +578,7 @@ impl ToolCheck {
             }
             return outcome;
         }
-        for (i, _, problems) in &candidates {
+        for (i, _, problems) in &t.candidates {
             for p in problems {
                 if let Problem::Mismatch(kind, msg) = p {
                     outcome = outcome.violation(
@@ -497,7 +593,8 @@ impl ToolCheck {
         }
         let expected_args = self.expected_args();
         if !expected_args.is_empty()
-            && let Some((_, closest, _)) = candidates
+            && let Some((_, closest, _)) = t
+                .candidates
                 .iter()
                 .filter(|(_, _, p)| !p.is_empty())
                 .min_by_key(|(_, _, p)| p.len())

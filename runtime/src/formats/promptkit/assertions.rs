@@ -6,26 +6,28 @@
 //! parameters, parameters of the wrong type and impossible constraints are still errors naming
 //! their place.
 
+mod content;
+mod json;
 mod tools;
+mod workflow;
 
 use std::time::Duration;
 
-use tools::{chain, excluded_args, tool_calls_with_args, tool_result, tools_called};
+use tools::{
+    chain, excluded_args, no_errors, sequence, tool_args, tool_call_count, tool_calls_with_args,
+    tool_result, tools_called, tools_called_session, tools_not_called,
+};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::super::read::{
-    Problem, join, kind, number_text, object, open_object, opt_bool, opt_object, opt_string,
-    opt_u64, strings, tag,
+    Problem, join, kind, number_text, object, opt_bool, opt_object, opt_string, opt_u64, strings,
+    tag,
 };
 use crate::check::{
-    CheckExt, Expectation, IntoExpectation, JsonSource, JsonSourceOptions, Outcome, agent_invoked,
-    agent_not_invoked, agent_response, any_guardrail_triggered, any_tool, check, forbidden_tools,
-    guardrail_not_triggered, guardrail_triggered, jmespath, latency, no_guardrail_triggered,
-    no_tool_errors, replies, reply, required_tools, schema, state_is, tool, tool_sequence,
-    transitioned_to, workflow_complete,
+    CheckExt, Expectation, IntoExpectation, JsonSource, Outcome, check, latency, workflow_complete,
 };
-use crate::matcher::{IntoMatcher, Matcher, all_of, any, any_of, exact, matches_schema, regex};
+use crate::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
 
 /// Every assertion type read, canonical names first, then PromptKit's aliases.
 pub(super) const TYPES: &[&str] = &[
@@ -259,378 +261,67 @@ pub(super) fn assertion(v: &Value, at: &str, place: Place) -> Result<Vec<Expecta
         place,
         message,
     };
-    let text = || match place {
-        Place::Turn => reply(),
-        Place::Conversation => replies(),
-    };
     match which {
-        "content_includes" => {
-            let Some(patterns) = cx.names(&["patterns"])? else {
-                return cx.misconfigured("no `patterns` to look for");
-            };
-            Ok(patterns
-                .iter()
-                .map(|pat| {
-                    let e = text().contains(pat.clone()).into_expectation();
-                    let extra = (patterns.len() > 1).then_some(pat.as_str());
-                    cx.label(e, extra)
-                })
-                .collect())
-        }
-        "content_includes_any" | "content_not_includes" => {
-            let Some(patterns) = cx.names(&["patterns"])? else {
-                return cx.misconfigured("no `patterns` to look for");
-            };
-            // Both read every assistant message (so far, in a turn).
-            let word = match opt_string(p, "match_mode", &cx.at)?.as_deref() {
-                None | Some("" | "substring") => false,
-                Some("word_boundary") => true,
-                Some(other) => {
-                    return Err((
-                        cx.here("match_mode"),
-                        format!("expected `substring` or `word_boundary`, got `{other}`"),
-                    ));
-                }
-            };
-            let alternatives: Vec<String> = patterns
-                .iter()
-                .map(|p| {
-                    let lit = regex::escape(p);
-                    if word { format!(r"\b{lit}\b") } else { lit }
-                })
-                .collect();
-            let re = format!("(?:{})", alternatives.join("|"));
-            let c = if which == "content_includes_any" {
-                replies().matches(re)
-            } else {
-                replies().not_matches(re)
-            }
-            .case_insensitive();
-            Ok(vec![cx.label(cx.session(c), None)])
-        }
-        "content_matches" => {
-            let Some(pattern) = cx.text("pattern")? else {
-                return cx.misconfigured("no `pattern`");
-            };
-            let expect_match = opt_bool(p, "expect_match", &cx.at)?.unwrap_or(true);
-            cx.one(if expect_match {
-                text().matches(pattern)
-            } else {
-                text().not_matches(pattern)
-            })
-        }
-        "min_length" | "max_length" => length(&cx, which == "min_length"),
-        "json_valid" => cx.one(jmespath("@").evaluates().with_source(cx.json_source()?)),
-        "json_schema" => {
-            let Some(s) = p.get("schema").filter(|s| !s.is_null()) else {
-                return cx.misconfigured("no `schema` provided");
-            };
-            let s_obj = open_object(s, &cx.here("schema"))?;
-            let source = cx.json_source()?;
-            if s_obj.is_empty() {
-                // PromptKit validates any JSON against `{}`: the reply must be JSON.
-                return cx.one(jmespath("@").evaluates().with_source(source));
-            }
-            cx.one(schema(s.clone()).with_source(source))
-        }
-        "json_path" => json_path(&cx),
+        "content_includes" => content::includes(&cx),
+        "content_includes_any" => content::includes_any(&cx, true),
+        "content_not_includes" => content::includes_any(&cx, false),
+        "content_matches" => content::matches(&cx),
+        "min_length" | "max_length" => content::length(&cx, which == "min_length"),
+        "json_valid" => json::valid(&cx),
+        "json_schema" => json::schema_of(&cx),
+        "json_path" => json::path(&cx),
         "tools_called" => tools_called(&cx),
-        "tools_not_called" | "tools_not_called_session" => {
-            let Some(tools) = cx.names(&["tools", "tool_names"])? else {
-                return cx.misconfigured("no `tools` named");
-            };
-            let c = forbidden_tools(tools);
-            Ok(vec![cx.label(
-                if which == "tools_not_called_session" {
-                    cx.session(c)
-                } else {
-                    c.into_expectation()
-                },
-                None,
-            )])
-        }
-        "tools_called_session" => {
-            let Some(tools) = cx.names(&["tool_names", "tools"])? else {
-                return cx.misconfigured("no `tool_names` named");
-            };
-            match cx.count("min_calls")? {
-                None | Some(0 | 1) => Ok(vec![cx.label(cx.session(required_tools(tools)), None)]),
-                Some(n) => Ok(tools
-                    .iter()
-                    .map(|t| cx.label(cx.session(tool(t.clone()).at_least(n)), Some(t)))
-                    .collect()),
-            }
-        }
-        "tool_args" | "tool_args_session" => {
-            let Some(name) = cx.text("tool_name")? else {
-                return cx.misconfigured("no `tool_name`");
-            };
-            let args = match p.get("expected_args") {
-                None | Some(Value::Null) => None,
-                Some(v) => {
-                    Some(open_object(v, &cx.here("expected_args"))?).filter(|a| !a.is_empty())
-                }
-            };
-            let Some(args) = args else {
-                return cx.misconfigured("no `expected_args` to compare");
-            };
-            let mut c = tool(name);
-            for (k, v) in args {
-                refuse_matcher(v, &join(&cx.here("expected_args"), k), "expected_args", k)?;
-                // Here `null` is a value (Go renders both sides `<nil>`): the argument is null.
-                let m = if v.is_null() {
-                    exact(Value::Null).into_matcher()
-                } else {
-                    rendered_as(v)
-                };
-                c = c.arg(k.clone(), m);
-            }
-            cx.one(if which == "tool_args_session" {
-                cx.session(c)
-            } else {
-                c.into_expectation()
-            })
-        }
+        "tools_not_called" => tools_not_called(&cx, false),
+        "tools_not_called_session" => tools_not_called(&cx, true),
+        "tools_called_session" => tools_called_session(&cx),
+        "tool_args" => tool_args(&cx, false),
+        "tool_args_session" => tool_args(&cx, true),
         "tool_args_excluded_session" => excluded_args(&cx),
         "tool_calls_with_args" => tool_calls_with_args(&cx),
-        "tool_call_count" => {
-            let (min, max) = (cx.count("min")?, cx.count("max")?);
-            let c = match opt_string(p, "tool", &cx.at)?.filter(|t| !t.is_empty()) {
-                Some(t) => tool(t),
-                None => any_tool(),
-            };
-            let c = match (min, max) {
-                (None, None) => return cx.misconfigured("neither `min` nor `max` is given"),
-                (Some(0), None) => {
-                    return cx.misconfigured("`min: 0` with no `max` can never fail");
-                }
-                (Some(a), Some(b)) => c.between(a, b),
-                (Some(a), None) => c.at_least(a),
-                (None, Some(b)) => c.at_most(b),
-            };
-            cx.one(c)
-        }
-        "tool_call_sequence" => {
-            let Some(sequence) = cx.names(&["sequence"])? else {
-                return cx.misconfigured("an empty `sequence`");
-            };
-            cx.one(tool_sequence(sequence))
-        }
+        "tool_call_count" => tool_call_count(&cx),
+        "tool_call_sequence" => sequence(&cx),
         "tool_call_chain" => chain(&cx),
         "tool_result_includes" | "tool_result_matches" => tool_result(&cx, which),
-        "no_tool_errors" => {
-            let tools = strings(p, "tools", &cx.at)?;
-            cx.one(no_tool_errors().of_tools(tools))
-        }
-        "latency_budget" => {
-            // The number as written (`1e300`, not 301 digits) for messages.
-            let (ms, shown) = match p.get("max_ms") {
-                None | Some(Value::Null) => return cx.misconfigured("no `max_ms`"),
-                Some(Value::Number(n)) => (n.as_f64().unwrap_or(f64::MAX), number_text(n)),
-                Some(other) => {
-                    return Err((
-                        cx.here("max_ms"),
-                        format!("expected a number of milliseconds, got {}", kind(other)),
-                    ));
-                }
-            };
-            if !(ms.is_finite() && ms >= 0.0) {
-                return Err((
-                    cx.here("max_ms"),
-                    format!("expected a non-negative number of milliseconds, got {shown}"),
-                ));
-            }
-            // Checked: 1e300 ms is finite, and more than a Duration holds.
-            let max = Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| {
-                (
-                    cx.here("max_ms"),
-                    format!("{shown} milliseconds is longer than any run can take"),
-                )
-            })?;
-            cx.one(latency().at_most(max))
-        }
-        "agent_invoked" | "agent_not_invoked" => {
-            let mut agents = strings(p, "agents", &cx.at)?;
-            agents.extend(strings(p, "agent_names", &cx.at)?);
-            if agents.is_empty() {
-                return cx.misconfigured("no `agents` named");
-            }
-            // PromptKit names the member tools themselves: exact names only.
-            if which == "agent_not_invoked" {
-                return cx.one(agent_not_invoked(agents).exact_names());
-            }
-            let mut c = agent_invoked(agents).exact_names();
-            if let Some(n) = cx.count("min_calls")? {
-                if n == 0 {
-                    return Err((
-                        cx.here("min_calls"),
-                        "expected at least 1: `min_calls: 0` can never fail (to require that an \
-                         agent is not invoked, use `agent_not_invoked`)"
-                            .into(),
-                    ));
-                }
-                c = c.min_calls(n);
-            }
-            cx.one(c)
-        }
-        "agent_response_contains" => {
-            let (Some(agent), Some(text)) = (cx.text("agent")?, cx.text("contains")?) else {
-                return cx.misconfigured("`agent` and `contains` are both required");
-            };
-            cx.one(agent_response(agent).contains(text).exact_name())
-        }
-        "state_is" | "transitioned_to" => {
-            let Some(state) = cx.text("state")? else {
-                return cx.misconfigured("no `state`");
-            };
-            if which == "state_is" {
-                return cx.one(state_is(state));
-            }
-            // The accumulated transition history: in a turn, every turn so far.
-            Ok(vec![cx.label(cx.session(transitioned_to(state)), None)])
-        }
+        "no_tool_errors" => no_errors(&cx),
+        "latency_budget" => latency_budget(&cx),
+        "agent_invoked" => workflow::agents(&cx, true),
+        "agent_not_invoked" => workflow::agents(&cx, false),
+        "agent_response_contains" => workflow::agent_response_contains(&cx),
+        "state_is" => workflow::state(&cx, true),
+        "transitioned_to" => workflow::state(&cx, false),
         "workflow_complete" => cx.one(workflow_complete()),
-        _ => guardrail(&cx),
+        _ => workflow::guardrail(&cx),
     }
 }
 
-fn length(cx: &Ctx<'_>, min: bool) -> Result<Vec<Expectation>, Problem> {
-    let keys: &[&str] = if min {
-        &["min", "min_characters", "min_chars"]
-    } else {
-        &["max", "max_characters", "max_chars"]
-    };
-    let mut n = None;
-    for k in keys {
-        if let Some(v) = cx.count(k)?.filter(|v| *v > 0) {
-            n = Some(v);
-            break;
-        }
-    }
-    let text = match cx.place {
-        Place::Turn => reply(),
-        Place::Conversation => replies(),
-    };
-    if min {
-        let Some(n) = n else {
-            return cx.misconfigured("`min` must be a positive number of characters");
-        };
-        // Go's `len()` counts bytes.
-        return cx.one(text.length().at_least(n).in_bytes());
-    }
-    // `max_tokens` estimates four characters a token: `len / 4 > max_tokens` fails.
-    let tokens = cx
-        .count("max_tokens")?
-        .filter(|t| *t > 0)
-        .map(|t| t.saturating_mul(4).saturating_add(3));
-    let Some(max) = n else {
-        return cx.misconfigured("`max` must be a positive number of characters");
-    };
-    let max = tokens.map_or(max, |t| t.min(max));
-    cx.one(text.length().at_most(max).in_bytes())
-}
-
-fn json_path(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let p = cx.p;
-    let expression = match cx.text("expression")? {
-        Some(e) => e,
-        None => match cx.text("jmespath_expression")? {
-            Some(e) => e,
-            None => return cx.misconfigured("no `expression`"),
-        },
-    };
-    let mut parts: Vec<Matcher> = Vec::new();
-    if let Some(expected) = p.get("expected") {
-        parts.push(exact(expected.clone()).into_matcher());
-    }
-    if let Some(items) = p.get("contains") {
-        let items = match items {
-            Value::Array(a) => a,
-            other => {
-                return Err((
-                    cx.here("contains"),
-                    format!("expected an array of items, got {}", kind(other)),
-                ));
-            }
-        };
-        for item in items {
-            parts.push(matches_schema(
-                json!({"type": "array", "contains": {"const": item}}),
+/// `latency_budget`: the run took at most `max_ms`. An impossible budget (negative, not a
+/// number, longer than a `Duration` holds) is an error naming its place, not a failing check.
+fn latency_budget(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
+    // The number as written (`1e300`, not 301 digits) for messages.
+    let (ms, shown) = match cx.p.get("max_ms") {
+        None | Some(Value::Null) => return cx.misconfigured("no `max_ms`"),
+        Some(Value::Number(n)) => (n.as_f64().unwrap_or(f64::MAX), number_text(n)),
+        Some(other) => {
+            return Err((
+                cx.here("max_ms"),
+                format!("expected a number of milliseconds, got {}", kind(other)),
             ));
         }
-    }
-    let mut range = Map::new();
-    for (key, keyword) in [("min", "minimum"), ("max", "maximum")] {
-        match p.get(key) {
-            None | Some(Value::Null) => {}
-            Some(Value::Number(n)) => {
-                range.insert(keyword.into(), Value::Number(n.clone()));
-            }
-            Some(other) => {
-                return Err((
-                    cx.here(key),
-                    format!("expected a number, got {}", kind(other)),
-                ));
-            }
-        }
-    }
-    if !range.is_empty() {
-        range.insert("type".into(), json!("number"));
-        parts.push(matches_schema(Value::Object(range)));
-    }
-    let mut count = Map::new();
-    for (key, keyword) in [("min_results", "minItems"), ("max_results", "maxItems")] {
-        // PromptKit reads 0 as "not set".
-        if let Some(n) = cx.count(key)?.filter(|n| *n > 0) {
-            count.insert(keyword.into(), json!(n));
-        }
-    }
-    if !count.is_empty() {
-        count.insert("type".into(), json!("array"));
-        parts.push(matches_schema(Value::Object(count)));
-    }
-    let q = jmespath(expression);
-    let c = match parts.len() {
-        0 => q.evaluates(),
-        1 => q.is(parts.remove(0)),
-        _ => q.is(all_of(parts)),
     };
-    cx.one(c.with_source(cx.json_source()?))
-}
-
-fn guardrail(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
-    let p = cx.p;
-    // `expected` (documented), `should_trigger` (the handler), `assertions` (the seed's
-    // examples): one flag, three spellings.
-    let mut expected: Option<(bool, &str)> = None;
-    for key in ["expected", "should_trigger", "assertions"] {
-        if let Some(b) = opt_bool(p, key, &cx.at)? {
-            match expected {
-                Some((a, first)) if a != b => {
-                    return Err((
-                        cx.here(key),
-                        format!("`{first}` and `{key}` say opposite things: give one"),
-                    ));
-                }
-                _ => expected = Some((b, key)),
-            }
-        }
+    if !(ms.is_finite() && ms >= 0.0) {
+        return Err((
+            cx.here("max_ms"),
+            format!("expected a non-negative number of milliseconds, got {shown}"),
+        ));
     }
-    let expected = expected.is_none_or(|(b, _)| b);
-    let mut name = None;
-    for key in ["guardrail", "validator_type", "validator"] {
-        if let Some(n) = cx.text(key)? {
-            name = Some(n);
-            break;
-        }
-    }
-    // In PromptKit a validator that did not run did not trigger.
-    cx.one(match (name, expected) {
-        (Some(g), true) => guardrail_triggered(g).into_expectation(),
-        (Some(g), false) => guardrail_not_triggered(g).or_not_run().into_expectation(),
-        (None, true) => any_guardrail_triggered().into_expectation(),
-        (None, false) => no_guardrail_triggered().or_not_run().into_expectation(),
-    })
+    // Checked: 1e300 ms is finite, and more than a Duration holds.
+    let max = Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| {
+        (
+            cx.here("max_ms"),
+            format!("{shown} milliseconds is longer than any run can take"),
+        )
+    })?;
+    cx.one(latency().at_most(max))
 }
 
 /// Refuses a matcher written where PromptKit compares values as text.

@@ -8,7 +8,8 @@ use super::super::super::read::{
 };
 use super::{Ctx, Place, expected_arg, refuse_matcher, rendered_as};
 use crate::check::{
-    Expectation, IntoExpectation, ToolCheck, any_tool, no_tool, required_tools, tool, tool_chain,
+    Expectation, IntoExpectation, ToolCheck, any_tool, forbidden_tools, no_tool, no_tool_errors,
+    required_tools, tool, tool_chain, tool_sequence,
 };
 use crate::matcher::{IntoMatcher, Matcher, all_of, any_of, contains, exact, not, regex};
 
@@ -248,4 +249,99 @@ pub(super) fn tool_result(cx: &Ctx<'_>, which: &str) -> Result<Vec<Expectation>,
     };
     // A failed call's result is empty in PromptKit: it never matches.
     cx.one(c.succeeded().result(matcher).at_least(occurrence))
+}
+
+/// `tools_not_called` and, over the conversation so far, `tools_not_called_session`.
+pub(super) fn tools_not_called(cx: &Ctx<'_>, session: bool) -> Result<Vec<Expectation>, Problem> {
+    let Some(tools) = cx.names(&["tools", "tool_names"])? else {
+        return cx.misconfigured("no `tools` named");
+    };
+    let c = forbidden_tools(tools);
+    Ok(vec![cx.label(
+        if session {
+            cx.session(c)
+        } else {
+            c.into_expectation()
+        },
+        None,
+    )])
+}
+
+/// `tools_called_session`: every tool named was called in the conversation so far (with
+/// `min_calls` above 1, one check per tool).
+pub(super) fn tools_called_session(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
+    let Some(tools) = cx.names(&["tool_names", "tools"])? else {
+        return cx.misconfigured("no `tool_names` named");
+    };
+    match cx.count("min_calls")? {
+        None | Some(0 | 1) => Ok(vec![cx.label(cx.session(required_tools(tools)), None)]),
+        Some(n) => Ok(tools
+            .iter()
+            .map(|t| cx.label(cx.session(tool(t.clone()).at_least(n)), Some(t)))
+            .collect()),
+    }
+}
+
+/// `tool_args` and, over the conversation so far, `tool_args_session`: a call of the tool
+/// whose arguments render as `expected_args` do.
+pub(super) fn tool_args(cx: &Ctx<'_>, session: bool) -> Result<Vec<Expectation>, Problem> {
+    let Some(name) = cx.text("tool_name")? else {
+        return cx.misconfigured("no `tool_name`");
+    };
+    let args = match cx.p.get("expected_args") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(open_object(v, &cx.here("expected_args"))?).filter(|a| !a.is_empty()),
+    };
+    let Some(args) = args else {
+        return cx.misconfigured("no `expected_args` to compare");
+    };
+    let mut c = tool(name);
+    for (k, v) in args {
+        refuse_matcher(v, &join(&cx.here("expected_args"), k), "expected_args", k)?;
+        // Here `null` is a value (Go renders both sides `<nil>`): the argument is null.
+        let m = if v.is_null() {
+            exact(Value::Null).into_matcher()
+        } else {
+            rendered_as(v)
+        };
+        c = c.arg(k.clone(), m);
+    }
+    cx.one(if session {
+        cx.session(c)
+    } else {
+        c.into_expectation()
+    })
+}
+
+/// `tool_call_count`: how many calls of the tool (or of any tool) were made.
+pub(super) fn tool_call_count(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
+    let (min, max) = (cx.count("min")?, cx.count("max")?);
+    let c = match opt_string(cx.p, "tool", &cx.at)?.filter(|t| !t.is_empty()) {
+        Some(t) => tool(t),
+        None => any_tool(),
+    };
+    let c = match (min, max) {
+        (None, None) => return cx.misconfigured("neither `min` nor `max` is given"),
+        (Some(0), None) => {
+            return cx.misconfigured("`min: 0` with no `max` can never fail");
+        }
+        (Some(a), Some(b)) => c.between(a, b),
+        (Some(a), None) => c.at_least(a),
+        (None, Some(b)) => c.at_most(b),
+    };
+    cx.one(c)
+}
+
+/// `tool_call_sequence`: the tools were called in this order.
+pub(super) fn sequence(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
+    let Some(sequence) = cx.names(&["sequence"])? else {
+        return cx.misconfigured("an empty `sequence`");
+    };
+    cx.one(tool_sequence(sequence))
+}
+
+/// `no_tool_errors`: no call (of the tools named, or of any) returned an error.
+pub(super) fn no_errors(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
+    let tools = strings(cx.p, "tools", &cx.at)?;
+    cx.one(no_tool_errors().of_tools(tools))
 }
