@@ -22,6 +22,7 @@ mod files;
 mod fix;
 mod json_lit;
 mod keywords;
+mod literals;
 mod source_text;
 mod syntax;
 mod tools;

@@ -7,6 +7,7 @@ use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
 use crate::diag::Diagnostics;
 use crate::keywords::suggestion;
+use crate::literals::int_literal;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
 use crate::validate_settings::{check_pass_rates, check_repeats, check_tags};
@@ -403,15 +404,6 @@ fn duplicate_json_keys(body: &TokenStream, diag: &mut Diagnostics) {
         }
         duplicate_json_keys(&g.stream(), diag);
     }
-}
-
-/// An integer literal (`5`, `5usize`, `1_000`) and its span.
-pub(crate) fn int_literal(tokens: &[TokenTree]) -> Option<(u128, Span)> {
-    let [TokenTree::Literal(l)] = tokens else {
-        return None;
-    };
-    let lit = syn::parse2::<syn::LitInt>(TokenTree::Literal(l.clone()).into()).ok()?;
-    Some((lit.base10_parse().ok()?, l.span()))
 }
 
 /// A call's arguments, split at top-level commas.

@@ -5,9 +5,9 @@
 use proc_macro2::{Delimiter, Ident, Span, TokenTree};
 
 use crate::diag::Diagnostics;
+use crate::literals::{int_literal, number_literal};
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
-use crate::validate::int_literal;
 
 /// A setting written in a list of settings: `None` when not written, `Some(None)` when
 /// written but not an integer literal, `Some(Some((value, span)))` for a literal.
@@ -96,22 +96,6 @@ pub(crate) fn check_repeats(suite: &SuiteAst, diag: &mut Diagnostics) {
             ),
         );
     }
-}
-
-/// A number literal, possibly negative (`0.9`, `-1.0`, `1e-3`, `0.5_f64`): its value and span.
-fn number_literal(tokens: &[TokenTree]) -> Option<(f64, Span)> {
-    let (negative, lit) = match tokens {
-        [TokenTree::Literal(l)] => (false, l),
-        [TokenTree::Punct(p), TokenTree::Literal(l)] if p.as_char() == '-' => (true, l),
-        _ => return None,
-    };
-    let text = lit.to_string().replace('_', "");
-    let text = text.trim_end_matches("f64").trim_end_matches("f32");
-    if text.starts_with('"') || text.starts_with('\'') || text.starts_with('b') {
-        return None;
-    }
-    let value = text.parse::<f64>().ok()?;
-    Some((if negative { -value } else { value }, lit.span()))
 }
 
 /// `min_pass_rate = 0.9;` and `min_pass_rate = (0.9, 0.95);` written as literals, in the suite
