@@ -115,10 +115,13 @@ fn invalid(e: &jsonschema::ValidationError<'_>) -> String {
 /// use agent_test::matcher::Schema;
 /// use serde_json::json;
 /// let s = Schema::new(json!({"type": "object", "required": ["id"]}));
-/// assert_eq!(s.validate(&json!({"id": 1})), Ok(Ok(())));
-/// let errors = s.validate(&json!({"name": "x"})).unwrap().unwrap_err();
-/// assert_eq!(errors, [r#"(root): "id" is a required property"#]);
-/// assert!(Schema::new(json!({"type": 12})).validate(&json!(1)).is_err());
+/// use agent_test::matcher::SchemaError;
+/// assert_eq!(s.validate(&json!({"id": 1})), Ok(()));
+/// assert_eq!(
+///     s.validate(&json!({"name": "x"})),
+///     Err(SchemaError::Invalid(vec![r#"(root): "id" is a required property"#.into()]))
+/// );
+/// assert!(matches!(Schema::new(json!({"type": 12})).validate(&json!(1)), Err(SchemaError::Unusable(_))));
 /// ```
 #[derive(Clone)]
 pub struct Schema {
@@ -188,19 +191,23 @@ impl Schema {
 
     /// Whether `value` is valid (false when the schema itself is unusable).
     pub fn is_valid(&self, value: &Value) -> bool {
-        matches!(self.validate(value), Ok(Ok(())))
+        self.validate(value).is_ok()
     }
 
-    /// Validates `value`: `Ok(Ok(()))` when valid, `Ok(Err(problems))` with one line per
-    /// problem (`path: message`) when not, `Err` when the schema cannot be used.
+    /// Validates `value`: `Ok(())` when valid; [`SchemaError::Invalid`] with one line per
+    /// problem (`path: message`) when not; [`SchemaError::Unusable`] when the schema cannot be
+    /// used.
     ///
     /// See the type's example.
-    pub fn validate(&self, value: &Value) -> Result<Result<(), Vec<String>>, String> {
+    pub fn validate(&self, value: &Value) -> Result<(), SchemaError> {
         #[cfg(feature = "schema")]
         {
-            let validator = self.compiled.as_ref().map_err(Clone::clone)?;
+            let validator = self
+                .compiled
+                .as_ref()
+                .map_err(|e| SchemaError::Unusable(e.clone()))?;
             if validator.is_valid(value) {
-                return Ok(Ok(()));
+                return Ok(());
             }
             let problems = validator
                 .iter_errors(value)
@@ -214,15 +221,41 @@ impl Schema {
                     format!("{path}: {e}")
                 })
                 .collect();
-            Ok(Err(problems))
+            Err(SchemaError::Invalid(problems))
         }
         #[cfg(not(feature = "schema"))]
         {
             let _ = value;
-            Err("JSON Schema checks need agent-test's `schema` feature".to_owned())
+            Err(SchemaError::Unusable(
+                "JSON Schema checks need agent-test's `schema` feature".to_owned(),
+            ))
         }
     }
 }
+
+/// Why a value did not pass a [`Schema`]: it is not valid against it, or the schema cannot be
+/// used at all — two different things for a check (a failure, and an error verdict).
+///
+/// See [`Schema`]'s example.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The value is not valid: one line per problem (`path: message`).
+    Invalid(Vec<String>),
+    /// The schema cannot be used: not a valid JSON Schema, or the `schema` feature is off.
+    Unusable(String),
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::Invalid(problems) => write!(f, "not valid: {}", problems.join("; ")),
+            SchemaError::Unusable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
 
 impl fmt::Debug for Schema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -7,7 +7,7 @@ use super::json_source::{JsonSource, JsonSourceOptions};
 use super::{EvalContext, Outcome, Violation};
 use crate::model::Part;
 use crate::path::FieldPath;
-use crate::schema::Schema;
+use crate::schema::{Schema, SchemaError};
 
 /// A check that the JSON response (or a field of it) is valid against a JSON Schema (Mibo's
 /// `json_schema`). Build it with [`schema`]. Needs the `schema` feature (on by default); a
@@ -116,9 +116,9 @@ impl SchemaCheck {
             },
         };
         match self.schema.validate(value) {
-            Err(e) => Outcome::error(e),
-            Ok(Ok(())) => Outcome::passed(),
-            Ok(Err(problems)) => Outcome::fail(format!(
+            Err(SchemaError::Unusable(e)) => Outcome::error(e),
+            Ok(()) => Outcome::passed(),
+            Err(SchemaError::Invalid(problems)) => Outcome::fail(format!(
                 "{where_} is not valid against the schema ({} problem{})",
                 problems.len(),
                 if problems.len() == 1 { "" } else { "s" }

@@ -80,8 +80,8 @@ impl StructuredOutputCheck {
                         .to_owned(),
                 ),
                 Some(value) => match crate::schema::Schema::new(schema.clone()).validate(value) {
-                    Ok(Ok(())) => None,
-                    Ok(Err(errors)) => Some(format!(
+                    Ok(()) => None,
+                    Err(crate::schema::SchemaError::Invalid(errors)) => Some(format!(
                         "the structured result does not meet the tool's output schema: {}",
                         errors.join("; ")
                     )),

@@ -10,7 +10,7 @@ mod predicate;
 mod semantic;
 
 pub use crate::pattern::Pattern;
-pub use crate::schema::Schema;
+pub use crate::schema::{Schema, SchemaError};
 pub use build::{
     ContainsMatcher, DateMatcher, ExactMatcher, all_of, any, any_of, contains, date, email, exact,
     expr, matches_schema, missing, not, one_of, optional, regex,
@@ -358,9 +358,9 @@ impl Matcher {
                     ));
                 };
                 match schema.validate(a) {
-                    Err(e) => Err(Mismatch::Error(e)),
-                    Ok(Ok(())) => Ok(()),
-                    Ok(Err(problems)) => fail(format!(
+                    Err(SchemaError::Unusable(e)) => Err(Mismatch::Error(e)),
+                    Ok(()) => Ok(()),
+                    Err(SchemaError::Invalid(problems)) => fail(format!(
                         "{} is not valid against {}: {}",
                         crate::util::text::shown(a),
                         crate::util::text::shown(schema.schema()),

@@ -8,7 +8,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::check::{CheckExt, Expectation, check};
-use crate::matcher::Schema;
+use crate::matcher::{Schema, SchemaError};
 
 /// Tools as agents declare them to a model: OpenAI's tools list
 /// (`[{"type": "function", "function": {"name", "description", "parameters"}}]`, also inside
@@ -76,8 +76,8 @@ impl DeclaredTools {
             )];
         };
         match schema.as_ref().map(|s| s.validate(arguments)) {
-            None | Some(Ok(Ok(()))) => Vec::new(),
-            Some(Ok(Err(errors))) => errors
+            None | Some(Ok(())) => Vec::new(),
+            Some(Err(SchemaError::Invalid(errors))) => errors
                 .into_iter()
                 .map(|e| e.strip_prefix("(root): ").map(str::to_owned).unwrap_or(e))
                 .collect(),
