@@ -4,6 +4,7 @@
 #![deny(clippy::arithmetic_side_effects)]
 
 mod build;
+mod compare;
 mod email;
 mod json_eq;
 mod predicate;
@@ -237,137 +238,16 @@ impl Matcher {
                     crate::util::text::shown(a)
                 )),
             },
-            Matcher::Expr { expression } => {
-                let expected = expression.eval(env).map_err(Mismatch::Error)?;
-                let Some(a) = actual else {
-                    return fail(format!(
-                        "missing (expected {})",
-                        crate::util::text::shown(&expected.to_json())
-                    ));
-                };
-                let ok = match &expected {
-                    ExprValue::Json(v) => exact_eq(v, a, ExactOptions::default()),
-                    when => instant_of(when, env).is_some_and(|e| {
-                        render(a)
-                            .ok()
-                            .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
-                            .is_some_and(|x| x.timestamp() == e.timestamp())
-                    }),
-                };
-                if ok {
-                    Ok(())
-                } else {
-                    fail(format!(
-                        "expected {} (= {}), got {}",
-                        crate::util::text::shown(&expected.to_json()),
-                        expression.source(),
-                        crate::util::text::shown(a)
-                    ))
-                }
-            }
+            Matcher::Expr { expression } => compare::expression(expression, actual, env),
             Matcher::Contains { value, ignore_case } => {
-                let Some(a) = actual else {
-                    return fail(format!("missing (expected text containing {value:?})"));
-                };
-                let found = crate::literal::find(
-                    &text(a),
-                    value,
-                    crate::literal::Anchor::None,
-                    *ignore_case,
-                )
-                .map_err(Mismatch::Error)?
-                .is_some();
-                if found {
-                    Ok(())
-                } else {
-                    fail(format!(
-                        "expected text containing {value:?}, got {}",
-                        crate::util::text::shown(a)
-                    ))
-                }
+                compare::contains(value, *ignore_case, actual)
             }
-            Matcher::Regex { pattern } => {
-                let re = pattern.regex().map_err(|e| Mismatch::Error(e.to_owned()))?;
-                let Some(a) = actual else {
-                    return fail(format!(
-                        "missing (expected a match of /{}/)",
-                        pattern.source()
-                    ));
-                };
-                let text = text(a);
-                if re.is_match(&text) {
-                    Ok(())
-                } else {
-                    fail(format!(
-                        "expected a match of /{}/, got {}",
-                        pattern.source(),
-                        crate::util::text::shown(a)
-                    ))
-                }
-            }
+            Matcher::Regex { pattern } => compare::regex(pattern, actual),
             Matcher::Date {
                 expression,
                 tolerance_minutes,
-            } => {
-                let expected = expression.eval(env).map_err(Mismatch::Error)?;
-                let Some(expected_at) = instant_of(&expected, env) else {
-                    return Err(Mismatch::Error(format!(
-                        "`{}` is not a date: {}",
-                        expression.source(),
-                        crate::util::text::shown(&expected.to_json())
-                    )));
-                };
-                let want = format!(
-                    "{}{}",
-                    crate::util::text::shown(&expected.to_json()),
-                    tolerance(*tolerance_minutes)
-                );
-                let Some(a) = actual else {
-                    return fail(format!("missing (expected {want})"));
-                };
-                let Some(actual_at) = render(a)
-                    .ok()
-                    .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
-                else {
-                    return fail(format!(
-                        "expected a date {want}, got {} (not a date)",
-                        crate::util::text::shown(a)
-                    ));
-                };
-                let minutes = actual_at
-                    .timestamp()
-                    .duration_since(expected_at.timestamp())
-                    .as_secs() as f64
-                    / 60.0;
-                if minutes.abs() <= f64::from(*tolerance_minutes) {
-                    Ok(())
-                } else {
-                    let dir = if minutes > 0.0 { "later" } else { "earlier" };
-                    fail(format!(
-                        "expected {want}, got {} ({} min {dir})",
-                        crate::util::text::shown(a),
-                        minutes.abs().round()
-                    ))
-                }
-            }
-            Matcher::Schema { schema } => {
-                let Some(a) = actual else {
-                    return fail(format!(
-                        "missing (expected a value valid against {})",
-                        crate::util::text::shown(schema.schema())
-                    ));
-                };
-                match schema.validate(a) {
-                    Err(SchemaError::Unusable(e)) => Err(Mismatch::Error(e)),
-                    Ok(()) => Ok(()),
-                    Err(SchemaError::Invalid(problems)) => fail(format!(
-                        "{} is not valid against {}: {}",
-                        crate::util::text::shown(a),
-                        crate::util::text::shown(schema.schema()),
-                        problems.join("; ")
-                    )),
-                }
-            }
+            } => compare::date(expression, *tolerance_minutes, actual, env),
+            Matcher::Schema { schema } => compare::schema(schema, actual),
             Matcher::Any => match actual {
                 Some(_) => Ok(()),
                 None => fail("missing (expected any value)".to_owned()),
@@ -383,20 +263,7 @@ impl Matcher {
                     crate::util::text::shown(a)
                 )),
             },
-            Matcher::Email { address } => {
-                let Some(a) = actual else {
-                    return fail(format!("missing (expected the email {address:?})"));
-                };
-                let ok = a.as_str().is_some_and(|s| email::same_address(address, s));
-                if ok {
-                    Ok(())
-                } else {
-                    fail(format!(
-                        "expected the email {address:?}, got {}",
-                        crate::util::text::shown(a)
-                    ))
-                }
-            }
+            Matcher::Email { address } => compare::email(address, actual),
             Matcher::AllOf { matchers } => {
                 for m in matchers {
                     m.check(actual, env)?;
