@@ -385,74 +385,13 @@ impl TrajectoryCheck {
         let mut step_violations = Vec::new();
         // For each expected call, the actual call it corresponds to.
         let pairing: Vec<Option<usize>> = match self.mode {
-            TrajectoryMode::Strict => {
-                let e_steps = steps_of(self.expected.iter().map(|e| e.parallel));
-                if e_steps.iter().any(|r| r.len() > 1)
-                    && let Some((c, &place)) =
-                        actual.iter().zip(&places).find(|(c, _)| c.step.is_none())
-                {
-                    return Outcome::error(format!(
-                        "not measured: the reference has calls made in one model response, but \
-                         the transcript does not say which calls were (the call of `{}` at {} \
-                         has no model step)",
-                        c.name,
-                        cx.position_name(place)
-                    ));
+            TrajectoryMode::Strict => match self.strict_pairing(actual, &places, cx, &fits) {
+                Ok((pairing, violations)) => {
+                    step_violations = violations;
+                    pairing
                 }
-                let a_steps = actual_steps(actual, &places, cx);
-                let mut pairing = vec![None; e_len];
-                for (k, e_step) in e_steps.iter().enumerate() {
-                    let Some(a_step) = a_steps.get(k) else {
-                        break;
-                    };
-                    let partners = assign(e_step.len(), a_step.len(), |i, j| {
-                        fits(e_step.start + i, a_step.start + j)
-                    });
-                    // `partners` has one entry per call of `e_step`.
-                    let slots = pairing.iter_mut().skip(e_step.start);
-                    for (slot, p) in slots.zip(partners) {
-                        *slot = p.map(|j| a_step.start + j);
-                    }
-                    if e_step.len() != a_step.len() {
-                        step_violations.push(Violation::new(
-                            "step_mismatch",
-                            format!(
-                                "step {}: the reference expects {} in one model response ({}), \
-                                 the agent made {} ({})",
-                                k + 1,
-                                calls_noun(e_step.len()),
-                                self.expected
-                                    .get(e_step.clone())
-                                    .into_iter()
-                                    .flatten()
-                                    .map(|e| e.name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", "),
-                                calls_noun(a_step.len()),
-                                actual
-                                    .get(a_step.clone())
-                                    .into_iter()
-                                    .flatten()
-                                    .map(|a| a.name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        ));
-                    }
-                }
-                if e_steps.len() != a_steps.len() {
-                    step_violations.push(Violation::new(
-                        "step_mismatch",
-                        format!(
-                            "the reference has {} model step{}, the agent made {}",
-                            e_steps.len(),
-                            if e_steps.len() == 1 { "" } else { "s" },
-                            a_steps.len()
-                        ),
-                    ));
-                }
-                pairing
-            }
+                Err(not_measured) => return Outcome::error(not_measured),
+            },
             TrajectoryMode::Subsequence => {
                 let mut cursor = 0;
                 (0..e_len)
@@ -500,6 +439,105 @@ impl TrajectoryCheck {
             return Outcome::passed();
         }
         let mut violations = step_violations;
+        violations.extend(self.missing_violations(&unmatched_expected, actual));
+        if matches!(
+            self.mode,
+            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
+        ) {
+            violations.extend(unexpected_violations(&unmatched_actual, cx));
+        }
+        self.mismatch(actual, violations)
+    }
+}
+
+impl TrajectoryCheck {
+    /// A strict trajectory's pairing, step by step: within each model step the calls are
+    /// assigned one to one, and a step whose size differs is a violation. `Err` says why it is
+    /// not measured: the reference has parallel calls the transcript cannot place in steps.
+    fn strict_pairing(
+        &self,
+        actual: &[&Call],
+        places: &[usize],
+        cx: &EvalContext<'_>,
+        fits: &dyn Fn(usize, usize) -> bool,
+    ) -> Result<(Vec<Option<usize>>, Vec<Violation>), String> {
+        let e_len = self.expected.len();
+        let mut step_violations = Vec::new();
+        let e_steps = steps_of(self.expected.iter().map(|e| e.parallel));
+        if e_steps.iter().any(|r| r.len() > 1)
+            && let Some((c, &place)) = actual.iter().zip(places).find(|(c, _)| c.step.is_none())
+        {
+            return Err(format!(
+                "not measured: the reference has calls made in one model response, but \
+                 the transcript does not say which calls were (the call of `{}` at {} \
+                 has no model step)",
+                c.name,
+                cx.position_name(place)
+            ));
+        }
+        let a_steps = actual_steps(actual, places, cx);
+        let mut pairing = vec![None; e_len];
+        for (k, e_step) in e_steps.iter().enumerate() {
+            let Some(a_step) = a_steps.get(k) else {
+                break;
+            };
+            let partners = assign(e_step.len(), a_step.len(), |i, j| {
+                fits(e_step.start + i, a_step.start + j)
+            });
+            // `partners` has one entry per call of `e_step`.
+            let slots = pairing.iter_mut().skip(e_step.start);
+            for (slot, p) in slots.zip(partners) {
+                *slot = p.map(|j| a_step.start + j);
+            }
+            if e_step.len() != a_step.len() {
+                step_violations.push(Violation::new(
+                    "step_mismatch",
+                    format!(
+                        "step {}: the reference expects {} in one model response ({}), \
+                         the agent made {} ({})",
+                        k + 1,
+                        calls_noun(e_step.len()),
+                        self.expected
+                            .get(e_step.clone())
+                            .into_iter()
+                            .flatten()
+                            .map(|e| e.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        calls_noun(a_step.len()),
+                        actual
+                            .get(a_step.clone())
+                            .into_iter()
+                            .flatten()
+                            .map(|a| a.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
+        if e_steps.len() != a_steps.len() {
+            step_violations.push(Violation::new(
+                "step_mismatch",
+                format!(
+                    "the reference has {} model step{}, the agent made {}",
+                    e_steps.len(),
+                    if e_steps.len() == 1 { "" } else { "s" },
+                    a_steps.len()
+                ),
+            ));
+        }
+        Ok((pairing, step_violations))
+    }
+
+    /// A violation for each expected call no actual one was paired with, saying whether no
+    /// call of that name was made or none matched (at its place, or with its arguments).
+    fn missing_violations(
+        &self,
+        unmatched_expected: &[(usize, &ExpectedCall)],
+        actual: &[&Call],
+    ) -> Vec<Violation> {
+        let mut violations = Vec::new();
         if matches!(
             self.mode,
             TrajectoryMode::Strict
@@ -507,7 +545,7 @@ impl TrajectoryCheck {
                 | TrajectoryMode::Subsequence
                 | TrajectoryMode::Superset
         ) {
-            for &(i, e) in &unmatched_expected {
+            for &(i, e) in unmatched_expected {
                 let same_name = actual.iter().filter(|a| a.name == e.name).count();
                 let (kind, why) = if same_name == 0 {
                     ("missing_call", "no such call".to_owned())
@@ -537,25 +575,12 @@ impl TrajectoryCheck {
                 );
             }
         }
-        if matches!(
-            self.mode,
-            TrajectoryMode::Strict | TrajectoryMode::Unordered | TrajectoryMode::Subset
-        ) {
-            for &(a, place) in &unmatched_actual {
-                violations.push(
-                    Violation::new(
-                        "unexpected_call",
-                        format!(
-                            "`{}` at {} is not in the reference",
-                            a.name,
-                            cx.position_name(place)
-                        ),
-                    )
-                    .in_turn(cx.turn_of_call(place))
-                    .evidence(a.arguments.clone()),
-                );
-            }
-        }
+        violations
+    }
+
+    /// The failure of a trajectory that does not match, with both sides and the violations.
+    fn mismatch(&self, actual: &[&Call], violations: Vec<Violation>) -> Outcome {
+        let (e_len, a_len) = (self.expected.len(), actual.len());
         let got: Vec<Value> = actual
             .iter()
             .map(|a| json!({"name": a.name, "arguments": a.arguments}))
@@ -580,6 +605,29 @@ impl TrajectoryCheck {
         .actual(Value::Array(got))
         .violations(violations)
     }
+}
+
+/// A violation for each actual call the reference does not hold.
+fn unexpected_violations(
+    unmatched_actual: &[(&Call, usize)],
+    cx: &EvalContext<'_>,
+) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    for &(a, place) in unmatched_actual {
+        violations.push(
+            Violation::new(
+                "unexpected_call",
+                format!(
+                    "`{}` at {} is not in the reference",
+                    a.name,
+                    cx.position_name(place)
+                ),
+            )
+            .in_turn(cx.turn_of_call(place))
+            .evidence(a.arguments.clone()),
+        );
+    }
+    violations
 }
 
 /// The model steps of a sequence of calls, as ranges: a call starts a new step unless it is
