@@ -418,30 +418,7 @@ impl Judge {
             })
             .collect();
         let mut notes = Vec::new();
-        if mode.reads_cache() {
-            for slot in &mut slots {
-                match cache.get(&slot.key, &model) {
-                    Ok(Some(j)) => {
-                        slot.grade = Some(Ok(j));
-                        usage.cached += 1;
-                    }
-                    Ok(None) => {}
-                    // Read as strictly as a live answer: never a pass on a bad entry.
-                    Err(bad) if mode == JudgeMode::Replay => {
-                        slot.grade = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
-                    }
-                    Err(bad) => notes.push(bad.note()),
-                }
-            }
-        }
-        if mode == JudgeMode::Replay {
-            for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
-                slot.grade = Some(Err(replay_miss(
-                    "no cached verdict for this check",
-                    "the judge",
-                )));
-            }
-        }
+        read_cache(&mut slots, &cache, &model, mode, &mut usage, &mut notes);
         let mut unwritten: (Option<String>, usize) = (None, 0);
         let mut retry_after = None;
         for attempt in 0..=limits.retries {
@@ -488,25 +465,13 @@ impl Judge {
                     }
                 }
                 Ok(results) => {
-                    // The results of the pending slots, in their order.
-                    let pending = slots.iter_mut().filter(|s| s.grade.is_none());
-                    for (slot, result) in pending.zip(results) {
-                        match result {
-                            Ok(j) => {
-                                // A cache that cannot be written costs money later, not
-                                // correctness now: a note, not a failure.
-                                if mode.writes_cache()
-                                    && let Err(e) =
-                                        cache.put(&slot.key, &model, slot.item, repeat, &j)
-                                {
-                                    unwritten.0.get_or_insert(e);
-                                    unwritten.1 += 1;
-                                }
-                                slot.grade = Some(Ok(j));
-                            }
-                            Err(e) => slot.error = e,
-                        }
-                    }
+                    let store = Store {
+                        cache: &cache,
+                        model: &model,
+                        mode,
+                        repeat,
+                    };
+                    store.record(&mut slots, results, &mut unwritten);
                 }
             }
         }
@@ -519,15 +484,93 @@ impl Judge {
             })
             .collect();
         usage.price(self.price);
-        if let (Some(e), n) = unwritten {
-            notes.push(format!(
-                "could not write to the judge cache: {e}; the next run will ask the judge again \
-                 for {n} check{}",
-                crate::util::text::plural(n)
-            ));
-        }
+        notes.extend(unwritten_note(unwritten));
         (grades, usage, notes)
     }
+}
+
+/// Fills the slots the cache answers. In replay mode every other slot is an error (a miss), and
+/// a bad entry too: it is read as strictly as a live answer, never a pass.
+fn read_cache(
+    slots: &mut [Slot<'_>],
+    cache: &Cache,
+    model: &str,
+    mode: JudgeMode,
+    usage: &mut JudgeUsage,
+    notes: &mut Vec<String>,
+) {
+    if mode.reads_cache() {
+        for slot in slots.iter_mut() {
+            match cache.get(&slot.key, model) {
+                Ok(Some(j)) => {
+                    slot.grade = Some(Ok(j));
+                    usage.cached += 1;
+                }
+                Ok(None) => {}
+                Err(bad) if mode == JudgeMode::Replay => {
+                    slot.grade = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
+                }
+                Err(bad) => notes.push(bad.note()),
+            }
+        }
+    }
+    if mode == JudgeMode::Replay {
+        for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
+            slot.grade = Some(Err(replay_miss(
+                "no cached verdict for this check",
+                "the judge",
+            )));
+        }
+    }
+}
+
+/// Where graded verdicts are kept: the cache, under the judge model and the repeat.
+struct Store<'c> {
+    cache: &'c Cache,
+    model: &'c str,
+    mode: JudgeMode,
+    repeat: usize,
+}
+
+impl Store<'_> {
+    /// One answer's results given to the pending slots, in their order; each verdict is
+    /// written to the cache. A cache that cannot be written costs money later, not correctness
+    /// now: it is counted in `unwritten` for a note, not a failure.
+    fn record(
+        &self,
+        slots: &mut [Slot<'_>],
+        results: Vec<Result<Judgement, String>>,
+        unwritten: &mut (Option<String>, usize),
+    ) {
+        let pending = slots.iter_mut().filter(|s| s.grade.is_none());
+        for (slot, result) in pending.zip(results) {
+            match result {
+                Ok(j) => {
+                    if self.mode.writes_cache()
+                        && let Err(e) =
+                            self.cache
+                                .put(&slot.key, self.model, slot.item, self.repeat, &j)
+                    {
+                        unwritten.0.get_or_insert(e);
+                        unwritten.1 += 1;
+                    }
+                    slot.grade = Some(Ok(j));
+                }
+                Err(e) => slot.error = e,
+            }
+        }
+    }
+}
+
+/// The note for verdicts the cache could not keep: the first error and how many.
+fn unwritten_note((error, n): (Option<String>, usize)) -> Option<String> {
+    error.map(|e| {
+        format!(
+            "could not write to the judge cache: {e}; the next run will ask the judge again \
+             for {n} check{}",
+            crate::util::text::plural(n)
+        )
+    })
 }
 
 #[cfg(test)]
