@@ -2,7 +2,7 @@
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
-use super::attrs::parse_outer_attrs;
+use super::attrs::{Attr, parse_outer_attrs};
 use super::context::parse_context;
 use super::cursor::{Cursor, ident_str, is_group, is_ident, is_lone_eq, is_punct};
 use super::stmt::{Ended, collect_expr, collect_rust_stmt, looks_like_unknown_word, starts_dsl};
@@ -20,12 +20,13 @@ pub(crate) fn parse_body(
     diag: &mut Diagnostics,
 ) -> Vec<Stmt> {
     let mut c = Cursor::new(stream, span);
-    let mut out = Vec::new();
-    // Identifiers of the Rust statements so far: `x = ..;` naming one of them is Rust, not a
-    // misspelt setting.
-    let mut rust_idents: Vec<String> = Vec::new();
-    // Settings this scenario gave, to report one given twice.
-    let mut settings: Vec<String> = Vec::new();
+    let mut body = Body {
+        block,
+        diag,
+        out: Vec::new(),
+        rust_idents: Vec::new(),
+        settings: Vec::new(),
+    };
     while !c.is_end() {
         if c.eat_semi() {
             continue;
@@ -33,143 +34,207 @@ pub(crate) fn parse_body(
         let attrs = parse_outer_attrs(&mut c);
         let Some(first) = c.peek().cloned() else {
             for a in attrs {
-                diag.error(
+                body.diag.error(
                     span_of(&a.tokens),
                     "expected a statement after this attribute",
                 );
             }
             break;
         };
-        let word = ident_str(&first).unwrap_or_default();
+        body.statement(&mut c, &first, attrs);
+    }
+    body.out
+}
+
+/// What parsing a body keeps from one statement to the next.
+struct Body<'d> {
+    block: Block,
+    diag: &'d mut Diagnostics,
+    out: Vec<Stmt>,
+    /// Identifiers of the Rust statements so far: `x = ..;` naming one of them is Rust, not a
+    /// misspelt setting.
+    rust_idents: Vec<String>,
+    /// Settings this scenario gave, to report one given twice.
+    settings: Vec<String>,
+}
+
+impl Body<'_> {
+    /// One statement starting at `first` (its attributes already read): decides what kind of
+    /// statement it is, in an order that matters (a DSL word before a setting, a setting before
+    /// Rust), and parses it.
+    fn statement(&mut self, c: &mut Cursor, first: &TokenTree, attrs: Vec<Attr>) {
+        let word = ident_str(first).unwrap_or_default();
         let next = c.peek_n(1).cloned();
         let assigns = c
             .peek_n(1)
-            .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)));
+            .is_some_and(|t| is_lone_eq(Some(first), t, c.peek_n(2)));
         if SCENARIO_WORDS.contains(&word.as_str()) && starts_dsl(&word, next.as_ref()) {
             if let Some(a) = attrs.first() {
-                diag.error(
+                self.diag.error(
                     span_of(&a.tokens),
                     format!("attributes are not supported on `{word}`"),
                 );
             }
-            push_word(&first, block, &mut out);
+            push_word(first, self.block, &mut self.out);
             c.bump();
-            parse_dsl(&mut c, &word, first.span(), None, block, diag, &mut out);
+            parse_dsl(
+                c,
+                &word,
+                first.span(),
+                None,
+                self.block,
+                self.diag,
+                &mut self.out,
+            );
         } else if assigns
-            && !rust_idents.contains(&word)
-            && let TokenTree::Ident(name) = &first
+            && !self.rust_idents.contains(&word)
+            && let TokenTree::Ident(name) = first
             && (SETTINGS.contains(&word.as_str()) || did_you_mean(&word, SETTINGS).is_some())
         {
-            push_word(&first, block, &mut out);
-            c.bump();
-            c.bump();
-            let (tokens, ended) = collect_expr(&mut c, false);
-            report_missing_semi(ended, &tokens, diag);
-            let value = UserExpr::new(tokens, first.span());
-            let known = SCENARIO_SETTINGS.contains(&word.as_str());
-            if block == Block::Turn {
-                diag.error(
-                    name.span(),
-                    format!("`{word}` cannot be set inside a turn's check block; set it in the scenario's body"),
-                );
-            } else if SETTINGS.contains(&word.as_str()) && !known {
-                diag.error(
-                    name.span(),
-                    format!("`{word}` is a suite setting: set it at the top of `agent_test!`, for every scenario"),
-                );
-            } else if !known {
-                diag.error(
-                    name.span(),
-                    format!(
-                        "unknown setting `{word}`{} (a scenario's settings: {})",
-                        suggestion(&word, SCENARIO_SETTINGS),
-                        list(SCENARIO_SETTINGS)
-                    ),
-                );
-            } else if value.is_empty() {
-                diag.error(name.span(), format!("expected a value after `{word} =`"));
-            } else if settings.contains(&word) {
-                diag.error(
-                    name.span(),
-                    format!("`{word}` is set twice in this scenario"),
-                );
-            } else {
-                settings.push(word);
-                out.push(Stmt::Setting {
-                    name: name.clone(),
-                    value,
-                });
-                continue;
-            }
-            // Still emitted, so the editor keeps helping inside the value.
-            if !value.is_empty() {
-                let braced = value.braced();
-                out.push(Stmt::Rust(quote::quote! { let _ = #braced; }));
-            }
+            self.setting(c, first, name, word);
         } else if word == "let"
-            && let Some((pattern, keyword, span)) = dsl_let(&mut c)
+            && let Some((pattern, keyword, span)) = dsl_let(c)
         {
-            rust_idents.extend(pattern.clone().into_iter().filter_map(|t| ident_str(&t)));
-            out.push(Stmt::Word(proc_macro2::Ident::new(keyword, span), block));
-            parse_dsl(&mut c, keyword, span, Some(pattern), block, diag, &mut out);
-        } else if looks_like_unknown_word(&word, next.as_ref()) {
-            push_word(&first, block, &mut out);
-            c.bump();
-            let allowed: &[&str] = if block == Block::Turn {
-                &["expect"]
-            } else {
-                SCENARIO_WORDS
-            };
-            diag.error(
-                first.span(),
-                format!("unknown statement `{word}`{}", suggestion(&word, allowed)),
+            self.rust_idents
+                .extend(pattern.clone().into_iter().filter_map(|t| ident_str(&t)));
+            self.out.push(Stmt::Word(
+                proc_macro2::Ident::new(keyword, span),
+                self.block,
+            ));
+            parse_dsl(
+                c,
+                keyword,
+                span,
+                Some(pattern),
+                self.block,
+                self.diag,
+                &mut self.out,
             );
-            // A DSL word on the next line: this one stands alone (typed, not finished).
-            if c.peek().is_some_and(|t| {
-                ident_str(t).is_some_and(|w| {
-                    SCENARIO_WORDS.contains(&w.as_str()) && starts_dsl(&w, c.peek_n(1))
-                })
-            }) {
-                continue;
-            }
-            // Keep the rest as an expression so type checking and completion still work in it.
-            let (rest, _) = collect_expr(&mut c, false);
-            let rest = UserExpr::new(rest, first.span());
-            let braced = rest.braced();
-            out.push(Stmt::Rust(quote::quote! { let _ = #braced; }));
+        } else if looks_like_unknown_word(&word, next.as_ref()) {
+            self.unknown_word(c, first, &word);
         } else if matches!(first, TokenTree::Ident(_))
             && !crate::keywords::is_rust_word(&word)
             && !SCENARIO_WORDS.contains(&word.as_str())
-            && !rust_idents.contains(&word)
+            && !self.rust_idents.contains(&word)
             && next.as_ref().is_none_or(|t| is_punct(t, ';'))
         {
             // A lone identifier that names nothing of the scenario is a word being typed (the
             // editor offers the words, also with nothing typed yet at the end of a body) or a
             // misspelt one: said as such, not as Rust's "cannot find value".
-            push_word(&first, block, &mut out);
+            push_word(first, self.block, &mut self.out);
             c.bump();
-            let allowed: &[&str] = if block == Block::Turn {
-                &["expect"]
-            } else {
-                SCENARIO_WORDS
-            };
-            diag.error(
-                first.span(),
-                format!("unknown statement `{word}`{}", suggestion(&word, allowed)),
-            );
+            self.report_unknown_statement(first, &word);
         } else {
-            let mut tokens: TokenStream = attrs.into_iter().flat_map(|a| a.tokens).collect();
-            let stmt = collect_rust_stmt(&mut c);
-            rust_idents.extend(stmt.iter().filter_map(ident_str));
-            let semi = super::stmt::needs_semi(&stmt);
-            tokens.extend(stmt);
-            if semi {
-                tokens.extend(quote::quote! { ; });
-            }
-            out.push(Stmt::Rust(tokens));
+            self.rust_stmt(c, attrs);
         }
     }
-    out
+
+    /// `name = value;` where `name` is a setting or close to one: kept as a setting when it
+    /// is a scenario's, set once and given a value; otherwise reported.
+    fn setting(
+        &mut self,
+        c: &mut Cursor,
+        first: &TokenTree,
+        name: &proc_macro2::Ident,
+        word: String,
+    ) {
+        push_word(first, self.block, &mut self.out);
+        c.bump();
+        c.bump();
+        let (tokens, ended) = collect_expr(c, false);
+        report_missing_semi(ended, &tokens, self.diag);
+        let value = UserExpr::new(tokens, first.span());
+        let known = SCENARIO_SETTINGS.contains(&word.as_str());
+        if self.block == Block::Turn {
+            self.diag.error(
+                name.span(),
+                format!("`{word}` cannot be set inside a turn's check block; set it in the scenario's body"),
+            );
+        } else if SETTINGS.contains(&word.as_str()) && !known {
+            self.diag.error(
+                name.span(),
+                format!("`{word}` is a suite setting: set it at the top of `agent_test!`, for every scenario"),
+            );
+        } else if !known {
+            self.diag.error(
+                name.span(),
+                format!(
+                    "unknown setting `{word}`{} (a scenario's settings: {})",
+                    suggestion(&word, SCENARIO_SETTINGS),
+                    list(SCENARIO_SETTINGS)
+                ),
+            );
+        } else if value.is_empty() {
+            self.diag
+                .error(name.span(), format!("expected a value after `{word} =`"));
+        } else if self.settings.contains(&word) {
+            self.diag.error(
+                name.span(),
+                format!("`{word}` is set twice in this scenario"),
+            );
+        } else {
+            self.settings.push(word);
+            self.out.push(Stmt::Setting {
+                name: name.clone(),
+                value,
+            });
+            return;
+        }
+        // Still emitted, so the editor keeps helping inside the value.
+        if !value.is_empty() {
+            let braced = value.braced();
+            self.out
+                .push(Stmt::Rust(quote::quote! { let _ = #braced; }));
+        }
+    }
+
+    /// A word that looks like a misspelt DSL word starting a statement: reported, and the rest
+    /// of the statement kept as an expression.
+    fn unknown_word(&mut self, c: &mut Cursor, first: &TokenTree, word: &str) {
+        push_word(first, self.block, &mut self.out);
+        c.bump();
+        self.report_unknown_statement(first, word);
+        // A DSL word on the next line: this one stands alone (typed, not finished).
+        if c.peek().is_some_and(|t| {
+            ident_str(t).is_some_and(|w| {
+                SCENARIO_WORDS.contains(&w.as_str()) && starts_dsl(&w, c.peek_n(1))
+            })
+        }) {
+            return;
+        }
+        // Keep the rest as an expression so type checking and completion still work in it.
+        let (rest, _) = collect_expr(c, false);
+        let rest = UserExpr::new(rest, first.span());
+        let braced = rest.braced();
+        self.out
+            .push(Stmt::Rust(quote::quote! { let _ = #braced; }));
+    }
+
+    /// "unknown statement", suggesting the words allowed where it stands.
+    fn report_unknown_statement(&mut self, first: &TokenTree, word: &str) {
+        let allowed: &[&str] = if self.block == Block::Turn {
+            &["expect"]
+        } else {
+            SCENARIO_WORDS
+        };
+        self.diag.error(
+            first.span(),
+            format!("unknown statement `{word}`{}", suggestion(word, allowed)),
+        );
+    }
+
+    /// A Rust statement, with its attributes, passed through as written.
+    fn rust_stmt(&mut self, c: &mut Cursor, attrs: Vec<Attr>) {
+        let mut tokens: TokenStream = attrs.into_iter().flat_map(|a| a.tokens).collect();
+        let stmt = collect_rust_stmt(c);
+        self.rust_idents.extend(stmt.iter().filter_map(ident_str));
+        let semi = super::stmt::needs_semi(&stmt);
+        tokens.extend(stmt);
+        if semi {
+            tokens.extend(quote::quote! { ; });
+        }
+        self.out.push(Stmt::Rust(tokens));
+    }
 }
 
 /// The word starting a statement, for the editor.

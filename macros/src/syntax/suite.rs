@@ -34,124 +34,168 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
             }
             break;
         };
-        let word = ident_str(&first).unwrap_or_default();
-        if let TokenTree::Ident(i) = &first {
-            suite.words.push(i.clone());
-        }
-        // `scenaro refund { .. }`: a misspelt `scenario` is still read as one, so its body keeps
-        // completion and type checking.
-        let misspelt_scenario = word != "scenario"
-            && !word.is_empty()
-            && c.peek_n(1)
-                .is_some_and(|t| matches!(t, TokenTree::Ident(_)))
-            && c.peek_n(2).is_some_and(|t| is_group(t, Delimiter::Brace));
-        if misspelt_scenario {
-            diag.error(
-                first.span(),
-                format!(
-                    "unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"
-                ),
-            );
-        }
-        if word == "scenario" || misspelt_scenario {
-            c.bump();
-            let scenario = parse_scenario(&mut c, first.span(), attrs, suite.scenarios.len(), diag);
-            suite.scenarios.push(scenario);
-            continue;
-        }
-        if let Some(a) = attrs.first() {
-            let span = a
-                .tokens
-                .clone()
-                .into_iter()
-                .next()
-                .map_or(first.span(), |t| t.span());
-            diag.error(span, "attributes and doc comments go on scenarios");
-        }
-        if word == "files"
-            && !c
-                .peek_n(1)
-                .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)))
-        {
-            c.bump();
-            match c.peek().cloned() {
-                Some(TokenTree::Literal(lit)) => {
-                    c.bump();
-                    match syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()) {
-                        Ok(s) => suite.files.push(FilesAst {
-                            pattern: s.value(),
-                            span: lit.span(),
-                        }),
-                        Err(_) => diag.error(
-                            lit.span(),
-                            "expected a glob pattern in a string, like `files \"tests/cases/*.json\";`",
-                        ),
-                    }
-                }
-                _ => {
-                    diag.error(
-                        first.span(),
-                        "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
-                    );
-                    skip_item(&mut c);
-                }
-            }
-            continue;
-        }
-        if word == "tools" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
-            c.bump();
-            if let (TokenTree::Ident(name), Some(TokenTree::Group(g))) = (&first, c.bump()) {
-                let typed = parse_typed_tools(g.stream(), g.span(), diag);
-                if suite.tools.is_some() {
-                    diag.error(name.span(), "`tools` is set twice");
-                } else {
-                    suite.tools = Some(super::ToolsAst {
-                        name: name.clone(),
-                        value: UserExpr::new(Vec::new(), name.span()),
-                        typed,
-                    });
-                }
-            }
-            continue;
-        }
-        if word == "context" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
-            c.bump();
-            if let Some(TokenTree::Group(g)) = c.bump() {
-                let entries = parse_context(g.stream(), g.span(), diag);
-                for e in entries {
-                    if suite.context.iter().any(|x| x.key == e.key) {
-                        diag.error(e.key_span, format!("duplicate context key `{}`", e.key));
-                    } else {
-                        suite.context.push(e);
-                    }
-                }
-            }
-            continue;
-        }
-        if let TokenTree::Ident(name) = &first
-            && c.peek_n(1)
-                .is_some_and(|t| is_lone_eq(Some(&first), t, c.peek_n(2)))
-        {
-            c.bump();
-            c.bump();
-            let value = collect_setting(&mut c, name.span());
-            parse_setting(name.clone(), value, &mut suite, diag);
-            continue;
-        }
+        parse_item(&mut c, &first, attrs, &top_words, &mut suite, diag);
+    }
+    require_agent(&suite, diag);
+    suite
+}
+
+/// One top-level item starting at `first` (its attributes already read): a scenario (also a
+/// misspelt one), `files`, `tools { .. }`, `context { .. }` or a setting.
+fn parse_item(
+    c: &mut Cursor,
+    first: &TokenTree,
+    attrs: Vec<super::attrs::Attr>,
+    top_words: &[&str],
+    suite: &mut SuiteAst,
+    diag: &mut Diagnostics,
+) {
+    let word = ident_str(first).unwrap_or_default();
+    if let TokenTree::Ident(i) = first {
+        suite.words.push(i.clone());
+    }
+    let misspelt_scenario = is_misspelt_scenario(c, &word);
+    if misspelt_scenario {
         diag.error(
             first.span(),
             format!(
-                "expected `scenario`, `context {{ ... }}`, `files \"<glob>\";` or a setting like `agent = my_agent();`{}",
-                if word.is_empty() {
-                    String::new()
-                } else {
-                    suggestion(&word, &top_words)
-                }
+                "unknown item `{word}`; did you mean `scenario`? (`scenario <name> {{ ... }}`)"
             ),
         );
-        skip_item(&mut c);
     }
-    // A suite of test files alone may need no agent (their cases may carry recorded runs).
+    if word == "scenario" || misspelt_scenario {
+        c.bump();
+        let scenario = parse_scenario(c, first.span(), attrs, suite.scenarios.len(), diag);
+        suite.scenarios.push(scenario);
+        return;
+    }
+    if let Some(a) = attrs.first() {
+        let span = a
+            .tokens
+            .clone()
+            .into_iter()
+            .next()
+            .map_or(first.span(), |t| t.span());
+        diag.error(span, "attributes and doc comments go on scenarios");
+    }
+    if word == "files"
+        && !c
+            .peek_n(1)
+            .is_some_and(|t| is_lone_eq(Some(first), t, c.peek_n(2)))
+    {
+        c.bump();
+        parse_files(c, first, suite, diag);
+        return;
+    }
+    if word == "tools" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+        c.bump();
+        parse_tools_block(c, first, suite, diag);
+        return;
+    }
+    if word == "context" && c.peek_n(1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+        c.bump();
+        parse_suite_context(c, suite, diag);
+        return;
+    }
+    if let TokenTree::Ident(name) = first
+        && c.peek_n(1)
+            .is_some_and(|t| is_lone_eq(Some(first), t, c.peek_n(2)))
+    {
+        c.bump();
+        c.bump();
+        let value = collect_setting(c, name.span());
+        parse_setting(name.clone(), value, suite, diag);
+        return;
+    }
+    diag.error(
+        first.span(),
+        format!(
+            "expected `scenario`, `context {{ ... }}`, `files \"<glob>\";` or a setting like `agent = my_agent();`{}",
+            if word.is_empty() {
+                String::new()
+            } else {
+                suggestion(&word, top_words)
+            }
+        ),
+    );
+    skip_item(c);
+}
+
+/// `scenaro refund { .. }`: a misspelt `scenario` is still read as one, so its body keeps
+/// completion and type checking.
+fn is_misspelt_scenario(c: &Cursor, word: &str) -> bool {
+    word != "scenario"
+        && !word.is_empty()
+        && c.peek_n(1)
+            .is_some_and(|t| matches!(t, TokenTree::Ident(_)))
+        && c.peek_n(2).is_some_and(|t| is_group(t, Delimiter::Brace))
+}
+
+/// The glob pattern after `files` (the word already read).
+fn parse_files(c: &mut Cursor, first: &TokenTree, suite: &mut SuiteAst, diag: &mut Diagnostics) {
+    match c.peek().cloned() {
+        Some(TokenTree::Literal(lit)) => {
+            c.bump();
+            match syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()) {
+                Ok(s) => suite.files.push(FilesAst {
+                    pattern: s.value(),
+                    span: lit.span(),
+                }),
+                Err(_) => diag.error(
+                    lit.span(),
+                    "expected a glob pattern in a string, like `files \"tests/cases/*.json\";`",
+                ),
+            }
+        }
+        _ => {
+            diag.error(
+                first.span(),
+                "expected a glob pattern after `files`, like `files \"tests/cases/*.json\";`",
+            );
+            skip_item(c);
+        }
+    }
+}
+
+/// The `{ .. }` of `tools { .. }` (the word already read): the suite's typed tools.
+fn parse_tools_block(
+    c: &mut Cursor,
+    first: &TokenTree,
+    suite: &mut SuiteAst,
+    diag: &mut Diagnostics,
+) {
+    if let (TokenTree::Ident(name), Some(TokenTree::Group(g))) = (first, c.bump()) {
+        let typed = parse_typed_tools(g.stream(), g.span(), diag);
+        if suite.tools.is_some() {
+            diag.error(name.span(), "`tools` is set twice");
+        } else {
+            suite.tools = Some(super::ToolsAst {
+                name: name.clone(),
+                value: UserExpr::new(Vec::new(), name.span()),
+                typed,
+            });
+        }
+    }
+}
+
+/// The `{ .. }` of the suite's `context { .. }` (the word already read), added to the context
+/// given so far; a key given twice is reported.
+fn parse_suite_context(c: &mut Cursor, suite: &mut SuiteAst, diag: &mut Diagnostics) {
+    if let Some(TokenTree::Group(g)) = c.bump() {
+        let entries = parse_context(g.stream(), g.span(), diag);
+        for e in entries {
+            if suite.context.iter().any(|x| x.key == e.key) {
+                diag.error(e.key_span, format!("duplicate context key `{}`", e.key));
+            } else {
+                suite.context.push(e);
+            }
+        }
+    }
+}
+
+/// Reports a suite with no `agent` setting. A suite of test files alone may need no agent
+/// (their cases may carry recorded runs).
+fn require_agent(suite: &SuiteAst, diag: &mut Diagnostics) {
     if !suite.settings.iter().any(|s| s.name == "agent")
         && (!suite.scenarios.is_empty() || suite.files.is_empty())
     {
@@ -165,7 +209,6 @@ pub(crate) fn parse_suite(input: TokenStream, diag: &mut Diagnostics) -> SuiteAs
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         );
     }
-    suite
 }
 
 fn parse_setting(name: Ident, value: UserExpr, suite: &mut SuiteAst, diag: &mut Diagnostics) {
