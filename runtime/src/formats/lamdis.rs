@@ -157,117 +157,122 @@ fn step(scenario: &mut Scenario, v: &Value, at: &str) -> Result<(), Problem> {
             });
         }
         "assistant_check" => assistant_check(scenario, o, at)?,
-        "user_objective" => {
-            let o = object(
-                v,
-                at,
-                &[
-                    "type",
-                    "description",
-                    "minTurns",
-                    "maxTurns",
-                    "iterativeConversation",
-                    "continueAfterPass",
-                    "attachedChecks",
-                    "id",
-                    "name",
-                ],
-            )?;
-            let objective = string(o, "description", at)?;
-            // Nothing is adjusted: a count that cannot be met is an error, not another count.
-            let min = opt_u64(o, "minTurns", at)?.unwrap_or(1);
-            if min == 0 {
-                return Err((
-                    join(at, "minTurns"),
-                    "expected at least 1 (a conversation has a turn), got 0".into(),
-                ));
-            }
-            let iterative = opt_bool(o, "iterativeConversation", at)?.unwrap_or(true);
-            let max = match opt_u64(o, "maxTurns", at)? {
-                Some(_) if !iterative => {
-                    return Err((
-                        join(at, "maxTurns"),
-                        "a conversation with `iterativeConversation: false` has one turn: \
-                         remove `maxTurns`"
-                            .into(),
-                    ));
-                }
-                Some(max) => max,
-                None if iterative => 8,
-                None => 1,
-            };
-            if min > max {
-                let (key, why) = if iterative {
-                    ("minTurns", format!("at most {max} turns (`maxTurns`)"))
-                } else {
-                    (
-                        "minTurns",
-                        "one turn (`iterativeConversation: false`)".to_owned(),
-                    )
-                };
-                return Err((
-                    join(at, key),
-                    format!("{min} turns can never be met in {why}"),
-                ));
-            }
-            if max > MAX_SIMULATED_TURNS {
-                return Err((
-                    join(at, "maxTurns"),
-                    format!(
-                        "at most {MAX_SIMULATED_TURNS} turns (each is a model call), got {max}"
-                    ),
-                ));
-            }
-            let checks_at = join(at, "attachedChecks");
-            let mut expect = Vec::new();
-            for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
-                let here = index(&checks_at, i);
-                let co = open_object(c, &here)?;
-                tag(co, "type", &here, &["assistant_check"])?;
-                match check(co, &here)? {
-                    Checked::Turn(e) => expect.extend(e),
-                    Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
-                    Checked::Variable(..) => {
-                        return Err((
-                            join(&here, "mode"),
-                            "attached checks grade each simulated turn: expected `judge` or `includes`"
-                                .into(),
-                        ));
-                    }
-                }
-            }
-            scenario.steps.push(Step::Simulate {
-                objective,
-                min_turns: usize::try_from(min).unwrap_or(usize::MAX),
-                max_turns: usize::try_from(max).unwrap_or(usize::MAX),
-                continue_after_pass: opt_bool(o, "continueAfterPass", at)?.unwrap_or(false),
-                expect,
-            });
-        }
-        _ => {
-            let o = object(
-                v,
-                at,
-                &["type", "variableName", "description", "scope", "id", "name"],
-            )?;
-            let name = string(o, "variableName", at)?;
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err((
-                    join(at, "variableName"),
-                    format!("expected letters, digits and underscores only, got `{name}`"),
-                ));
-            }
-            let transcript =
-                opt_tag(o, "scope", at, &["last", "transcript"])? == Some("transcript");
-            scenario.steps.push(Step::Extract {
-                name,
-                description: string(o, "description", at)?,
-                transcript,
-                id: opt_string(o, "id", at)?,
-            });
-        }
+        "user_objective" => scenario.steps.push(user_objective(v, at)?),
+        _ => scenario.steps.push(variable_step(v, at)?),
     }
     Ok(())
+}
+
+/// A `user_objective` step: a simulated user pursuing the objective for a number of turns,
+/// with the checks attached to each of its turns. Nothing is adjusted: a count that cannot be
+/// met is an error, not another count.
+fn user_objective(v: &Value, at: &str) -> Result<Step, Problem> {
+    let o = object(
+        v,
+        at,
+        &[
+            "type",
+            "description",
+            "minTurns",
+            "maxTurns",
+            "iterativeConversation",
+            "continueAfterPass",
+            "attachedChecks",
+            "id",
+            "name",
+        ],
+    )?;
+    let objective = string(o, "description", at)?;
+    // Nothing is adjusted: a count that cannot be met is an error, not another count.
+    let min = opt_u64(o, "minTurns", at)?.unwrap_or(1);
+    if min == 0 {
+        return Err((
+            join(at, "minTurns"),
+            "expected at least 1 (a conversation has a turn), got 0".into(),
+        ));
+    }
+    let iterative = opt_bool(o, "iterativeConversation", at)?.unwrap_or(true);
+    let max = match opt_u64(o, "maxTurns", at)? {
+        Some(_) if !iterative => {
+            return Err((
+                join(at, "maxTurns"),
+                "a conversation with `iterativeConversation: false` has one turn: \
+                 remove `maxTurns`"
+                    .into(),
+            ));
+        }
+        Some(max) => max,
+        None if iterative => 8,
+        None => 1,
+    };
+    if min > max {
+        let (key, why) = if iterative {
+            ("minTurns", format!("at most {max} turns (`maxTurns`)"))
+        } else {
+            (
+                "minTurns",
+                "one turn (`iterativeConversation: false`)".to_owned(),
+            )
+        };
+        return Err((
+            join(at, key),
+            format!("{min} turns can never be met in {why}"),
+        ));
+    }
+    if max > MAX_SIMULATED_TURNS {
+        return Err((
+            join(at, "maxTurns"),
+            format!("at most {MAX_SIMULATED_TURNS} turns (each is a model call), got {max}"),
+        ));
+    }
+    let checks_at = join(at, "attachedChecks");
+    let mut expect = Vec::new();
+    for (i, c) in array(o, "attachedChecks", at)?.iter().enumerate() {
+        let here = index(&checks_at, i);
+        let co = open_object(c, &here)?;
+        tag(co, "type", &here, &["assistant_check"])?;
+        match check(co, &here)? {
+            Checked::Turn(e) => expect.extend(e),
+            Checked::Conversation(e) => expect.extend(e.into_iter().map(CheckExt::so_far)),
+            Checked::Variable(..) => {
+                return Err((
+                    join(&here, "mode"),
+                    "attached checks grade each simulated turn: expected `judge` or `includes`"
+                        .into(),
+                ));
+            }
+        }
+    }
+    Ok(Step::Simulate {
+        objective,
+        min_turns: usize::try_from(min).unwrap_or(usize::MAX),
+        max_turns: usize::try_from(max).unwrap_or(usize::MAX),
+        continue_after_pass: opt_bool(o, "continueAfterPass", at)?.unwrap_or(false),
+        expect,
+    })
+}
+
+/// A variable extraction step (`variableName`, `description`, `scope`).
+fn variable_step(v: &Value, at: &str) -> Result<Step, Problem> {
+    let o = object(
+        v,
+        at,
+        &["type", "variableName", "description", "scope", "id", "name"],
+    )?;
+    let name = string(o, "variableName", at)?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err((
+            join(at, "variableName"),
+            format!("expected letters, digits and underscores only, got `{name}`"),
+        ));
+    }
+    let transcript = opt_tag(o, "scope", at, &["last", "transcript"])? == Some("transcript");
+    Ok(Step::Extract {
+        name,
+        description: string(o, "description", at)?,
+        transcript,
+        id: opt_string(o, "id", at)?,
+    })
 }
 
 /// An `assistant_check` as what it becomes.
