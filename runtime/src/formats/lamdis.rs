@@ -380,63 +380,7 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     let warning = opt_tag(o, "severity", at, &["error", "warning"])? == Some("warning");
     let label = opt_string(o, "name", at)?;
     if mode == "variable_check" {
-        let path = string(o, "variablePath", at)?;
-        let op = match opt_string(o, "operator", at)? {
-            None => VariableOp::TextEquals,
-            Some(name) => operator(&name).ok_or_else(|| {
-                // Lamdis's engine compares an unknown operator as text equality; a
-                // misspelt `not_equal` would then pass on equal values. Refused, named.
-                (
-                    join(at, "operator"),
-                    format!(
-                        "unknown operator `{name}`, expected one of {}",
-                        OPERATORS
-                            .iter()
-                            .map(|o| format!("`{o}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?,
-        };
-        // The value compared with: `rightValue` (interpolated), else `expectEquals`.
-        let right = match (o.get("rightValue"), o.get("expectEquals")) {
-            (Some(r), _) => r.clone(),
-            (None, Some(e)) => e.clone(),
-            (None, None) if !op.has_right() => Value::Null,
-            (None, None) => {
-                return Err((
-                    at.to_owned(),
-                    format!(
-                        "missing field `rightValue` (or `expectEquals`): the value the variable {} \
-                         is compared with",
-                        op.phrase()
-                    ),
-                ));
-            }
-        };
-        // A regex written as it is (nothing to interpolate) is checked here, as every
-        // literal is where a file is read.
-        if op == VariableOp::Matches
-            && let Value::String(pattern) = &right
-            && !pattern.contains("${")
-            && !pattern.contains("$steps")
-            && let Err(e) = regex::Regex::new(pattern)
-        {
-            let field = if o.contains_key("rightValue") {
-                "rightValue"
-            } else {
-                "expectEquals"
-            };
-            return Err((
-                join(at, field),
-                format!(
-                    "invalid regex /{pattern}/: {}",
-                    e.to_string().lines().last().unwrap_or_default().trim()
-                ),
-            ));
-        }
-        return Ok(Checked::Variable(path, op, right, label, warning));
+        return variable_check(o, at, label, warning);
     }
     // Lamdis checks read the transcript unless told `last`.
     let transcript = opt_tag(o, "scope", at, &["last", "transcript"])? != Some("last");
@@ -503,6 +447,74 @@ fn check(o: &Map<String, Value>, at: &str) -> Result<Checked, Problem> {
     } else {
         Checked::Turn(e)
     })
+}
+
+/// A `variable_check`: the variable at `variablePath` compared by `operator` with
+/// `rightValue` (else `expectEquals`). An unknown operator and a literal regex that cannot
+/// compile are refused where they are written.
+fn variable_check(
+    o: &Map<String, Value>,
+    at: &str,
+    label: Option<String>,
+    warning: bool,
+) -> Result<Checked, Problem> {
+    let path = string(o, "variablePath", at)?;
+    let op = match opt_string(o, "operator", at)? {
+        None => VariableOp::TextEquals,
+        Some(name) => operator(&name).ok_or_else(|| {
+            // Lamdis's engine compares an unknown operator as text equality; a
+            // misspelt `not_equal` would then pass on equal values. Refused, named.
+            (
+                join(at, "operator"),
+                format!(
+                    "unknown operator `{name}`, expected one of {}",
+                    OPERATORS
+                        .iter()
+                        .map(|o| format!("`{o}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })?,
+    };
+    // The value compared with: `rightValue` (interpolated), else `expectEquals`.
+    let right = match (o.get("rightValue"), o.get("expectEquals")) {
+        (Some(r), _) => r.clone(),
+        (None, Some(e)) => e.clone(),
+        (None, None) if !op.has_right() => Value::Null,
+        (None, None) => {
+            return Err((
+                at.to_owned(),
+                format!(
+                    "missing field `rightValue` (or `expectEquals`): the value the variable {} \
+                     is compared with",
+                    op.phrase()
+                ),
+            ));
+        }
+    };
+    // A regex written as it is (nothing to interpolate) is checked here, as every
+    // literal is where a file is read.
+    if op == VariableOp::Matches
+        && let Value::String(pattern) = &right
+        && !pattern.contains("${")
+        && !pattern.contains("$steps")
+        && let Err(e) = regex::Regex::new(pattern)
+    {
+        let field = if o.contains_key("rightValue") {
+            "rightValue"
+        } else {
+            "expectEquals"
+        };
+        return Err((
+            join(at, field),
+            format!(
+                "invalid regex /{pattern}/: {}",
+                e.to_string().lines().last().unwrap_or_default().trim()
+            ),
+        ));
+    }
+    Ok(Checked::Variable(path, op, right, label, warning))
 }
 
 #[cfg(test)]
