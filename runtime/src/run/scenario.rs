@@ -87,13 +87,7 @@ impl Scenario {
                         what = what.from_transcript();
                     }
                     let value: Value = run.extract(what).await;
-                    // The recording keeps the bag, in the order of `Scenario::bag_entries`.
-                    let var = bag.set_var(name, value.clone());
-                    run.transcript.variables.push(var);
-                    if let Some(id) = id {
-                        let out = bag.set_output(id, value);
-                        run.transcript.variables.push(out);
-                    }
+                    keep(&mut bag, &mut run, Some(name), id.as_deref(), value);
                 }
                 Step::Simulate {
                     objective,
@@ -126,14 +120,13 @@ impl Scenario {
                         input.clone()
                     };
                     let output = run.request_step(request, body).await;
-                    if let Some(name) = save_as {
-                        let var = bag.set_var(name, output.clone());
-                        run.transcript.variables.push(var);
-                    }
-                    if let Some(id) = id {
-                        let out = bag.set_output(id, output);
-                        run.transcript.variables.push(out);
-                    }
+                    keep(
+                        &mut bag,
+                        &mut run,
+                        save_as.as_deref(),
+                        id.as_deref(),
+                        output,
+                    );
                 }
                 Step::Expect { expect } => {
                     for e in expect {
@@ -165,5 +158,18 @@ impl Scenario {
             run.expect(e.clone());
         }
         run
+    }
+}
+
+/// A step's value kept in the bag — as the variable `name` and as the output of step `id`,
+/// either or both — and in the recording, in the order of `Scenario::bag_entries`.
+fn keep(bag: &mut Bag, run: &mut ScenarioRun, name: Option<&str>, id: Option<&str>, value: Value) {
+    if let Some(name) = name {
+        let var = bag.set_var(name, value.clone());
+        run.transcript.variables.push(var);
+    }
+    if let Some(id) = id {
+        let out = bag.set_output(id, value);
+        run.transcript.variables.push(out);
     }
 }
