@@ -49,6 +49,18 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
                 "expected an object of node runs",
             )
         })?;
+    let runs = collect_runs(run_data, &base)?;
+    let top = calls(v, run_data, &runs)?;
+    let mut reply = final_reply(rd, top);
+    reply.latency_ms = latency_ms(v);
+    Ok(Transcript::new(vec![Turn::recorded(0, "", reply)]))
+}
+
+/// Every run of every node, ordered by start time (a missing start counts as 0).
+fn collect_runs<'v>(
+    run_data: &'v serde_json::Map<String, Value>,
+    base: &str,
+) -> Result<Vec<Run<'v>>, TraceError> {
     let mut runs = Vec::new();
     for (node, node_runs) in run_data {
         let list = node_runs.as_array().ok_or_else(|| {
@@ -73,44 +85,21 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         }
     }
     runs.sort_by(|a, b| a.start.total_cmp(&b.start));
+    Ok(runs)
+}
+
+/// The top-level calls, in run order, with each sub-node's call nested under the last call of
+/// the node its run's `source` names (or left at the top when that node never ran).
+fn calls(
+    v: &Value,
+    run_data: &serde_json::Map<String, Value>,
+    runs: &[Run<'_>],
+) -> Result<Vec<Call>, TraceError> {
     let parameters = parameters_by_node(v);
     let mut top: Vec<Call> = Vec::new();
     let mut subs: Vec<(String, Call)> = Vec::new();
-    for r in &runs {
-        let data = r.run.get("data");
-        let is_tool = data.is_some_and(|d| d.get("ai_tool").is_some());
-        let sub_kind = [
-            "ai_tool",
-            "ai_languageModel",
-            "ai_memory",
-            "ai_embedding",
-            "ai_retriever",
-            "ai_vectorStore",
-        ]
-        .into_iter()
-        .find(|k| data.is_some_and(|d| d.get(*k).is_some()));
-        let output = sub_kind
-            .map(|k| first_json(data.and_then(|d| d.get(k))))
-            .unwrap_or_else(|| first_json(data.and_then(|d| d.get("main"))));
-        let error = r.run.get("error").is_some_and(|e| !e.is_null())
-            || r.run.get("executionStatus").and_then(Value::as_str) == Some("error");
-        let mut call = if is_tool {
-            let input = first_json(r.run.get("inputOverride").and_then(|i| i.get("ai_tool")));
-            Call::tool(r.node, input.unwrap_or(Value::Object(Default::default())))
-        } else {
-            Call::node(r.node).with_arguments(
-                parameters
-                    .iter()
-                    .find(|(n, _)| *n == r.node)
-                    .map_or(Value::Null, |(_, p)| (*p).clone()),
-            )
-        };
-        call.result = if error {
-            r.run.get("error").cloned().or(output)
-        } else {
-            output
-        };
-        call.error = error;
+    for r in runs {
+        let (sub_kind, call) = run_call(r, &parameters);
         let parent = r
             .run
             .get("source")
@@ -140,6 +129,51 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
             None => top.push(call),
         }
     }
+    Ok(top)
+}
+
+/// One run as a call, with the kind of AI sub-node data it carries (`None` for a main node):
+/// a tool run becomes a tool call, anything else a node call with the node's parameters.
+fn run_call(r: &Run<'_>, parameters: &[(&str, &Value)]) -> (Option<&'static str>, Call) {
+    let data = r.run.get("data");
+    let is_tool = data.is_some_and(|d| d.get("ai_tool").is_some());
+    let sub_kind = [
+        "ai_tool",
+        "ai_languageModel",
+        "ai_memory",
+        "ai_embedding",
+        "ai_retriever",
+        "ai_vectorStore",
+    ]
+    .into_iter()
+    .find(|k| data.is_some_and(|d| d.get(*k).is_some()));
+    let output = sub_kind
+        .map(|k| first_json(data.and_then(|d| d.get(k))))
+        .unwrap_or_else(|| first_json(data.and_then(|d| d.get("main"))));
+    let error = r.run.get("error").is_some_and(|e| !e.is_null())
+        || r.run.get("executionStatus").and_then(Value::as_str) == Some("error");
+    let mut call = if is_tool {
+        let input = first_json(r.run.get("inputOverride").and_then(|i| i.get("ai_tool")));
+        Call::tool(r.node, input.unwrap_or(Value::Object(Default::default())))
+    } else {
+        Call::node(r.node).with_arguments(
+            parameters
+                .iter()
+                .find(|(n, _)| *n == r.node)
+                .map_or(Value::Null, |(_, p)| (*p).clone()),
+        )
+    };
+    call.result = if error {
+        r.run.get("error").cloned().or(output)
+    } else {
+        output
+    };
+    call.error = error;
+    (sub_kind, call)
+}
+
+/// The reply: the output of the last node executed (else of the last call) as its text and body.
+fn final_reply(rd: &Value, top: Vec<Call>) -> Reply {
     let last = rd.get("lastNodeExecuted").and_then(Value::as_str);
     let final_output = last
         .and_then(|n| top.iter().rev().find(|c| c.name == n))
@@ -148,6 +182,11 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
     let mut reply = Reply::text(final_output.as_ref().map(final_text).unwrap_or_default());
     reply.calls = top;
     reply.body = final_output;
+    reply
+}
+
+/// The execution's wall time, when both `startedAt` and `stoppedAt` are readable instants.
+fn latency_ms(v: &Value) -> Option<u64> {
     if let (Some(start), Some(stop)) = (
         v.get("startedAt").and_then(Value::as_str),
         v.get("stoppedAt").and_then(Value::as_str),
@@ -155,9 +194,9 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, TraceError> {
         start.parse::<jiff::Timestamp>(),
         stop.parse::<jiff::Timestamp>(),
     ) {
-        reply.latency_ms = u64::try_from(b.duration_since(a).as_millis()).ok();
+        return u64::try_from(b.duration_since(a).as_millis()).ok();
     }
-    Ok(Transcript::new(vec![Turn::recorded(0, "", reply)]))
+    None
 }
 
 /// The first item's `json` of an n8n output: `[[{"json": {...}}]]`.

@@ -15,6 +15,33 @@ use crate::model::{Gap, Part};
 impl Reading<'_> {
     /// Joins the calls the model steps asked for with the tool spans that ran them.
     pub(super) fn join(&mut self, parent: &[Option<usize>]) {
+        self.collect_requests();
+        let tools: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| self.tool(i).is_some())
+            .collect();
+        let mut tools_by_time = tools.clone();
+        tools_by_time.sort_by_key(|&t| (self.start(t), t));
+        self.record_tool_ids(&tools, parent);
+        // The requests joined (or delegated).
+        let mut taken = HashSet::new();
+        let mut joins = self.joins_by_id(&tools_by_time, &mut taken);
+        let joined: HashSet<usize> = joins.iter().map(|(t, _)| *t).collect();
+        joins.extend(self.joins_by_name(&tools_by_time, &joined, &mut taken));
+        self.ran = joins.into_iter().collect();
+        self.delegate(&mut taken);
+        self.unjoined = (0..self.requests.len())
+            .filter(|r| !taken.contains(r))
+            .collect();
+        if !tools.is_empty() {
+            self.report_unjoined();
+        }
+    }
+
+    /// Every call each model step asked for, as a request, in step order.
+    fn collect_requests(&mut self) {
         for (step, &m) in self.steps.iter().enumerate() {
             if let Some(Role::Model(model)) = self.roles.get(m) {
                 for call in &model.output_calls {
@@ -27,15 +54,11 @@ impl Reading<'_> {
                 }
             }
         }
-        let tools: Vec<usize> = self
-            .order
-            .iter()
-            .copied()
-            .filter(|&i| self.tool(i).is_some())
-            .collect();
-        let mut tools_by_time = tools.clone();
-        tools_by_time.sort_by_key(|&t| (self.start(t), t));
-        for &t in &tools {
+    }
+
+    /// Each tool span's call id: its own, else the one its parent lists for it.
+    fn record_tool_ids(&mut self, tools: &[usize], parent: &[Option<usize>]) {
+        for &t in tools {
             let id = self.tool(t).and_then(|s| s.id.clone()).or_else(|| {
                 let p = parent.get(t).copied().flatten()?;
                 self.listed_id(p, t)
@@ -44,9 +67,14 @@ impl Reading<'_> {
                 self.tool_ids.insert(t, id);
             }
         }
-        // The requests joined (or delegated).
-        let mut taken = HashSet::new();
-        // By id.
+    }
+
+    /// Joins by call id, tools in time order; with a repeated id the first request wins.
+    fn joins_by_id(
+        &self,
+        tools_by_time: &[usize],
+        taken: &mut HashSet<usize>,
+    ) -> Vec<(usize, usize)> {
         let by_id: HashMap<&str, usize> = self
             .requests
             .iter()
@@ -55,18 +83,28 @@ impl Reading<'_> {
             .filter_map(|(r, q)| q.call.id.as_deref().map(|id| (id, r)))
             .collect();
         let mut joins = Vec::new();
-        for &t in &tools_by_time {
+        for &t in tools_by_time {
             if let Some(&r) = self.tool_ids.get(&t).and_then(|id| by_id.get(id.as_str()))
                 && taken.insert(r)
             {
                 joins.push((t, r));
             }
         }
-        let joined: HashSet<usize> = joins.iter().map(|(t, _)| *t).collect();
-        // By name, arguments and order, within the agent, after the step. An agent with no
-        // model step of its own (a workflow node) runs what the agent around it asked for.
+        joins
+    }
+
+    /// Joins the tools not joined by id: by name, arguments and order, within the agent, after
+    /// the step. An agent with no model step of its own (a workflow node) runs what the agent
+    /// around it asked for.
+    fn joins_by_name(
+        &self,
+        tools_by_time: &[usize],
+        joined: &HashSet<usize>,
+        taken: &mut HashSet<usize>,
+    ) -> Vec<(usize, usize)> {
         let thinking: HashSet<Option<usize>> =
             self.steps.iter().map(|&m| self.owner_of(m)).collect();
+        let mut joins = Vec::new();
         for &t in tools_by_time.iter().filter(|t| !joined.contains(t)) {
             let (Some(tool), Some(start)) = (self.tool(t), self.start(t)) else {
                 continue;
@@ -94,8 +132,12 @@ impl Reading<'_> {
                 joins.push((t, r));
             }
         }
-        self.ran = joins.into_iter().collect();
-        // A request carried out by a sub-agent of that name, started after the step.
+        joins
+    }
+
+    /// Marks as taken each request carried out by a sub-agent of that name, started after the
+    /// step (each agent carries out one request).
+    fn delegate(&self, taken: &mut HashSet<usize>) {
         let agents: Vec<usize> = self
             .order
             .iter()
@@ -121,27 +163,27 @@ impl Reading<'_> {
                 taken.insert(r);
             }
         }
-        self.unjoined = (0..self.requests.len())
-            .filter(|r| !taken.contains(r))
-            .collect();
-        if !tools.is_empty() {
-            for q in self.unjoined.iter().filter_map(|&r| self.requests.get(r)) {
-                self.gaps.push(Gap::new(
-                    Part::Calls,
-                    format!(
-                        "model step {} asked for `{}`{}, and no tool span of the trace can be \
-                         joined with that request (the trace's other tools have spans, so \
-                         whether it ran is unknown)",
-                        q.step + 1,
-                        q.call.name,
-                        q.call
-                            .id
-                            .as_deref()
-                            .map(|id| format!(" (call {id})"))
-                            .unwrap_or_default()
-                    ),
-                ));
-            }
+    }
+
+    /// A gap for each unjoined request — only said when the trace has tool spans, so a
+    /// missing one means whether the call ran is unknown.
+    fn report_unjoined(&mut self) {
+        for q in self.unjoined.iter().filter_map(|&r| self.requests.get(r)) {
+            self.gaps.push(Gap::new(
+                Part::Calls,
+                format!(
+                    "model step {} asked for `{}`{}, and no tool span of the trace can be \
+                     joined with that request (the trace's other tools have spans, so \
+                     whether it ran is unknown)",
+                    q.step + 1,
+                    q.call.name,
+                    q.call
+                        .id
+                        .as_deref()
+                        .map(|id| format!(" (call {id})"))
+                        .unwrap_or_default()
+                ),
+            ));
         }
     }
 
