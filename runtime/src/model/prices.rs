@@ -37,10 +37,9 @@ impl Price {
     ///
     /// See the type's example.
     pub fn cost(&self, input: u64, output: u64) -> f64 {
-        // Rounded to a millionth of a cent: sums of float products would otherwise show
-        // 0.21000000000000002 in reports and JSON.
-        let usd = (input as f64 * self.input + output as f64 * self.output) / 1_000_000.0;
-        (usd * 1e8).round() / 1e8
+        to_millionth_of_a_cent(
+            (input as f64 * self.input + output as f64 * self.output) / 1_000_000.0,
+        )
     }
 
     /// Why this price is not a price: negative, not a number, or infinite.
@@ -117,6 +116,12 @@ impl fmt::Display for Cost {
             Cost::Unknown(why) => write!(f, "cost unknown: {why}"),
         }
     }
+}
+
+/// Dollars rounded to a millionth of a cent: sums of float products would otherwise show
+/// 0.21000000000000002 in reports and JSON.
+fn to_millionth_of_a_cent(usd: f64) -> f64 {
+    (usd * 1e8).round() / 1e8
 }
 
 /// Dollars as reports show them: every digit a cost has (costs are kept to a millionth of a
@@ -351,7 +356,15 @@ impl Prices {
             );
         };
         match self.find(model) {
-            Some(price) => Cost::Usd(price.cost(input, output)),
+            // Finite prices times counts up to u64::MAX can still overflow: such a cost is not
+            // a number a report can hold (JSON has no infinity), so it is unknown, not infinite.
+            Some(price) => match price.cost(input, output) {
+                usd if usd.is_finite() => Cost::Usd(usd),
+                _ => Cost::Unknown(format!(
+                    "the cost of {input} input and {output} output tokens of `{model}` is too \
+                     large to be a number"
+                )),
+            },
             None => Cost::Unknown(format!(
                 "model `{model}` is not in the price table (prices for: {})",
                 self.listed()
@@ -438,7 +451,11 @@ pub fn total_cost(turns: &[Turn]) -> Option<Cost> {
             Some(Cost::Usd(usd)) => sum += usd,
         }
     }
-    Some(Cost::Usd((sum * 1e8).round() / 1e8))
+    Some(if sum.is_finite() {
+        Cost::Usd(to_millionth_of_a_cent(sum))
+    } else {
+        Cost::Unknown("the turns' costs add up to more than a number can hold".to_owned())
+    })
 }
 
 /// `gpt-4o` for `gpt-4o-2024-08-06`, `claude-3-5-haiku` for `claude-3-5-haiku-20241022` and
@@ -582,6 +599,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown field `eur`"), "{e}");
+    }
+
+    #[test]
+    fn a_cost_too_large_for_a_number_is_unknown_not_infinite() {
+        let p = Prices::new().model("m", 1e300, 1e300);
+        assert_eq!(p.problem(), None);
+        let cost = p.cost(Some("m"), Some(&Usage::new(u64::MAX, u64::MAX)));
+        assert!(
+            matches!(&cost, Cost::Unknown(why) if why.ends_with("is too large to be a number")),
+            "{cost:?}"
+        );
+        let mut turns = vec![
+            Turn::new(0, "a", crate::model::Reply::text(""), 1),
+            Turn::new(1, "b", crate::model::Reply::text(""), 1),
+        ];
+        for t in &mut turns {
+            t.cost = Some(Cost::Usd(f64::MAX));
+        }
+        assert!(matches!(total_cost(&turns), Some(Cost::Unknown(_))));
     }
 
     #[test]
