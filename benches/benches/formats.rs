@@ -7,12 +7,13 @@
 //!
 //! divan reports items (cases) per second, per format.
 
-use agent_test_runtime::formats::{self, SeedFormat};
+use agent_test_runtime::formats::SeedFormat;
 
 fn main() {
     for f in SeedFormat::ALL {
         let (text, file) = suite(f);
-        let cases = formats::from_text(&text, file, None).expect("the generated suite loads");
+        let cases = agent_test_runtime::load::cases_from_text(&text, file, None)
+            .expect("the generated suite loads");
         assert_eq!(cases.len(), CASES, "{f}");
     }
     divan::main();
@@ -118,5 +119,8 @@ fn import(bencher: divan::Bencher, format: SeedFormat) {
     let (text, file) = suite(format);
     bencher
         .counter(divan::counter::ItemsCount::new(CASES))
-        .bench(|| formats::from_text(divan::black_box(&text), file, None).map(|c| c.len()));
+        .bench(|| {
+            agent_test_runtime::load::cases_from_text(divan::black_box(&text), file, None)
+                .map(|c| c.len())
+        });
 }

@@ -48,7 +48,7 @@ impl Evaluation {
     /// runs (of the shard, if one is named: by file) and prepares the scenarios; `Err` is a
     /// message for the user (nothing has been written yet).
     pub(crate) fn with_runs(args: &EvalArgs, loaded: Loaded) -> Result<Self, String> {
-        let files = load::files(&args.runs, load::RUN_EXTENSIONS)?;
+        let files = load::files(&args.runs, load::RUN_EXTENSIONS).map_err(|e| e.to_string())?;
         if files.is_empty() {
             return Err("--runs: no .json files found".into());
         }

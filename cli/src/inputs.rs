@@ -18,7 +18,8 @@ pub(crate) struct Loaded {
 
 /// The scenario files the options name (directories searched).
 fn scenario_files(inputs: &Inputs) -> Result<Vec<std::path::PathBuf>, Vec<String>> {
-    let files = load::files(&inputs.scenarios, load::SCENARIO_EXTENSIONS).map_err(|e| vec![e])?;
+    let files = load::files(&inputs.scenarios, load::SCENARIO_EXTENSIONS)
+        .map_err(|e| vec![e.to_string()])?;
     if files.is_empty() {
         return Err(vec![
             "--scenarios: no .json, .jsonl, .yaml or .yml files found".into(),

@@ -1182,7 +1182,7 @@ async fn large_results_within_and_over_the_message_limit() {
     let path = report.json_path.clone().expect("a JSON report");
     let size = std::fs::metadata(&path).expect("written").len();
     assert!(size < 8 * 1024 * 1024, "a JSON report of {size} bytes");
-    let back = agent_test::RecordedRun::load(&path).expect("reads back");
+    let back = agent_test::load::run(&path, None).expect("reads back");
     assert_eq!(back.transcript.turns[0].reply.text.len(), 6 * 1024 * 1024);
     drop(report);
     assert_none_left(&m);

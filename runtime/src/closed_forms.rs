@@ -412,10 +412,12 @@ fn every_object_of_the_recording_form_is_closed() {
     let run = full_recording();
     let form = serde_json::to_value(&run).unwrap();
     assert_eq!(
-        RecordedRun::from_value(form.clone(), "r.json").unwrap(),
+        crate::load::run_from_text(&form.clone().to_string(), "r.json", None).unwrap(),
         run
     );
-    let failures = unknown_everywhere(&form, |v| RecordedRun::from_value(v, "r.json").map(|_| ()));
+    let failures = unknown_everywhere(&form, |v| {
+        crate::load::run_from_text(&v.to_string(), "r.json", None).map(|_| ())
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // A JSON report is a recording too: its own fields are known, others are not.
     let mut report = form.clone();
@@ -423,9 +425,9 @@ fn every_object_of_the_recording_form_is_closed() {
     report["passed"] = json!(true);
     report["summary"] = json!({});
     report["duration_ms"] = json!(1);
-    assert!(RecordedRun::from_value(report.clone(), "r.json").is_ok());
+    assert!(crate::load::run_from_text(&report.clone().to_string(), "r.json", None).is_ok());
     report["zz_unknown"] = json!(1);
-    let err = RecordedRun::from_value(report, "r.json").unwrap_err();
+    let err = crate::load::run_from_text(&report.to_string(), "r.json", None).unwrap_err();
     assert!(
         err.message.starts_with("unknown field `zz_unknown`"),
         "{err}"

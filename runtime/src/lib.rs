@@ -73,7 +73,8 @@ pub use clock::Clock;
 pub use evaluate::evaluate;
 pub use expression::{Env, ExprValue, Expression};
 pub use model::info::ScenarioInfo;
-pub use model::recording::{MAX_RECORDING_DEPTH, RecordedRun};
+pub use load::MAX_RECORDING_DEPTH;
+pub use model::recording::RecordedRun;
 pub use model::verdict::Verdict;
 pub use run::{
     DEFAULT_TURN_TIMEOUT, DeclaredTools, Extraction, Repeats, ScenarioEvaluator, ScenarioRun,

@@ -181,7 +181,7 @@ fn the_documented_recording_is_what_a_run_records() {
         &serde_json::to_value(&run).expect("serialisable"),
     );
     assert_eq!(
-        RecordedRun::load(doc_file("recorded-run.json")).expect("loads"),
+        agent_test::load::run(doc_file("recorded-run.json"), None).expect("loads"),
         run
     );
 }

@@ -35,8 +35,8 @@ impl ReplayAgent {
         ReplayAgent { recording }
     }
 
-    /// Replays a recorded run or a JSON report read from `path` (see
-    /// [`RecordedRun`](crate::model::RecordedRun)).
+    /// Replays the run read from `path` by [`load::run`](crate::load::run): a recorded run, a
+    /// JSON report, or a trace in any format `agent-test eval` reads.
     ///
     /// ```
     /// # use agent_test::agent::ReplayAgent;
@@ -45,7 +45,7 @@ impl ReplayAgent {
     pub fn from_file(
         path: impl AsRef<std::path::Path>,
     ) -> Result<Self, crate::util::input::LoadError> {
-        crate::model::RecordedRun::load(path).map(|r| ReplayAgent::new(r.transcript))
+        crate::load::run(path, None).map(|r| ReplayAgent::new(r.transcript))
     }
 }
 

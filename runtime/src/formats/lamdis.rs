@@ -24,13 +24,13 @@
 //! steps, only label steps in Lamdis's own interface and change nothing here.
 //!
 //! ```
-//! use agent_test::formats::lamdis;
+//! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Reply, Transcript, Turn};
 //! let text = r#"{"id": "risk", "name": "Risk warning", "steps": [
 //!   {"type": "message", "role": "user", "content": "Should I put everything in one stock?"},
 //!   {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["risk", " diversify "]}
 //! ]}"#;
-//! let case = lamdis::from_text(text, "risk.json").unwrap().remove(0);
+//! let case = load::cases_from_text(text, "risk.json", Some(SeedFormat::Lamdis)).unwrap().remove(0);
 //! let reply = Reply::text("That carries a lot of RISK; diversify.");
 //! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "q", reply, 5)]));
 //! assert!(report.passed(), "{report}");
@@ -66,23 +66,45 @@ const STEP_TYPES: &[&str] = &[
 /// Reads Lamdis tests from a JSON file.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// # use agent_test::formats::lamdis;
 /// let err = lamdis::load("missing.json").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases(path, Some(SeedFormat::Lamdis))`"
+)]
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path)
+    super::read_as(
+        &crate::util::input::read_text(path)?,
+        path,
+        super::Syntax::of(path),
+        super::SeedFormat::Lamdis,
+    )
 }
 
 /// Reads Lamdis tests from JSON text: one test, an array, or `{"tests": [...]}`. `file` names
 /// the source in errors and default names.
 ///
-/// See the [module documentation](self).
+/// ```
+/// # #![allow(deprecated)]
+/// let err = agent_test::formats::lamdis::from_text("[", "bad.json").unwrap_err();
+/// assert!(err.to_string().starts_with("bad.json: at line 1"));
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::Lamdis))`"
+)]
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    let doc = super::read::json(text, file)?;
-    from_value(&doc, file)
+    super::read_as(
+        text,
+        file,
+        super::Syntax::of(file),
+        super::SeedFormat::Lamdis,
+    )
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
@@ -520,11 +542,20 @@ fn variable_check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cases of `text` as this format, by the loader's one road.
+    fn read_as_test(
+        text: &str,
+        file: &str,
+    ) -> Result<Vec<super::ImportedCase>, crate::util::input::LoadError> {
+        crate::formats::read_named(text, file, crate::formats::SeedFormat::Lamdis)
+    }
+
     use crate::formats::read::list;
 
     #[test]
     fn errors_name_the_path_and_what_was_expected() {
-        let err = |text: &str| from_text(text, "t.json").unwrap_err().to_string();
+        let err = |text: &str| read_as_test(text, "t.json").unwrap_err().to_string();
         assert_eq!(
             err(r#"{"steps": [{"type": "mesage", "content": "hi"}]}"#),
             format!(

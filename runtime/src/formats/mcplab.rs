@@ -15,7 +15,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
-//! use agent_test::formats::mcplab;
+//! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let yaml = "
 //! name: refund
@@ -28,7 +28,7 @@
 //!     - type: contains
 //!       value: refund processed
 //! ";
-//! let case = mcplab::from_text(yaml, "refund.yaml").unwrap().remove(0);
+//! let case = load::cases_from_text(yaml, "refund.yaml", Some(SeedFormat::McpLab)).unwrap().remove(0);
 //! let reply = Reply::text("Refund PROCESSED.").call(Call::tool("lookup_account", serde_json::json!({})));
 //! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "Refund order 7", reply, 5)]));
 //! assert!(report.passed(), "{report}");
@@ -57,23 +57,45 @@ const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"
 /// Reads MCPLab scenarios from a YAML (or JSON) file.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// # use agent_test::formats::mcplab;
-/// let err = mcplab::load("missing.yaml").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
+/// let err = mcplab::load("missing.json").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases(path, Some(SeedFormat::McpLab))`"
+)]
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path)
+    super::read_as(
+        &crate::util::input::read_text(path)?,
+        path,
+        super::Syntax::of(path),
+        super::SeedFormat::McpLab,
+    )
 }
 
 /// Reads MCPLab scenarios from YAML text (JSON is YAML too): one scenario, a list, or
 /// `scenarios: [...]`. `file` names the source in errors and default names.
 ///
-/// See the [module documentation](self).
+/// ```
+/// # #![allow(deprecated)]
+/// let err = agent_test::formats::mcplab::from_text("[", "bad.json").unwrap_err();
+/// assert!(err.to_string().starts_with("bad.json: at line 1"));
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::McpLab))`"
+)]
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    let doc = super::read::yaml(text, file)?;
-    from_value(&doc, file)
+    super::read_as(
+        text,
+        file,
+        super::Syntax::of(file),
+        super::SeedFormat::McpLab,
+    )
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
@@ -342,11 +364,13 @@ fn response_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
 
 #[cfg(all(test, feature = "yaml"))]
 mod tests {
-    use super::*;
-
     #[test]
     fn errors_name_the_path_and_what_was_expected() {
-        let err = |text: &str| from_text(text, "s.yaml").unwrap_err().to_string();
+        let err = |text: &str| {
+            crate::formats::read_named(text, "s.yaml", crate::formats::SeedFormat::McpLab)
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
             err("prompt: hi\neval:\n  response_assertions:\n    - type: contain\n      value: x\n"),
             "s.yaml: at eval.response_assertions[0].type: unknown type `contain`, expected one of `contains`, `not_contains`, `starts_with`, `ends_with`, `equals`, `regex`, `jsonpath`, `jsonpath_exists`, `jsonpath_not_exists`"

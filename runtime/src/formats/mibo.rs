@@ -23,7 +23,7 @@
 //! Every object is closed: an unknown field is an error naming the file and the path.
 //!
 //! ```
-//! use agent_test::formats::mibo;
+//! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let text = r#"{
 //!   "scenario": "Order uses SKU from context payload",
@@ -34,7 +34,7 @@
 //!     "expected_name": "create_order", "expected_arguments": {"sku": {"matcher": "exact",
 //!     "expression": "JSON_EXTRACT(ORDER_JSON, 'sku')"}}}]}], "semantic": []}
 //! }"#;
-//! let case = mibo::from_text(text, "order.json").unwrap().remove(0);
+//! let case = load::cases_from_text(text, "order.json", Some(SeedFormat::Mibo)).unwrap().remove(0);
 //! let reply = Reply::text("Done.").call(
 //!     Call::node("Agent").child(Call::tool("create_order", serde_json::json!({"sku": "ABC-123"}))));
 //! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "Create an order", reply, 5)]));
@@ -75,23 +75,40 @@ const CASE_FIELDS: &[&str] = &[
 /// Reads Mibo test cases from a JSON file.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// # use agent_test::formats::mibo;
 /// let err = mibo::load("missing.json").unwrap_err();
 /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases(path, Some(SeedFormat::Mibo))`"
+)]
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path)
+    super::read_as(
+        &crate::util::input::read_text(path)?,
+        path,
+        super::Syntax::of(path),
+        super::SeedFormat::Mibo,
+    )
 }
 
 /// Reads Mibo test cases from JSON text: one case, a `{"context", "content"}` wrapper, or an
 /// array of either. `file` names the source in errors and default names.
 ///
-/// See the [module documentation](self).
+/// ```
+/// # #![allow(deprecated)]
+/// let err = agent_test::formats::mibo::from_text("[", "bad.json").unwrap_err();
+/// assert!(err.to_string().starts_with("bad.json: at line 1"));
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::Mibo))`"
+)]
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    let doc = super::read::json(text, file)?;
-    from_value(&doc, file)
+    super::read_as(text, file, super::Syntax::of(file), super::SeedFormat::Mibo)
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
@@ -599,11 +616,17 @@ fn semantic_assertion(v: &Value, at: &str) -> Result<Expectation, Problem> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    /// The cases of `text` as this format, by the loader's one road.
+    fn read_as_test(
+        text: &str,
+        file: &str,
+    ) -> Result<Vec<super::ImportedCase>, crate::util::input::LoadError> {
+        crate::formats::read_named(text, file, crate::formats::SeedFormat::Mibo)
+    }
 
     #[test]
     fn errors_name_the_path_and_what_was_expected() {
-        let err = |text: &str| from_text(text, "case.json").unwrap_err().to_string();
+        let err = |text: &str| read_as_test(text, "case.json").unwrap_err().to_string();
         assert_eq!(
             err(
                 r#"{"input_utterance": "x", "assertions": {"procedural": [{"target": "node_cal"}]}}"#
@@ -643,7 +666,7 @@ mod tests {
 
     #[test]
     fn the_wrapper_form_merges_its_context() {
-        let cases = from_text(
+        let cases = read_as_test(
             r#"{"context": {"USER_ID": "usr-abc-123"}, "content": {"scenario": "s", "input_utterance": "hi", "context": {"timezone": "America/New_York"}}}"#,
             "w.json",
         )
@@ -652,7 +675,7 @@ mod tests {
         assert_eq!(s.name, "s");
         assert_eq!(s.context.get("USER_ID").unwrap(), "usr-abc-123");
         assert_eq!(s.context.get("timezone").unwrap(), "America/New_York");
-        let err = from_text(
+        let err = read_as_test(
             r#"{"content": {"input_utterance": "hi"}, "extra": 1}"#,
             "w.json",
         )

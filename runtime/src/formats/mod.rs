@@ -9,9 +9,9 @@
 //! | Lamdis tests | [`lamdis`] | JSON: a test (`steps[]`), an array, or `tests: [...]` |
 //! | MorganaBench examples | [`morganabench`] | JSON (one or an array) or JSONL |
 //!
-//! [`from_text`] detects the format from the content (or takes the one named), so a suite of
-//! any of them loads with one call; [`crate::load`] reads files of these formats and of
-//! agent-test's own scenario form alike. Each loaded case is a
+//! [`crate::load`] reads files of these formats and of agent-test's own scenario form alike,
+//! detecting the format from the content (or taking the one named), so a suite of any of them
+//! loads with one call. Each loaded case is a
 //! [`Scenario`] and, when the file carries the agent's outputs, the
 //! [`RecordedRun`] to evaluate it on.
 //!
@@ -19,11 +19,11 @@
 //! path inside it and what was expected; nothing is silently ignored.
 //!
 //! ```
-//! use agent_test::formats::{self, SeedFormat};
+//! use agent_test::{formats::{self, SeedFormat}, load};
 //! let text = r#"{"scenario": "ping", "input_utterance": "ping",
 //!   "assertions": {"procedural": [{"target": "http_status", "expected_status": 200}], "semantic": []}}"#;
 //! assert_eq!(formats::detect(text, "ping.json"), Some(SeedFormat::Mibo));
-//! let cases = formats::from_text(text, "ping.json", None).unwrap();
+//! let cases = load::cases_from_text(text, "ping.json", None).unwrap();
 //! assert_eq!(cases[0].scenario.name, "ping");
 //! ```
 
@@ -49,8 +49,7 @@ use crate::util::input::LoadError;
 /// One case of a seed-format file: the scenario, and the run recorded with it, if any.
 ///
 /// ```
-/// use agent_test::formats::morganabench;
-/// let cases = morganabench::from_text(r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#, "hi.json").unwrap();
+/// let cases = agent_test::load::cases_from_text(r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#, "hi.json", None).unwrap();
 /// assert_eq!(cases[0].scenario.name, "hi");
 /// assert!(cases[0].recording.is_none());
 /// ```
@@ -193,24 +192,64 @@ impl FromStr for SeedFormat {
     }
 }
 
+/// How a file's text is written, decided once from its name where the file is read: YAML
+/// (`.yaml`, `.yml`), JSON lines (`.jsonl`), else JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    Json,
+    JsonLines,
+    Yaml,
+}
+
+impl Syntax {
+    /// The syntax `file`'s extension names.
+    pub(crate) fn of(file: &Path) -> Syntax {
+        let ext = file.extension().unwrap_or_default();
+        if ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml") {
+            Syntax::Yaml
+        } else if ext.eq_ignore_ascii_case("jsonl") {
+            Syntax::JsonLines
+        } else {
+            Syntax::Json
+        }
+    }
+
+    /// The document `text` holds, parsed once (not for JSON lines, which are read line by
+    /// line).
+    fn parse(self, text: &str, file: &Path) -> Result<Value, LoadError> {
+        match self {
+            Syntax::Yaml => read::yaml(text, file),
+            Syntax::Json | Syntax::JsonLines => read::json(text, file),
+        }
+    }
+}
+
 /// Whether `file` is named as YAML (`.yaml`, `.yml`).
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// assert!(agent_test::formats::is_yaml(std::path::Path::new("s.YML")));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "the loader decides a file's syntax: use `agent_test::load::cases`"
+)]
 pub fn is_yaml(file: &Path) -> bool {
-    file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+    Syntax::of(file) == Syntax::Yaml
 }
 
 /// Whether `file` is named as JSON lines (`.jsonl`).
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// assert!(agent_test::formats::is_jsonl(std::path::Path::new("suite.jsonl")));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "the loader decides a file's syntax: use `agent_test::load::cases`"
+)]
 pub fn is_jsonl(file: &Path) -> bool {
-    file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+    Syntax::of(file) == Syntax::JsonLines
 }
 
 /// The format of a document, from its content (`file`'s extension says whether it is YAML or
@@ -219,97 +258,139 @@ pub fn is_jsonl(file: &Path) -> bool {
 /// See the [module documentation](self).
 pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
     let file = file.as_ref();
-    if is_jsonl(file) {
+    let syntax = Syntax::of(file);
+    if syntax == Syntax::JsonLines {
         return Some(SeedFormat::MorganaBench);
     }
-    let doc = if is_yaml(file) {
-        read::yaml(text, file).ok()?
-    } else {
-        crate::util::json::parse(text).ok()?
-    };
-    detect_value(&doc)
+    detect_value(&syntax.parse(text, file).ok()?)
 }
 
 /// The format of a parsed document, from its content; `None` when it is none of them.
 ///
-/// See [`from_value`].
+/// ```
+/// use agent_test::formats::{self, SeedFormat};
+/// assert_eq!(formats::detect_value(&serde_json::json!({"prompt": "hi"})), Some(SeedFormat::McpLab));
+/// ```
 pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
     DETECTION_ORDER
         .into_iter()
         .find(|f| (f.entry().detect)(doc))
 }
 
-/// Reads seed-format text: the format named, or the one [`detect`] finds. `file` names the
-/// source in errors and default scenario names; its extension says whether the text is YAML
-/// (`.yaml`, `.yml`) or JSONL (`.jsonl`).
+/// Reads seed-format text: the format named, or the one [`detect`] finds.
 ///
-/// See the [module documentation](self).
+/// ```
+/// # #![allow(deprecated)]
+/// let cases = agent_test::formats::from_text(r#"{"prompt": "hi"}"#, "hi.json", None).unwrap();
+/// assert_eq!(cases[0].scenario.name, "hi");
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text`, which also reads agent-test's own form"
+)]
 pub fn from_text(
     text: &str,
     file: impl AsRef<Path>,
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    if is_jsonl(file) {
-        return match format {
-            None | Some(SeedFormat::MorganaBench) => {
-                morganabench::from_text(text, file).and_then(|c| literals_checked(c, file))
-            }
-            Some(f) => Err(read::load_error(
-                file,
-                (
-                    String::new(),
-                    format!("a .jsonl file holds MorganaBench examples, not {f} ones"),
-                ),
-            )),
-        };
+    let syntax = Syntax::of(file);
+    match format {
+        Some(format) => read_as(text, file, syntax, format),
+        None => read_detected(text, file, syntax),
     }
-    if format == Some(SeedFormat::MorganaBench) && !is_yaml(file) {
-        // Its reader also takes JSON lines in a `.json` file.
-        return morganabench::from_text(text, file).and_then(|c| literals_checked(c, file));
-    }
-    let doc = if is_yaml(file) {
-        read::yaml(text, file)?
-    } else {
-        read::json(text, file)?
-    };
-    let format = match format.or_else(|| detect_value(&doc)) {
-        Some(f) => f,
-        None => {
-            return Err(read::load_error(
-                file,
-                (
-                    String::new(),
-                    "not a test file of a known format: expected Mibo test cases, MCPLab or \
-                     PromptKit scenarios, Lamdis tests or MorganaBench examples (name one with \
-                     `--input-format`)"
-                        .into(),
-                ),
-            ));
-        }
-    };
-    from_value(&doc, file, format)
 }
 
-/// Reads a parsed document of the given format (what [`from_text`] does once the text is
-/// parsed and the format known). `file` names the source; a YAML one cannot hold MorganaBench
-/// examples.
+/// Reads a parsed document of the given format.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// use agent_test::formats::{self, SeedFormat};
-/// let doc = serde_json::json!({"prompt": "hi"});
-/// assert_eq!(formats::detect_value(&doc), Some(SeedFormat::McpLab));
-/// let cases = formats::from_value(&doc, "hi.json", SeedFormat::McpLab).unwrap();
+/// let cases = formats::from_value(&serde_json::json!({"prompt": "hi"}), "hi.json", SeedFormat::McpLab).unwrap();
 /// assert_eq!(cases[0].scenario.name, "hi");
 /// ```
+#[deprecated(since = "0.2.0", note = "use `agent_test::load::cases_from_text`")]
 pub fn from_value(
     doc: &Value,
     file: impl AsRef<Path>,
     format: SeedFormat,
 ) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
+    read(doc, file, Syntax::of(file), format)
+}
+
+/// The cases of seed-format text in the format named: the one road of every seed-format
+/// file, its literals checked.
+pub(crate) fn read_as(
+    text: &str,
+    file: &Path,
+    syntax: Syntax,
+    format: SeedFormat,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    match (syntax, format) {
+        (Syntax::JsonLines | Syntax::Json, SeedFormat::MorganaBench) => {
+            // Its reader also takes JSON lines in a `.json` file.
+            morganabench::read_text(text, file, syntax == Syntax::JsonLines)
+                .and_then(|c| literals_checked(c, file))
+        }
+        (Syntax::JsonLines, f) => Err(read::load_error(
+            file,
+            (
+                String::new(),
+                format!("a .jsonl file holds MorganaBench examples, not {f} ones"),
+            ),
+        )),
+        (Syntax::Json | Syntax::Yaml, f) => read(&syntax.parse(text, file)?, file, syntax, f),
+    }
+}
+
+/// [`read_as`] for the formats' unit tests, the syntax from the name.
+#[cfg(test)]
+pub(crate) fn read_named(
+    text: &str,
+    file: &str,
+    format: SeedFormat,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    let file = Path::new(file);
+    read_as(text, file, Syntax::of(file), format)
+}
+
+/// The cases of seed-format text in the format detected from its content; no format
+/// recognised is an error saying which formats were tried.
+pub(crate) fn read_detected(
+    text: &str,
+    file: &Path,
+    syntax: Syntax,
+) -> Result<Vec<ImportedCase>, LoadError> {
+    if syntax == Syntax::JsonLines {
+        return read_as(text, file, syntax, SeedFormat::MorganaBench);
+    }
+    let doc = syntax.parse(text, file)?;
+    match detect_value(&doc) {
+        Some(f) => read(&doc, file, syntax, f),
+        None => Err(read::load_error(
+            file,
+            (
+                String::new(),
+                "not a test file of a known format: expected Mibo test cases, MCPLab or \
+                 PromptKit scenarios, Lamdis tests or MorganaBench examples (name one with \
+                 `--input-format`)"
+                    .into(),
+            ),
+        )),
+    }
+}
+
+/// The cases of a parsed document of the given format, their literals checked. A YAML file
+/// cannot hold MorganaBench examples.
+pub(crate) fn read(
+    doc: &Value,
+    file: &Path,
+    syntax: Syntax,
+    format: SeedFormat,
+) -> Result<Vec<ImportedCase>, LoadError> {
     let entry = format.entry();
-    if let Some(why) = entry.not_yaml.filter(|_| is_yaml(file)) {
+    if let Some(why) = entry.not_yaml.filter(|_| syntax == Syntax::Yaml) {
         return Err(read::load_error(file, (String::new(), why.to_owned())));
     }
     (entry.read)(doc, file).and_then(|cases| literals_checked(cases, file))

@@ -18,7 +18,7 @@
 //! keep their extra fields in the `extra` context variable.
 //!
 //! ```
-//! use agent_test::formats::morganabench;
+//! use agent_test::{formats::SeedFormat, load};
 //! let text = r#"{
 //!   "inputs": {"messages": [{"role": "user", "content": "Email Ana the agenda"}]},
 //!   "expectations": {"assertions": [{"assert_that": "tool_called", "tool": "send_email",
@@ -26,7 +26,7 @@
 //!   "outputs": {"response": "Sent.", "trace": [
 //!     {"event": "tool_call", "id": "1", "tool": "send_email", "params": {"to": "ana@Example.COM"}}]}
 //! }"#;
-//! let case = morganabench::from_text(text, "agenda.json").unwrap().remove(0);
+//! let case = load::cases_from_text(text, "agenda.json", Some(SeedFormat::MorganaBench)).unwrap().remove(0);
 //! let report = case.scenario.evaluate(&case.recording.unwrap().transcript);
 //! assert!(report.passed(), "{report}");
 //! ```
@@ -234,13 +234,23 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
 /// Reads MorganaBench examples from a `.json` or `.jsonl` file.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// # use agent_test::formats::morganabench;
-/// let err = morganabench::load("missing.jsonl").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.jsonl: cannot read the file"));
+/// let err = morganabench::load("missing.json").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases(path, Some(SeedFormat::MorganaBench))`"
+)]
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path)
+    super::read_as(
+        &crate::util::input::read_text(path)?,
+        path,
+        super::Syntax::of(path),
+        super::SeedFormat::MorganaBench,
+    )
 }
 
 /// Whether a JSON document looks like MorganaBench examples.
@@ -254,13 +264,38 @@ pub(crate) fn detect(v: &Value) -> bool {
 /// errors and scenario names.
 ///
 /// See the [module documentation](self).
+///
+/// ```
+/// # #![allow(deprecated)]
+/// let cases = agent_test::formats::morganabench::from_text(r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#, "hi.json").unwrap();
+/// assert_eq!(cases[0].scenario.name, "hi");
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::MorganaBench))`"
+)]
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
+    super::read_as(
+        text,
+        file,
+        super::Syntax::of(file),
+        super::SeedFormat::MorganaBench,
+    )
+}
+
+/// The examples of MorganaBench text: JSON lines when `lines` (a `.jsonl` file), else one
+/// JSON document, or JSON lines when the text reads as such.
+pub(crate) fn read_text(
+    text: &str,
+    file: &Path,
+    lines: bool,
+) -> Result<Vec<ImportedCase>, LoadError> {
     let text = strip_bom(text);
     // A `.jsonl` file is read line by line even when it has a single line, so errors name it.
     // Other text is one JSON document unless it reads as JSON lines: a broken pretty-printed
     // example is reported where it breaks, not as a broken first line.
-    if !super::is_jsonl(file) {
+    if !lines {
         match strict_json::parse(text) {
             Ok(doc) => return from_value(&doc, file),
             Err(JsonTextError::Syntax(_)) if looks_like_jsonl(text) => {}

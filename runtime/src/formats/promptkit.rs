@@ -30,7 +30,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "yaml")] {
-//! use agent_test::formats::promptkit;
+//! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let yaml = "
 //! apiVersion: promptkit.altairalabs.ai/v1alpha1
@@ -52,7 +52,7 @@
 //!         required_args:
 //!           location: San Francisco
 //! ";
-//! let case = promptkit::from_text(yaml, "weather.yaml").unwrap().remove(0);
+//! let case = load::cases_from_text(yaml, "weather.yaml", Some(SeedFormat::PromptKit)).unwrap().remove(0);
 //! let reply = Reply::text("Sunny.").call(Call::tool("get_weather", serde_json::json!({"location": "San Francisco"})));
 //! let report = case.scenario.evaluate(&Transcript::new(vec![Turn::new(0, "weather?", reply, 5)]));
 //! assert!(report.passed(), "{report}");
@@ -74,23 +74,45 @@ use crate::util::input::LoadError;
 /// Reads PromptKit scenarios from a YAML (or JSON) file.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// # use agent_test::formats::promptkit;
-/// let err = promptkit::load("missing.yaml").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.yaml: cannot read the file"));
+/// let err = promptkit::load("missing.json").unwrap_err();
+/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases(path, Some(SeedFormat::PromptKit))`"
+)]
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let path = path.as_ref();
-    from_text(&crate::util::input::read_text(path)?, path)
+    super::read_as(
+        &crate::util::input::read_text(path)?,
+        path,
+        super::Syntax::of(path),
+        super::SeedFormat::PromptKit,
+    )
 }
 
 /// Reads PromptKit scenarios from YAML text: a `kind: Scenario` document or a list of them.
 /// `file` names the source in errors and default names.
 ///
-/// See the [module documentation](self).
+/// ```
+/// # #![allow(deprecated)]
+/// let err = agent_test::formats::promptkit::from_text("[", "bad.json").unwrap_err();
+/// assert!(err.to_string().starts_with("bad.json: at line 1"));
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::PromptKit))`"
+)]
 pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
     let file = file.as_ref();
-    let doc = super::read::yaml(text, file)?;
-    from_value(&doc, file)
+    super::read_as(
+        text,
+        file,
+        super::Syntax::of(file),
+        super::SeedFormat::PromptKit,
+    )
 }
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
@@ -258,7 +280,11 @@ mod tests {
 
     #[test]
     fn errors_name_the_path_and_what_was_expected() {
-        let err = |text: &str| from_text(text, "p.yaml").unwrap_err().to_string();
+        let err = |text: &str| {
+            crate::formats::read_named(text, "p.yaml", crate::formats::SeedFormat::PromptKit)
+                .unwrap_err()
+                .to_string()
+        };
         let base = "kind: Scenario\nmetadata: {name: x}\nspec:\n  turns:\n    - role: user\n      content: hi\n      assertions:\n";
         assert_eq!(
             err(&format!("{base}        - type: content_include\n")),

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::formats::{self, ImportedCase, SeedFormat, morganabench};
+use crate::formats::{self, ImportedCase, SeedFormat, Syntax, morganabench};
 use crate::util::input::{LoadError, read_text};
 
 /// The cases of one scenario file, each taken once, by index.
@@ -52,8 +52,8 @@ impl CaseFile {
     /// See the type's example.
     pub fn open(path: impl AsRef<Path>, format: Option<SeedFormat>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let jsonl =
-            formats::is_jsonl(path) && matches!(format, None | Some(SeedFormat::MorganaBench));
+        let jsonl = Syntax::of(path) == Syntax::JsonLines
+            && matches!(format, None | Some(SeedFormat::MorganaBench));
         let cases = if jsonl {
             let text = read_text(path)?;
             let base = text.as_ptr() as usize;

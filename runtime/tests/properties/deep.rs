@@ -11,7 +11,7 @@ use std::path::Path;
 
 use agent_test_runtime::RecordedRun;
 use agent_test_runtime::check::Status;
-use agent_test_runtime::formats::{self, SeedFormat};
+use agent_test_runtime::formats::SeedFormat;
 use agent_test_runtime::load::load_json;
 use agent_test_runtime::model::Transcript;
 use agent_test_runtime::scenario::Scenario;
@@ -60,18 +60,22 @@ fn json_128_levels_deep_is_refused_by_every_json_loader() {
                 SeedFormat::MorganaBench,
             ] {
                 messages.push(
-                    formats::from_text(&doc, Path::new("case.json"), Some(format))
-                        .unwrap_err()
-                        .to_string(),
+                    agent_test_runtime::load::cases_from_text(
+                        &doc,
+                        Path::new("case.json"),
+                        Some(format),
+                    )
+                    .unwrap_err()
+                    .to_string(),
                 );
             }
             messages.push(
-                formats::from_text(&doc, Path::new("case.json"), None)
+                agent_test_runtime::load::cases_from_text(&doc, Path::new("case.json"), None)
                     .unwrap_err()
                     .to_string(),
             );
             messages.push(
-                formats::from_text(&doc, Path::new("cases.jsonl"), None)
+                agent_test_runtime::load::cases_from_text(&doc, Path::new("cases.jsonl"), None)
                     .unwrap_err()
                     .to_string(),
             );
@@ -91,7 +95,7 @@ fn json_128_levels_deep_is_refused_by_every_json_loader() {
     );
     // Recordings are read deeper (see below), up to their own limit.
     let recording = on_worker_stack(|| {
-        RecordedRun::from_json(&deep_array(5000), "run.json")
+        agent_test_runtime::load::run_from_text(&deep_array(5000), "run.json", None)
             .unwrap_err()
             .to_string()
     });
@@ -115,9 +119,13 @@ fn yaml_deeper_than_64_levels_is_refused() {
         for doc in [flow, block, mapping] {
             for format in [SeedFormat::McpLab, SeedFormat::PromptKit, SeedFormat::Mibo] {
                 messages.push(
-                    formats::from_text(&doc, Path::new("case.yaml"), Some(format))
-                        .unwrap_err()
-                        .to_string(),
+                    agent_test_runtime::load::cases_from_text(
+                        &doc,
+                        Path::new("case.yaml"),
+                        Some(format),
+                    )
+                    .unwrap_err()
+                    .to_string(),
                 );
             }
         }
@@ -171,7 +179,7 @@ fn the_deepest_call_tree_a_recording_can_hold_is_evaluated() {
         let text = format!(
             r#"{{"scenario": {{"name": "deep"}}, "transcript": {{"turns": [{{"index": 0, "input": "hi", "reply": {{"text": "ok", "calls": [{call}]}}}}]}}}}"#
         );
-        let run = RecordedRun::from_json(&text, "run.json").unwrap();
+        let run = agent_test_runtime::load::run_from_text(&text, "run.json", None).unwrap();
         let scenario = Scenario::new("deep")
             .expect(agent_test_runtime::prelude::tool("leaf"))
             .expect(agent_test_runtime::prelude::tool("nope"));
@@ -213,7 +221,7 @@ fn an_expression_5000_calls_deep_in_a_file_is_a_load_error() {
             }]}
         })
         .to_string();
-        formats::from_text(&text, Path::new("case.json"), None)
+        agent_test_runtime::load::cases_from_text(&text, Path::new("case.json"), None)
             .map(|_| ())
             .unwrap_err()
             .to_string()
@@ -245,7 +253,7 @@ fn a_recording_of_the_deepest_body_reloads() {
             )]),
         };
         let text = serde_json::to_string(&run).unwrap();
-        let back = RecordedRun::from_json(&text, "run.json").unwrap();
+        let back = agent_test_runtime::load::run_from_text(&text, "run.json", None).unwrap();
         assert_eq!(back, run);
         // Evaluated and reported, on a worker's stack.
         let scenario =
@@ -268,13 +276,14 @@ fn recordings_nest_at_most_512_levels() {
                 deep_array(levels - 3)
             )
         };
-        let run = RecordedRun::from_json(&envelope(512), "run.json").unwrap();
+        let run =
+            agent_test_runtime::load::run_from_text(&envelope(512), "run.json", None).unwrap();
         let scenario =
             Scenario::new("x").expect(agent_test_runtime::prelude::reply().contains("ok"));
         let report = scenario.evaluate(&run.transcript);
         assert!(report.passed());
         let _ = report.to_string();
-        RecordedRun::from_json(&envelope(513), "run.json")
+        agent_test_runtime::load::run_from_text(&envelope(513), "run.json", None)
             .unwrap_err()
             .to_string()
     });

@@ -1,7 +1,6 @@
 //! Loaded scenarios evaluated on loaded recordings — both possibly mutated — and their reports
 //! rendered: every check gives a verdict, none panics, whatever the numbers in the recording.
 
-use agent_test_runtime::RecordedRun;
 use agent_test_runtime::model::Transcript;
 use agent_test_runtime::report::Report;
 use agent_test_runtime::scenario::Scenario;
@@ -46,7 +45,7 @@ fn scenarios() -> &'static [Scenario] {
         let mut all: Vec<Scenario> = seed_files()
             .iter()
             .flat_map(|s| {
-                agent_test_runtime::formats::from_text(&s.text, &s.name, None)
+                agent_test_runtime::load::cases_from_text(&s.text, &s.name, None)
                     .unwrap()
                     .into_iter()
                     .map(|c| c.scenario)
@@ -82,7 +81,7 @@ fn newer_seed() -> impl Strategy<Value = Seed> {
 fn scenarios_of(doc: &Value, seed: &Seed) -> Vec<Scenario> {
     // YAML seeds are mutated as JSON, which is YAML too: read them under their own name.
     let text = doc.to_string();
-    agent_test_runtime::formats::from_text(&text, &seed.name, None)
+    agent_test_runtime::load::cases_from_text(&text, &seed.name, None)
         .map(|cases| cases.into_iter().map(|c| c.scenario).collect())
         .unwrap_or_default()
 }
@@ -94,7 +93,7 @@ proptest! {
     #[test]
     fn mutated_recordings_are_evaluated(mutations in mutations()) {
         let doc = apply_all(documented_recording(), &mutations);
-        if let Ok(run) = RecordedRun::from_json(&doc.to_string(), "run.json") {
+        if let Ok(run) = agent_test_runtime::load::run_from_text(&doc.to_string(), "run.json", None) {
             evaluate(&documented_scenario(), &run.transcript);
         }
     }
@@ -105,7 +104,7 @@ proptest! {
         let doc: Value = serde_json::from_str(&doc_file("scenario.json").text).unwrap();
         let doc = apply_all(doc, &mutations);
         if let Ok(scenario) = agent_test_runtime::load::load_json::<Scenario>("scenario.json", &doc.to_string()) {
-            let run = RecordedRun::from_value(documented_recording(), "run.json").unwrap();
+            let run = agent_test_runtime::load::run_from_text(&documented_recording().to_string(), "run.json", None).unwrap();
             evaluate(&scenario, &run.transcript);
         }
     }

@@ -471,7 +471,12 @@ fn substitute(doc: &Value, slot: &Slot, value: &Extreme) -> String {
 
 /// The documented recording.
 fn documented_run() -> RecordedRun {
-    RecordedRun::from_json(&doc_file("recorded-run.json").text, "recorded-run.json").unwrap()
+    agent_test_runtime::load::run_from_text(
+        &doc_file("recorded-run.json").text,
+        "recorded-run.json",
+        None,
+    )
+    .unwrap()
 }
 
 /// The documented scenario.
@@ -718,7 +723,8 @@ impl Bench {
                 }
                 // What a run saves reloads.
                 let saved = serde_json::to_string(&run).expect("a run serialises");
-                if let Err(e) = RecordedRun::from_json(&saved, "saved.json") {
+                if let Err(e) = agent_test_runtime::load::run_from_text(&saved, "saved.json", None)
+                {
                     said.push(format!("a loaded run does not reload: {e}"));
                 }
                 (Answer::Accepted, said)
@@ -2025,7 +2031,7 @@ fn extreme_dates_never_panic() {
                 let mut doc: Value =
                     serde_json::from_str(&doc_file("recorded-run.json").text).unwrap();
                 doc["transcript"]["user_time"] = json!(format!("{at}[UTC]"));
-                match RecordedRun::from_json(&doc.to_string(), "run.json") {
+                match agent_test_runtime::load::run_from_text(&doc.to_string(), "run.json", None) {
                     Ok(run) => {
                         let mut scenario = Scenario::new("dates");
                         for e in &dates {

@@ -30,7 +30,11 @@ fn every_loader(text: &str, file: &str) -> Vec<ImportedCase> {
     let mut all = Vec::new();
     let _ = formats::detect(text, file);
     for format in SeedFormat::ALL.map(Some).into_iter().chain([None]) {
-        all.extend(checked(formats::from_text(text, Path::new(file), format)));
+        all.extend(checked(agent_test_runtime::load::cases_from_text(
+            text,
+            Path::new(file),
+            format,
+        )));
     }
     all
 }
@@ -39,7 +43,11 @@ fn every_loader(text: &str, file: &str) -> Vec<ImportedCase> {
 fn every_value_loader(doc: &Value, file: &str) {
     let _ = formats::detect_value(doc);
     for format in SeedFormat::ALL {
-        checked(formats::from_value(doc, Path::new(file), format));
+        checked(agent_test_runtime::load::cases_from_text(
+            &doc.to_string(),
+            Path::new(file),
+            Some(format),
+        ));
     }
 }
 
@@ -51,8 +59,9 @@ fn seed() -> impl Strategy<Value = Seed> {
 fn every_seed_loads() {
     assert!(seed_files().len() >= 60, "the seed examples are missing");
     for seed in seed_files() {
-        let cases = formats::from_text(&seed.text, Path::new(&seed.name), None)
-            .unwrap_or_else(|e| panic!("{}: {e}", seed.name));
+        let cases =
+            agent_test_runtime::load::cases_from_text(&seed.text, Path::new(&seed.name), None)
+                .unwrap_or_else(|e| panic!("{}: {e}", seed.name));
         assert!(!cases.is_empty(), "{}", seed.name);
     }
 }

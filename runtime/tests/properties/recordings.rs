@@ -17,7 +17,7 @@ use crate::{arb_json, assert_message, config, doc_file, edgy_u64, edgy_usize, na
 
 /// Loads, and checks the answer.
 pub fn load(text: &str) -> Option<RecordedRun> {
-    match RecordedRun::from_json(text, "run.json") {
+    match agent_test_runtime::load::run_from_text(text, "run.json", None) {
         Ok(run) => Some(run),
         Err(e) => {
             assert_message(&e.message, &e);
@@ -292,17 +292,14 @@ fn a_null_result_and_a_null_body_reload_as_null() {
         text.contains(r#""body":null"#) && text.contains(r#""result":null"#),
         "{text}"
     );
-    let back = RecordedRun::from_json(&text, "run.json").unwrap();
+    let back = agent_test_runtime::load::run_from_text(&text, "run.json", None).unwrap();
     assert_eq!(back, run);
     let scenario =
         agent_test_runtime::scenario::Scenario::new("null").expect(tool("t").result(any()));
     assert!(scenario.evaluate(&run.transcript).passed());
     assert!(scenario.evaluate(&back.transcript).passed());
     // Absent stays absent.
-    let absent = RecordedRun::from_json(
-        r#"{"scenario": {"name": "x"}, "transcript": {"turns": [{"index": 0, "input": "hi", "reply": {"calls": [{"name": "t"}]}}]}}"#,
-        "run.json",
-    )
+    let absent = agent_test_runtime::load::run_from_text(r#"{"scenario": {"name": "x"}, "transcript": {"turns": [{"index": 0, "input": "hi", "reply": {"calls": [{"name": "t"}]}}]}}"#, "run.json", None)
     .unwrap();
     assert_eq!(absent.transcript.turns[0].reply.calls[0].result, None);
     assert_eq!(absent.transcript.turns[0].reply.body, None);
@@ -329,7 +326,7 @@ proptest! {
         let from_text = load(&text);
         // The parsed value goes the same way, or it was too deep to parse.
         if let Ok(value) = serde_json::from_str::<Value>(&text) {
-            match RecordedRun::from_value(value, "run.json") {
+            match agent_test_runtime::load::run_from_text(&value.to_string(), "run.json", None) {
                 Ok(run) => prop_assert_eq!(Some(run), from_text),
                 Err(e) => assert_message(&e.message, &e),
             }
@@ -345,7 +342,7 @@ proptest! {
     fn recordings_round_trip(scenario in info(), transcript in transcript()) {
         let run = RecordedRun { scenario, transcript };
         let text = serde_json::to_string_pretty(&run).unwrap();
-        let back = RecordedRun::from_json(&text, "run.json");
+        let back = agent_test_runtime::load::run_from_text(&text, "run.json", None);
         prop_assert_eq!(back.as_ref().ok(), Some(&run), "{:?}", back.as_ref().err());
     }
 }

@@ -30,7 +30,7 @@ fn reloads_equal(t: &Transcript) {
         transcript: t.clone(),
     };
     let json = serde_json::to_string(&run).expect("a recording serialises");
-    match RecordedRun::from_json(&json, "run.json") {
+    match agent_test_runtime::load::run_from_text(&json, "run.json", None) {
         Ok(back) => assert_eq!(back, run, "{json}"),
         Err(e) => panic!("a recording does not reload: {e}: {json}"),
     }

@@ -2,7 +2,6 @@
 //! the format's semantics; malformed files name the file, the place and what was expected.
 
 use agent_test_runtime::check::Status;
-use agent_test_runtime::formats::morganabench;
 use serde_json::json;
 
 /// A MorganaBench example whose outputs satisfy (or not) its assertions.
@@ -43,9 +42,13 @@ fn example(create_event_params: serde_json::Value) -> String {
 #[test]
 fn a_morganabench_example_becomes_a_scenario_and_its_recording() {
     let good = example(json!({"email": "office@ROYAL.uk", "duration": 30.0}));
-    let case = morganabench::from_text(&good, "calendar.json")
-        .expect("loads")
-        .remove(0);
+    let case = agent_test_runtime::load::cases_from_text(
+        &good,
+        "calendar.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .expect("loads")
+    .remove(0);
     let s = &case.scenario;
     assert_eq!(s.name, "calendar");
     assert_eq!(s.history.len(), 2, "earlier messages are history");
@@ -71,9 +74,13 @@ fn a_morganabench_example_becomes_a_scenario_and_its_recording() {
 #[test]
 fn equality_is_json_equality_and_missing_means_absent() {
     let bad = example(json!({"email": "office@royal.uk", "duration": "30", "attendees": ["x"]}));
-    let case = morganabench::from_text(&bad, "calendar.json")
-        .unwrap()
-        .remove(0);
+    let case = agent_test_runtime::load::cases_from_text(
+        &bad,
+        "calendar.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap()
+    .remove(0);
     let report = case.scenario.evaluate(&case.recording.unwrap().transcript);
     assert!(!report.passed());
     let v = &report.verdicts[0];
@@ -113,9 +120,13 @@ fn no_tool_called_expected_responses_and_groups_map_to_native_checks() {
         ]}
     })
     .to_string();
-    let case = morganabench::from_text(&text, "thanks.json")
-        .unwrap()
-        .remove(0);
+    let case = agent_test_runtime::load::cases_from_text(
+        &text,
+        "thanks.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap()
+    .remove(0);
     let kinds: Vec<&str> = case
         .scenario
         .expect
@@ -134,13 +145,22 @@ fn no_tool_called_expected_responses_and_groups_map_to_native_checks() {
 fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
     let ok = example(json!({"email": "office@royal.uk", "duration": 30}));
     let text = format!("{ok}\n\n{ok}\n");
-    let cases = morganabench::from_text(&text, "suite.jsonl").unwrap();
+    let cases = agent_test_runtime::load::cases_from_text(
+        &text,
+        "suite.jsonl",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap();
     let names: Vec<&str> = cases.iter().map(|c| c.scenario.name.as_str()).collect();
     assert_eq!(names, ["suite-1", "suite-3"]);
 
     let bad_matcher = ok.replace("\"match_as\":\"email\"", "\"match_as\":\"regex\"");
-    let err =
-        morganabench::from_text(&format!("{ok}\n{bad_matcher}\n"), "suite.jsonl").unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        &format!("{ok}\n{bad_matcher}\n"),
+        "suite.jsonl",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert_eq!(
         err.path,
         "line 2: expectations.assertions[0].parameters[0].matcher.match_as"
@@ -155,7 +175,12 @@ fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
         "\"assert_that\":\"tool_called\"",
         "\"assert_that\":\"tool_called\",\"strict\":true",
     );
-    let err = morganabench::from_text(&unknown, "one.json").unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        &unknown,
+        "one.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert_eq!(err.path, "expectations.assertions[0].strict");
     assert!(
         err.message.contains("unknown field `strict`"),
@@ -164,12 +189,22 @@ fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
     );
 
     let not_user = json!({"inputs": {"messages": [{"role": "assistant", "content": "hi"}]}, "expectations": {}}).to_string();
-    let err = morganabench::from_text(&not_user, "x.json").unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        &not_user,
+        "x.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "x.json: at inputs.messages[0].role: the last message is the user's request: expected role `user`, got `assistant`"
     );
-    let err = morganabench::from_text("{\"inputs\": 3", "y.jsonl").unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        "{\"inputs\": 3",
+        "y.jsonl",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert_eq!(err.path, "line 1");
 }
 
@@ -177,19 +212,31 @@ fn jsonl_files_and_malformed_examples_name_the_line_and_field() {
 /// pretty-printed JSON example is reported where it breaks, not as a broken JSONL line.
 #[test]
 fn named_formats_and_broken_documents() {
-    use agent_test_runtime::formats::{self, SeedFormat};
-    let err = formats::from_text("{}", "suite.jsonl", Some(SeedFormat::Mibo)).unwrap_err();
+    use agent_test_runtime::formats::SeedFormat;
+    let err =
+        agent_test_runtime::load::cases_from_text("{}", "suite.jsonl", Some(SeedFormat::Mibo))
+            .unwrap_err();
     assert_eq!(
         err.to_string(),
         "suite.jsonl: a .jsonl file holds MorganaBench examples, not mibo ones"
     );
-    let err = formats::from_text("a: 1", "suite.yaml", Some(SeedFormat::MorganaBench)).unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        "a: 1",
+        "suite.yaml",
+        Some(SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "suite.yaml: MorganaBench examples are JSON or JSONL, not YAML"
     );
     let broken = "{\n  \"inputs\": {\"messages\": []},\n  \"expectations\": {},\n}\n";
-    let err = morganabench::from_text(broken, "one.json").unwrap_err();
+    let err = agent_test_runtime::load::cases_from_text(
+        broken,
+        "one.json",
+        Some(agent_test_runtime::formats::SeedFormat::MorganaBench),
+    )
+    .unwrap_err();
     assert!(err.path.starts_with("line 4"), "{err}");
     assert!(
         err.message.starts_with("not valid JSON: trailing comma"),
@@ -201,14 +248,19 @@ fn named_formats_and_broken_documents() {
 /// included; a check before any message is refused.
 #[test]
 fn lamdis_checks_are_placed_where_they_stand() {
-    use agent_test_runtime::formats::lamdis;
     use agent_test_runtime::scenario::Step;
     let text = r#"{"steps": [
       {"type": "message", "content": "Book a table"},
       {"type": "user_objective", "description": "Get the booking confirmed", "maxTurns": 3},
       {"type": "assistant_check", "mode": "includes", "scope": "last", "includes": ["booked"]}
     ]}"#;
-    let case = lamdis::from_text(text, "t.json").unwrap().remove(0);
+    let case = agent_test_runtime::load::cases_from_text(
+        text,
+        "t.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
+    )
+    .unwrap()
+    .remove(0);
     assert!(matches!(&case.scenario.steps[2], Step::Expect { expect } if expect.len() == 1));
     // Passively, a check after a simulated user cannot be placed: reported, not dropped.
     let t = agent_test_runtime::model::Transcript::new(vec![]);
@@ -224,18 +276,20 @@ fn lamdis_checks_are_placed_where_they_stand() {
         "not evaluated: it follows a simulated user, whose turns a recording cannot place"
     );
 
-    let err = lamdis::from_text(
+    let err = agent_test_runtime::load::cases_from_text(
         r#"{"steps": [{"type": "assistant_check", "mode": "includes", "includes": ["hi"]}]}"#,
         "t.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
     )
     .unwrap_err();
     assert_eq!(
         err.to_string(),
         "t.json: at steps[0]: an assistant_check before any message has no reply to check"
     );
-    let err = lamdis::from_text(
+    let err = agent_test_runtime::load::cases_from_text(
         r#"{"steps": [{"type": "user_objective", "description": "d", "maxTurns": 500}]}"#,
         "t.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
     )
     .unwrap_err();
     assert_eq!(
@@ -247,20 +301,13 @@ fn lamdis_checks_are_placed_where_they_stand() {
 /// PromptKit documents that contradict themselves are refused rather than half-read.
 #[test]
 fn promptkit_contradictions_are_errors() {
-    use agent_test_runtime::formats::promptkit;
-    let err = promptkit::from_text(
-        "kind: Scenario\nspec:\n  turns: [{role: user, content: a}]\n  steps: [{type: input, content: b}]\n",
-        "p.yaml",
-    )
+    let err = agent_test_runtime::load::cases_from_text("kind: Scenario\nspec:\n  turns: [{role: user, content: a}]\n  steps: [{type: input, content: b}]\n", "p.yaml", Some(agent_test_runtime::formats::SeedFormat::PromptKit))
     .unwrap_err();
     assert_eq!(
         err.to_string(),
         "p.yaml: at spec.steps: a scenario has `turns` or workflow `steps`, not both"
     );
-    let err = promptkit::from_text(
-        "kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: a\n      assertions:\n        - type: guardrail_triggered\n          params: {expected: true, assertions: false}\n",
-        "p.yaml",
-    )
+    let err = agent_test_runtime::load::cases_from_text("kind: Scenario\nspec:\n  turns:\n    - role: user\n      content: a\n      assertions:\n        - type: guardrail_triggered\n          params: {expected: true, assertions: false}\n", "p.yaml", Some(agent_test_runtime::formats::SeedFormat::PromptKit))
     .unwrap_err();
     assert_eq!(
         err.to_string(),

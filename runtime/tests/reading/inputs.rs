@@ -3,7 +3,6 @@
 //! another syntax is an error naming the file, the path and what was expected; a leading byte
 //! order mark is skipped.
 
-use agent_test_runtime::RecordedRun;
 use agent_test_runtime::scenario::Scenario;
 
 fn scenario_error(text: &str) -> String {
@@ -29,7 +28,7 @@ fn a_repeated_key_in_a_recording_is_an_error() {
     let text = r#"{"scenario": {"name": "x"}, "transcript": {"turns": [
   {"index": 0, "input": "hi", "reply": {"text": "ok", "calls": [
     {"name": "refund", "arguments": {"amount": 10, "amount": 1000}}]}}]}}"#;
-    let err = RecordedRun::from_json(text, "run.json").unwrap_err();
+    let err = agent_test_runtime::load::run_from_text(text, "run.json", None).unwrap_err();
     assert_eq!(
         err.to_string(),
         "run.json: at transcript.turns[0].reply.calls[0].arguments.amount: duplicate key \
@@ -58,7 +57,7 @@ fn a_byte_order_mark_is_skipped() {
     )
     .unwrap();
     assert_eq!(
-        RecordedRun::load(&run)
+        agent_test_runtime::load::run(&run, None)
             .expect("a BOM is skipped")
             .scenario
             .name,
@@ -382,7 +381,7 @@ fn a_large_value_is_written_once_and_read_back_whole() {
         "{written} bytes for a {} byte value",
         big.len()
     );
-    let back = RecordedRun::load(&path).unwrap();
+    let back = agent_test_runtime::load::run(&path, None).unwrap();
     assert_eq!(back.transcript, report.transcript);
     let again = scenario.evaluate(&back.transcript);
     assert_eq!(again.verdicts[0].reason, report.verdicts[0].reason);
@@ -417,6 +416,6 @@ fn every_load_error_says_its_kind() {
         )),
         LoadErrorKind::Impossible
     );
-    let run = RecordedRun::from_json("[[[", "run.json").unwrap_err();
+    let run = agent_test_runtime::load::run_from_text("[[[", "run.json", None).unwrap_err();
     assert_eq!(run.kind, LoadErrorKind::Syntax);
 }

@@ -509,16 +509,17 @@ fn recordings_keep_steps_and_error_kinds() {
         {"name": "a", "arguments": {}, "step": 0},
         {"name": "b", "arguments": {}, "step": 0, "error": true, "error_kind": "validation", "result": "bad date"}
     ]}}]}}"#;
-    let run = agent_test_runtime::RecordedRun::from_json(text, "r.json").unwrap();
+    let run = agent_test_runtime::load::run_from_text(text, "r.json", None).unwrap();
     let calls = &run.transcript.turns[0].reply.calls;
     assert_eq!(calls[1].step, Some(0));
     assert_eq!(
         calls[1].error_kind,
         Some(agent_test_runtime::model::ToolErrorKind::Validation)
     );
-    let err = agent_test_runtime::RecordedRun::from_json(
+    let err = agent_test_runtime::load::run_from_text(
         &text.replace("\"validation\"", "\"timeout\""),
         "r.json",
+        None,
     )
     .unwrap_err();
     assert!(

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use agent_test_runtime::agent::{AgentRequest, agent_fn};
 use agent_test_runtime::check::Status;
-use agent_test_runtime::formats::lamdis;
 use agent_test_runtime::judge::{Judge, OpenAiJudge};
 use agent_test_runtime::scenario::Step;
 use agent_test_runtime::{Suite, Verdict};
@@ -87,10 +86,14 @@ async fn run(
             "transfers.get": format!("{backend_url}/transfers/get"),
         })
     });
-    let scenario = lamdis::from_text(ACCOUNT_TRANSFER, "transfer.json")
-        .expect("loads")
-        .remove(0)
-        .scenario;
+    let scenario = agent_test_runtime::load::cases_from_text(
+        ACCOUNT_TRANSFER,
+        "transfer.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
+    )
+    .expect("loads")
+    .remove(0)
+    .scenario;
     let suite = Suite::new()
         .agent(agent)
         .judge(judge)
@@ -102,10 +105,14 @@ async fn run(
 
 #[tokio::test]
 async fn the_seeds_transfer_test_runs_with_requests_extraction_and_a_variable_check() {
-    let scenario = lamdis::from_text(ACCOUNT_TRANSFER, "transfer.json")
-        .expect("loads")
-        .remove(0)
-        .scenario;
+    let scenario = agent_test_runtime::load::cases_from_text(
+        ACCOUNT_TRANSFER,
+        "transfer.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
+    )
+    .expect("loads")
+    .remove(0)
+    .scenario;
     assert!(scenario.interpolate);
     assert!(
         matches!(&scenario.steps[0], Step::Request { request, .. } if request == "accounts.create_test")
@@ -215,10 +222,14 @@ async fn the_last_messages_are_at_the_bag_s_root() {
         {"type": "assistant_check", "mode": "variable_check", "variablePath": "lastUser", "operator": "eq", "rightValue": "How many hotels?"},
         {"type": "assistant_check", "mode": "variable_check", "variablePath": "last.user", "operator": "neq", "rightValue": "How many hotels?"}
     ]}"#;
-    let scenario = lamdis::from_text(text, "root.json")
-        .expect("loads")
-        .remove(0)
-        .scenario;
+    let scenario = agent_test_runtime::load::cases_from_text(
+        text,
+        "root.json",
+        Some(agent_test_runtime::formats::SeedFormat::Lamdis),
+    )
+    .expect("loads")
+    .remove(0)
+    .scenario;
     let agent = agent_fn(|_req: AgentRequest| async move { "12 hotels" });
     let report = scenario.run(Suite::new().agent(agent)).await;
     let got: Vec<(Status, &str)> = report

@@ -4,7 +4,7 @@
 
 use agent_test_runtime::__private::FileCases;
 use agent_test_runtime::agent::agent_fn;
-use agent_test_runtime::formats;
+use agent_test_runtime::load::LoadErrorKind;
 use agent_test_runtime::model::{Transcript, Turn, Variable};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
@@ -319,10 +319,10 @@ static BROKEN: FileCases = FileCases::new(r#"{"scenario": "ping", "#, "cases/bro
 #[test]
 fn a_case_past_the_end_of_a_file_is_an_error() {
     assert_eq!(ONE_CASE.get(0).expect("case 1").scenario.name, "ping");
-    assert_eq!(
-        ONE_CASE.get(1).err().as_deref(),
-        Some("cases/ping.json: has 1 case, no case 2")
-    );
+    let err = ONE_CASE.get(1).expect_err("no case 2");
+    assert_eq!(err.kind, LoadErrorKind::NotFound);
+    assert_eq!(err.file, std::path::Path::new("cases/ping.json"));
+    assert_eq!(err.to_string(), "cases/ping.json: has 1 case, no case 2");
 }
 
 #[test]
@@ -336,15 +336,17 @@ fn a_malformed_file_gives_its_load_error_for_every_case() {
         "EOF while parsing a value at line 1 column 21"
     );
     assert_eq!(
-        formats::from_text(text, "cases/broken.json", None)
+        agent_test_runtime::load::cases_from_text(text, "cases/broken.json", None)
             .expect_err("a load error")
             .to_string(),
         expected
     );
-    assert_eq!(BROKEN.get(0).err().as_deref(), Some(expected));
+    let err = BROKEN.get(0).expect_err("not JSON");
+    assert_eq!(err.kind, LoadErrorKind::Syntax);
+    assert_eq!(err.to_string(), expected);
     assert_eq!(
-        BROKEN.get(3).err().as_deref(),
-        Some(expected),
+        BROKEN.get(3).expect_err("not JSON"),
+        err,
         "read once, same error"
     );
 }

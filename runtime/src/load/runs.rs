@@ -1,0 +1,69 @@
+//! Runs to evaluate — recorded runs, JSON reports, traces — along one road: the text's depth
+//! scanned once, a recording read straight from the text, anything else parsed once.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::recording::{self, Depth};
+use crate::model::{RecordedRun, ScenarioInfo};
+use crate::trace::{self, TraceFormat};
+use crate::util::input::{LoadError, LoadErrorKind};
+
+/// serde_json's nesting limit, which the trace readers' recursion relies on.
+const TRACE_DEPTH: usize = 127;
+
+/// See [`super::run_from_text`].
+pub(super) fn from_text(
+    text: &str,
+    file: &Path,
+    format: Option<TraceFormat>,
+) -> Result<RecordedRun, LoadError> {
+    let depth = Depth::scan(text);
+    let value = match format {
+        Some(_) => None,
+        None => {
+            if let Some(run) = recording::fast(text, depth) {
+                return Ok(run);
+            }
+            let value = recording::parse(text, file, depth)?;
+            if recording::is_recording(&value) {
+                return recording::from_value(value, file);
+            }
+            Some(value)
+        }
+    };
+    // A trace: within serde_json's nesting limit, which the trace readers rely on. A deeper
+    // text is parsed again by serde_json only to name where it breaks.
+    let value = match value {
+        Some(value) if depth.max <= TRACE_DEPTH => value,
+        _ => crate::util::input::parse_json(text, file)?,
+    };
+    trace_run(&value, file, format)
+}
+
+fn trace_run(
+    value: &Value,
+    file: &Path,
+    format: Option<TraceFormat>,
+) -> Result<RecordedRun, LoadError> {
+    let transcript = trace::parse(value, format).map_err(|e| LoadError {
+        kind: LoadErrorKind::Invalid,
+        file: file.to_owned(),
+        path: e.relative_path().to_owned(),
+        message: match e.format {
+            Some(f) => format!("{f} trace: {}", e.message),
+            None => format!(
+                "not a recorded run (`scenario` + `transcript`), a JSON report or a trace: {}",
+                e.message
+            ),
+        },
+    })?;
+    let name = file
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    Ok(RecordedRun {
+        scenario: ScenarioInfo::new(name),
+        transcript,
+    })
+}
