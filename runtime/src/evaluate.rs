@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::check::{EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex};
+use crate::check::{
+    Check, EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex,
+};
 use crate::model::Transcript;
 use crate::model::Verdict;
 use crate::model::judgement::Judgements;
@@ -65,19 +67,64 @@ pub(crate) fn evaluate_on<'a>(
     expectations: &'a [Expectation],
     labels: Option<&[String]>,
 ) -> Vec<Verdict> {
-    let mut evaluator = Evaluator {
-        transcript: index.transcript(),
-        index,
-        expectations,
-        ids: id_owners(expectations),
-        outcomes: vec![None; expectations.len()],
-        visiting: HashSet::new(),
-    };
-    for i in 0..expectations.len() {
-        evaluator.outcome(i);
+    let mut evaluator = Evaluator::new(index, expectations, None);
+    evaluator.all();
+    verdicts(evaluator.outcomes, expectations, labels)
+}
+
+/// A judged evaluation's first phase: every check evaluated but those that need the judge
+/// (by `defer`) and those depending on them, through any chain. The judge is asked only for
+/// what is left open ([`BeforeJudge::awaits_judge`]), and [`BeforeJudge::finish`] evaluates
+/// just those once its grades are in: each check is evaluated once, along one walk of the
+/// dependency graph.
+pub(crate) fn before_judge<'a>(
+    index: &'a TranscriptIndex<'a>,
+    expectations: &'a [Expectation],
+    defer: &'a dyn Fn(&Check) -> bool,
+) -> BeforeJudge {
+    let mut evaluator = Evaluator::new(index, expectations, Some(defer));
+    evaluator.all();
+    BeforeJudge {
+        outcomes: evaluator.outcomes,
+        deferred: evaluator.deferred,
     }
-    evaluator
-        .outcomes
+}
+
+/// The outcomes of a judged evaluation's first phase (see [`before_judge`]).
+pub(crate) struct BeforeJudge {
+    outcomes: Vec<Option<Outcome>>,
+    deferred: Vec<bool>,
+}
+
+impl BeforeJudge {
+    /// Whether check `i` waits for the judge: it needs the judge and every check it depends
+    /// on passed or waits too.
+    pub(crate) fn awaits_judge(&self, i: usize) -> bool {
+        self.deferred.get(i).copied().unwrap_or(false)
+    }
+
+    /// Every verdict, the checks that waited evaluated on `judged` (the index with the
+    /// judge's grades); the others keep their outcomes.
+    pub(crate) fn finish<'a>(
+        self,
+        judged: &'a TranscriptIndex<'a>,
+        expectations: &'a [Expectation],
+        labels: Option<&[String]>,
+    ) -> Vec<Verdict> {
+        let mut evaluator = Evaluator::new(judged, expectations, None);
+        evaluator.outcomes = self.outcomes;
+        evaluator.all();
+        verdicts(evaluator.outcomes, expectations, labels)
+    }
+}
+
+/// One verdict per expectation, from its outcome.
+fn verdicts(
+    outcomes: Vec<Option<Outcome>>,
+    expectations: &[Expectation],
+    labels: Option<&[String]>,
+) -> Vec<Verdict> {
+    outcomes
         .into_iter()
         .zip(expectations)
         .enumerate()
@@ -127,6 +174,8 @@ enum Step {
     Wait(usize),
     Next,
     Done(Outcome),
+    /// The check waits for the judge (see [`before_judge`]).
+    Defer,
 }
 
 struct Evaluator<'a> {
@@ -137,9 +186,37 @@ struct Evaluator<'a> {
     outcomes: Vec<Option<Outcome>>,
     /// The checks on the stack of [`Evaluator::outcome`].
     visiting: HashSet<usize>,
+    /// Which checks wait for the judge, in a judged evaluation's first phase.
+    defer: Option<&'a dyn Fn(&Check) -> bool>,
+    /// The checks that wait for the judge, and those depending on one that does.
+    deferred: Vec<bool>,
 }
 
-impl Evaluator<'_> {
+impl<'a> Evaluator<'a> {
+    fn new(
+        index: &'a TranscriptIndex<'a>,
+        expectations: &'a [Expectation],
+        defer: Option<&'a dyn Fn(&Check) -> bool>,
+    ) -> Self {
+        Evaluator {
+            transcript: index.transcript(),
+            index,
+            expectations,
+            ids: id_owners(expectations),
+            outcomes: vec![None; expectations.len()],
+            visiting: HashSet::new(),
+            defer,
+            deferred: vec![false; expectations.len()],
+        }
+    }
+
+    /// Evaluates every check not evaluated yet.
+    fn all(&mut self) {
+        for i in 0..self.expectations.len() {
+            self.outcome(i);
+        }
+    }
+
     /// Evaluates check `root` and, first, the checks it depends on, through any chain.
     ///
     /// Depth first with an explicit stack rather than by recursion, so that a chain of
@@ -147,8 +224,8 @@ impl Evaluator<'_> {
     /// frame is a check and the index of the dependency it looks at next; a check is on the
     /// stack exactly while it is `visiting`, so a dependency that is visiting is a cycle.
     fn outcome(&mut self, root: usize) {
-        // Only a check not evaluated yet.
-        if !matches!(self.outcomes.get(root), Some(None)) {
+        // Only a check not evaluated (nor deferred) yet.
+        if !matches!(self.outcomes.get(root), Some(None)) || self.deferred(root) {
             return;
         }
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
@@ -172,8 +249,19 @@ impl Evaluator<'_> {
                     self.visiting.remove(&i);
                     stack.pop();
                 }
+                Step::Defer => {
+                    if let Some(slot) = self.deferred.get_mut(i) {
+                        *slot = true;
+                    }
+                    self.visiting.remove(&i);
+                    stack.pop();
+                }
             }
         }
+    }
+
+    fn deferred(&self, i: usize) -> bool {
+        self.deferred.get(i).copied().unwrap_or(false)
     }
 
     /// What check `i` does with its dependency number `next`: wait for it to be evaluated,
@@ -194,13 +282,17 @@ impl Evaluator<'_> {
             )));
         }
         let Some(dep) = e.depends_on.get(next) else {
-            return Step::Done(self.own_outcome(e));
+            return self.own_outcome(e);
         };
         let Some(&d) = self.ids.get(dep.as_str()) else {
             return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`")));
         };
         if self.visiting.contains(&d) {
             return Step::Done(Outcome::error(format!("dependency cycle through `{dep}`")));
+        }
+        if self.deferred(d) {
+            // Its status is known only once the judge has graded: so is this one's.
+            return Step::Defer;
         }
         let outcome = match self.outcomes.get(d) {
             Some(Some(outcome)) => outcome,
@@ -222,27 +314,40 @@ impl Evaluator<'_> {
     }
 
     /// The check's own outcome, its dependencies having passed.
-    fn own_outcome(&self, e: &Expectation) -> Outcome {
+    fn own_outcome(&self, e: &Expectation) -> Step {
+        match self.early_outcome(e) {
+            Some(outcome) => Step::Done(outcome),
+            None if self.defer.is_some_and(|defer| defer(&e.check)) => Step::Defer,
+            None => Step::Done(self.checked_outcome(e)),
+        }
+    }
+
+    /// The error a check gets whatever its own evaluation would say: a constraint it can never
+    /// meet, no turn to see, a failed turn, a gap in what it reads.
+    fn early_outcome(&self, e: &Expectation) -> Option<Outcome> {
         // A check that can never pass says so whatever the transcript holds.
         if let Some(problem) = e.check.problem() {
-            return Outcome::error(format!("impossible constraint: {problem}"));
+            return Some(Outcome::error(format!("impossible constraint: {problem}")));
         }
         // Nothing ran: no check has anything to see, absence checks (`no_tools()`, ...)
         // included, so none may pass.
         if e.scope == Scope::Conversation && self.transcript.turns.is_empty() {
-            return Outcome::error("no turn ran");
+            return Some(Outcome::error("no turn ran"));
         }
         if let Scope::Turn(t) | Scope::UpTo(t) = e.scope {
             match self.transcript.turns.get(t) {
                 None => {
-                    return Outcome::error(format!("turn {} did not run", turn_number(t)));
+                    return Some(Outcome::error(format!(
+                        "turn {} did not run",
+                        turn_number(t)
+                    )));
                 }
                 Some(turn) => {
                     if let Some(err) = &turn.error {
-                        return Outcome::error(format!(
+                        return Some(Outcome::error(format!(
                             "not evaluated: the agent failed on turn {}: {err}",
                             turn_number(t)
-                        ));
+                        )));
                     }
                 }
             }
@@ -251,18 +356,22 @@ impl Evaluator<'_> {
         // What the check reads is known to be incomplete on a turn it sees: no verdict on
         // what was read could be trusted either way.
         let reads = e.check.reads();
-        if let Some((t, gap)) = cx.turns().iter().find_map(|t| {
+        let (t, gap) = cx.turns().iter().find_map(|t| {
             t.reply
                 .gaps
                 .iter()
                 .find(|g| reads.contains(&g.part))
                 .map(|g| (t, g))
-        }) {
-            return Outcome::error(format!(
-                "not evaluated: on turn {}, {gap}",
-                turn_number(t.index)
-            ));
-        }
+        })?;
+        Some(Outcome::error(format!(
+            "not evaluated: on turn {}, {gap}",
+            turn_number(t.index)
+        )))
+    }
+
+    /// The check's own evaluation, nothing standing in its way.
+    fn checked_outcome(&self, e: &Expectation) -> Outcome {
+        let cx = EvalContext::new(self.index, e.scope);
         let outcome = e.check.evaluate_possible(&cx);
         // A pass that rests on something not having happened cannot be confirmed over a turn
         // on which the agent failed: what it would have done there is unknown.

@@ -1,19 +1,17 @@
 //! Grading a run: collect the judge checks' items, answer them from the cache or in one
 //! request, with retries, and hand the grades to evaluation.
 
-use std::collections::HashMap;
-
 use super::attempt::{after_requests, replay_miss};
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
 use crate::check::{
-    ArgConstraint, Check, EvalContext, Expectation, ReplyJson, Scope, Status, Target, ToolCheck,
+    ArgConstraint, Check, EvalContext, Expectation, ReplyJson, Scope, Target, ToolCheck,
     TranscriptIndex,
 };
 use crate::matcher::Matcher;
-use crate::model::Transcript;
 use crate::model::judgement::item_key;
+use crate::model::{Transcript, Verdict};
 use crate::path::FieldPath;
 
 /// Says why judge checks cannot be graded when no judge is configured.
@@ -21,41 +19,50 @@ pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::open
      (or Judge::anthropic, Judge::from_env) in the suite, or AGENT_TEST_JUDGE_MODEL in the \
      environment";
 
-/// Grades the judge checks of a run that need grading: those whose turn ran and whose
-/// dependencies did not already fail. Returns the grades and, when anything was graded, the
-/// judge's usage.
-pub(crate) async fn judge_phase(
+/// A run's checks evaluated once, with the judge's grades where they need them: the
+/// deterministic checks first; then the judge asked, in one request, only for what they leave
+/// open (judge checks whose dependencies passed, semantic matchers); then the checks that
+/// waited. One verdict per expectation, in order, with the grades (for their notes) and, when
+/// anything was graded, the judge's usage.
+pub(crate) async fn evaluate_judged(
     judge: Option<&Judge>,
     transcript: &Transcript,
     expectations: &[Expectation],
+    labels: Option<&[String]>,
     repeat: usize,
-) -> (Judgements, Option<JudgeUsage>) {
-    if !expectations.iter().any(|e| needs_judge(&e.check)) {
-        return (Judgements::default(), None);
-    }
-    let Some(judge) = judge else {
-        return (Judgements::unavailable(NO_JUDGE), None);
+) -> (Vec<Verdict>, Judgements, Option<JudgeUsage>) {
+    let judgements = if !expectations.iter().any(|e| needs_judge(&e.check)) {
+        Judgements::default()
+    } else if let Some(judge) = judge {
+        let index = TranscriptIndex::new(transcript);
+        let before = crate::evaluate::before_judge(&index, expectations, &needs_judge);
+        let now = EvalContext::new(&index, Scope::Conversation)
+            .env()
+            .now
+            .clone();
+        let items = items(&index, expectations, &before, &now);
+        let (judgements, usage) = if items.is_empty() {
+            (Judgements::default(), None)
+        } else {
+            let (grades, usage, notes) = judge.grade_keyed(&items, repeat).await;
+            let grades = items.into_iter().map(|(key, _)| key).zip(grades).collect();
+            let judgements = Judgements {
+                grades,
+                unavailable: None,
+                now: Some(now),
+                notes,
+            };
+            (judgements, Some(usage))
+        };
+        let judged = TranscriptIndex::new(transcript).with_judgements(Some(&judgements));
+        let verdicts = before.finish(&judged, expectations, labels);
+        return (verdicts, judgements, usage);
+    } else {
+        Judgements::unavailable(NO_JUDGE)
     };
-    let index = TranscriptIndex::new(transcript);
-    let now = EvalContext::new(&index, crate::check::Scope::Conversation)
-        .env()
-        .now
-        .clone();
-    let items = items(&index, expectations, &now);
-    if items.is_empty() {
-        return (Judgements::default(), None);
-    }
-    let (grades, usage, notes) = judge.grade_keyed(&items, repeat).await;
-    let grades = items.into_iter().map(|(key, _)| key).zip(grades).collect();
-    (
-        Judgements {
-            grades,
-            unavailable: None,
-            now: Some(now),
-            notes,
-        },
-        Some(usage),
-    )
+    let verdicts =
+        crate::evaluate::evaluate_with(transcript, expectations, Some(&judgements), labels);
+    (verdicts, judgements, None)
 }
 
 /// Whether a check needs the judge: a judge check, or a check with a semantic matcher.
@@ -251,66 +258,14 @@ struct Slot<'i> {
     error: String,
 }
 
-/// The distinct items to grade, each with its key (its JSON).
+/// The distinct items to grade, each with its key (its JSON): the semantic matchers of the
+/// checks waiting for the judge, and the judge checks among them.
 fn items<'t>(
     index: &'t TranscriptIndex<'t>,
     expectations: &'t [Expectation],
+    before: &crate::evaluate::BeforeJudge,
     now: &jiff::Zoned,
 ) -> Vec<(String, JudgeItem)> {
-    // A first, judge-less pass on the same index tells which deterministic dependencies
-    // failed: checks that depend on them are skipped, so grading them would be wasted money.
-    let first = crate::evaluate::evaluate_on(index, expectations, None);
-    let ids = crate::evaluate::id_owners(expectations);
-    // Whether a check's status is only known after grading: it needs the judge, or depends
-    // (through any chain) on one that does.
-    let mut memo: HashMap<usize, bool> = HashMap::new();
-    // Depth first with an explicit stack (a chain of thousands of `depends_on` must not
-    // exhaust the stack); a check in progress counts as not pending, as a cycle is an error
-    // verdict anyway.
-    fn pending(
-        root: usize,
-        expectations: &[Expectation],
-        ids: &HashMap<&str, usize>,
-        memo: &mut HashMap<usize, bool>,
-    ) -> bool {
-        if let Some(&p) = memo.get(&root) {
-            return p;
-        }
-        memo.insert(root, false);
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        while let Some(&(i, next)) = stack.last() {
-            let Some(e) = expectations.get(i) else {
-                stack.pop(); // no such check: not pending
-                continue;
-            };
-            if next == 0 && needs_judge(&e.check) {
-                memo.insert(i, true);
-                stack.pop();
-                continue;
-            }
-            let Some(dep) = e.depends_on.get(next) else {
-                stack.pop(); // not pending: memo[i] stays false
-                continue;
-            };
-            let advance = |stack: &mut Vec<(usize, usize)>| {
-                if let Some(top) = stack.last_mut() {
-                    top.1 = next.saturating_add(1);
-                }
-            };
-            match ids.get(dep.as_str()).map(|&d| (d, memo.get(&d).copied())) {
-                None | Some((_, Some(false))) => advance(&mut stack),
-                Some((_, Some(true))) => {
-                    memo.insert(i, true);
-                    stack.pop();
-                }
-                Some((d, None)) => {
-                    memo.insert(d, false);
-                    stack.push((d, 0));
-                }
-            }
-        }
-        memo.get(&root).copied().unwrap_or(false)
-    }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut add = |item: JudgeItem| {
@@ -319,31 +274,20 @@ fn items<'t>(
             out.push((key, item));
         }
     };
-    for e in expectations {
-        // A check that can never pass is an error verdict whatever the judge says: no money
-        // is spent on it.
-        if e.check.problem().is_some() {
+    // A check waits only when nothing decided it first — an impossible constraint, a turn
+    // that did not run, a dependency that failed — so no money is spent on a settled verdict.
+    for (i, e) in expectations.iter().enumerate() {
+        if !before.awaits_judge(i) {
             continue;
         }
-        if !matches!(e.check, Check::Judge(_)) {
-            semantic_items(&e.check, &EvalContext::new(index, e.scope), now, &mut add);
-            continue;
-        }
-        let Check::Judge(check) = &e.check else {
-            continue;
-        };
-        let deps_ok = e.depends_on.iter().all(|d| match ids.get(d.as_str()) {
-            Some(&i) => {
-                pending(i, expectations, &ids, &mut memo)
-                    || first.get(i).is_some_and(|v| v.status == Status::Pass)
+        let cx = EvalContext::new(index, e.scope);
+        match &e.check {
+            Check::Judge(check) => {
+                if let Ok(item) = check.item(&cx) {
+                    add(item);
+                }
             }
-            None => false,
-        });
-        if !deps_ok {
-            continue;
-        }
-        if let Ok(item) = check.item(&EvalContext::new(index, e.scope)) {
-            add(item);
+            check => semantic_items(check, &cx, now, &mut add),
         }
     }
     out
@@ -605,7 +549,8 @@ mod tests {
                 checks.push(reply().contains("nope").id("f0").into_expectation());
                 checks.push(judge("is kind").depends_on("f0").into_expectation());
                 let now = jiff::Timestamp::UNIX_EPOCH.to_zoned(jiff::tz::TimeZone::UTC);
-                items(&index, &checks, &now)
+                let before = crate::evaluate::before_judge(&index, &checks, &needs_judge);
+                items(&index, &checks, &before, &now)
                     .into_iter()
                     .map(|(key, _)| key)
                     .collect::<Vec<_>>()

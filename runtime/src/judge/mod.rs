@@ -49,7 +49,7 @@ pub use crate::model::judge_usage::JudgeUsage;
 pub use crate::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
-pub(crate) use grade::{judge_phase, needs_judge};
+pub(crate) use grade::{evaluate_judged, needs_judge};
 pub use model::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
 pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};

@@ -125,7 +125,7 @@ pub(super) fn fast(text: &str, depth: Depth) -> Option<RecordedRun> {
 }
 
 /// JSON text parsed once, bounded by the depth scan instead of serde_json's limit.
-pub(super) fn parse(text: &str, file: &Path, depth: Depth) -> Result<Value, LoadError> {
+pub(super) fn parse_text(text: &str, file: &Path, depth: Depth) -> Result<Value, LoadError> {
     depth.check(file)?;
     crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))
 }
@@ -166,7 +166,7 @@ pub(super) fn from_text(text: &str, file: &Path) -> Result<RecordedRun, LoadErro
         return Ok(run);
     }
     // Something is wrong: the strict reader names it (the fast path builds no error).
-    from_value(parse(text, file, depth)?, file)
+    from_value(parse_text(text, file, depth)?, file)
 }
 
 /// The doors a recorded run had before [`load::run`](super::run) read every run.

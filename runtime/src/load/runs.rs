@@ -26,7 +26,7 @@ pub(super) fn from_text(
             if let Some(run) = recording::fast(text, depth) {
                 return Ok(run);
             }
-            let value = recording::parse(text, file, depth)?;
+            let value = recording::parse_text(text, file, depth)?;
             if recording::is_recording(&value) {
                 return recording::from_value(value, file);
             }

@@ -2,7 +2,6 @@
 
 use crate::check::{Expectation, Outcome, Severity};
 use crate::judge::Judge;
-use crate::judge::{JudgeUsage, Judgements};
 use crate::model::ScenarioInfo;
 use crate::model::Verdict;
 use crate::model::{Context, Transcript};
@@ -90,7 +89,14 @@ impl ScenarioEvaluator {
     ///
     /// See the type's example.
     pub fn evaluate(&self, transcript: Transcript) -> Report {
-        self.report(self.with_context(transcript), None, None)
+        let transcript = self.with_context(transcript);
+        let checked = crate::evaluate::evaluate_with(
+            &transcript,
+            &self.expectations,
+            None,
+            Some(&self.labels),
+        );
+        self.report(transcript, checked)
     }
 
     /// Evaluates the checks on a recorded transcript, with `judge` grading the judge checks
@@ -110,15 +116,17 @@ impl ScenarioEvaluator {
     pub async fn evaluate_judged(&self, transcript: Transcript, judge: Option<&Judge>) -> Report {
         let transcript = self.with_context(transcript);
         let cassette = crate::agent::cassette_entries::EntriesUsed::default();
-        let (judgements, usage) = cassette
-            .scope(crate::judge::judge_phase(
+        let (checked, judgements, usage) = cassette
+            .scope(crate::judge::evaluate_judged(
                 judge,
                 &transcript,
                 &self.expectations,
+                Some(&self.labels),
                 0,
             ))
             .await;
-        let mut report = self.report(transcript, Some(&judgements), usage);
+        let mut report = self.report(transcript, checked);
+        report.judge = usage;
         report.add_notes(judgements.notes());
         report.cassette = cassette.list();
         report
@@ -133,28 +141,18 @@ impl ScenarioEvaluator {
         transcript
     }
 
-    fn report(
-        &self,
-        transcript: Transcript,
-        judgements: Option<&Judgements>,
-        usage: Option<JudgeUsage>,
-    ) -> Report {
+    /// The report of a recorded run: the agent's failed turns, the checks' verdicts, then
+    /// what a recording cannot show and the variable checks.
+    fn report(&self, transcript: Transcript, checked: Vec<Verdict>) -> Report {
         let mut verdicts = crate::evaluate::turn_failures(&transcript);
-        verdicts.extend(crate::evaluate::evaluate_with(
-            &transcript,
-            &self.expectations,
-            judgements,
-            Some(&self.labels),
-        ));
+        verdicts.extend(checked);
         verdicts.extend(self.live_only.iter().cloned());
         verdicts.extend(
             self.variables
                 .iter()
                 .map(|v| v.verdict(&transcript, self.interpolate)),
         );
-        let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
-        report.judge = usage;
-        report
+        Report::new(self.info.clone(), verdicts, transcript, 0)
     }
 }
 

@@ -14,8 +14,8 @@ use crate::agent::cassette_entries::EntriesUsed;
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use crate::clock::Clock;
-use crate::evaluate::{evaluate_with, turn_failures};
-use crate::judge::{Judge, JudgeUsage, judge_phase};
+use crate::evaluate::turn_failures;
+use crate::judge::{Judge, JudgeUsage, evaluate_judged};
 use crate::model::ScenarioInfo;
 use crate::model::Verdict;
 use crate::model::{Context, Message, Transcript, Turn};
@@ -541,21 +541,17 @@ impl ScenarioRun {
         } else {
             None
         };
-        let (judgements, judge_usage) = self
+        let (checked, judgements, judge_usage) = self
             .cassette
-            .scope(judge_phase(
+            .scope(evaluate_judged(
                 judge.as_ref(),
                 &self.transcript,
                 &self.expectations,
+                None,
                 self.info.repeat,
             ))
             .await;
-        verdicts.extend(evaluate_with(
-            &self.transcript,
-            &self.expectations,
-            Some(&judgements),
-            None,
-        ));
+        verdicts.extend(checked);
         if let Some(usage) = judge_usage {
             self.add_step_usage(usage);
         }

@@ -96,6 +96,68 @@ async fn every_judge_check_of_a_run_goes_in_one_request() {
     ));
 }
 
+/// A judged run evaluates each check once: the deterministic checks before the judge is
+/// asked, the judge checks (and what depends on them) after; a judge check whose dependency
+/// failed is skipped and never sent.
+#[tokio::test]
+async fn a_judged_run_evaluates_each_check_once_and_sends_only_what_is_open() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (url, server) = judge_server(vec![]).await;
+    let agent = agent_fn(|_r| async { "Refund issued." });
+    let mut run = ScenarioRun::new(
+        Suite::new().agent(agent).judge(local(&url, cache("once"))),
+        "once",
+    );
+    run.user("refund please").await;
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&seen);
+    run.expect_turn(
+        check("counted", move |cx| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            cx.reply().contains("Refund")
+        })
+        .id("counted"),
+    );
+    run.expect_turn(reply().contains("voucher").id("voucher"));
+    run.expect_turn(judge("mentions refund").id("graded").depends_on("counted"));
+    run.expect_turn(judge("offers a voucher").depends_on("voucher"));
+    let after = Arc::clone(&seen);
+    run.expect_turn(
+        check("after the judge", move |_| {
+            after.fetch_add(100, Ordering::SeqCst);
+            true
+        })
+        .depends_on("graded"),
+    );
+    let report = run.report().await;
+    assert_eq!(
+        statuses(&report),
+        [
+            ("counted".to_owned(), Status::Pass),
+            ("reply contains \"voucher\"".to_owned(), Status::Fail),
+            (
+                "judge \"mentions refund\" (score ≥ 0.8)".to_owned(),
+                Status::Pass
+            ),
+            (
+                "judge \"offers a voucher\" (score ≥ 0.8)".to_owned(),
+                Status::Skipped
+            ),
+            ("after the judge".to_owned(), Status::Pass),
+        ],
+        "{report}"
+    );
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        101,
+        "each custom check ran once"
+    );
+    let checks = server.checks(0);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["criteria"], "mentions refund");
+}
+
 /// A judge check that can never pass (its threshold is outside 0..=1) is an error verdict and
 /// is not sent to the judge: no money is spent on it.
 #[tokio::test]
