@@ -97,7 +97,8 @@ struct Entry {
 }
 
 /// Every seed format, in the order of the seed documents (the order of [`SeedFormat::ALL`]).
-/// Adding a format is a module, a variant and a line here.
+/// Adding a format is a module, a variant, a line here and its place in [`DETECTION_ORDER`]
+/// (a test fails until both are there; the compiler checks the table's length).
 const FORMATS: [Entry; 5] = [
     Entry {
         format: SeedFormat::Mibo,
@@ -138,7 +139,7 @@ const FORMATS: [Entry; 5] = [
 
 /// The order documents are recognised in, most specific first: a MorganaBench example or a
 /// PromptKit document could also pass for a looser format.
-const DETECTION_ORDER: [SeedFormat; 5] = [
+const DETECTION_ORDER: &[SeedFormat] = &[
     SeedFormat::MorganaBench,
     SeedFormat::PromptKit,
     SeedFormat::Lamdis,
@@ -148,13 +149,15 @@ const DETECTION_ORDER: [SeedFormat; 5] = [
 
 impl SeedFormat {
     /// Every format, in the order of the seed documents.
-    pub const ALL: [SeedFormat; 5] = [
-        FORMATS[0].format,
-        FORMATS[1].format,
-        FORMATS[2].format,
-        FORMATS[3].format,
-        FORMATS[4].format,
-    ];
+    pub const ALL: [SeedFormat; FORMATS.len()] = {
+        let mut all = [SeedFormat::Mibo; FORMATS.len()];
+        let (mut slots, mut entries): (&mut [SeedFormat], &[Entry]) = (&mut all, &FORMATS);
+        while let ([slot, more @ ..], [entry, others @ ..]) = (slots, entries) {
+            *slot = entry.format;
+            (slots, entries) = (more, others);
+        }
+        all
+    };
 
     fn entry(self) -> &'static Entry {
         // Every variant has its entry (a test says so).
@@ -273,7 +276,8 @@ pub fn detect(text: &str, file: impl AsRef<Path>) -> Option<SeedFormat> {
 /// ```
 pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
     DETECTION_ORDER
-        .into_iter()
+        .iter()
+        .copied()
         .find(|f| (f.entry().detect)(doc))
 }
 
@@ -440,9 +444,31 @@ mod tests {
 
     #[test]
     fn every_format_has_one_entry_and_is_detected() {
-        for f in SeedFormat::ALL {
+        // Every variant, by a match the compiler holds to the enum: a new one fails to compile
+        // here, then fails below until it has its line in FORMATS and DETECTION_ORDER.
+        let every = |f: SeedFormat| match f {
+            SeedFormat::Mibo
+            | SeedFormat::McpLab
+            | SeedFormat::PromptKit
+            | SeedFormat::Lamdis
+            | SeedFormat::MorganaBench => f,
+        };
+        let variants = [
+            every(SeedFormat::Mibo),
+            every(SeedFormat::McpLab),
+            every(SeedFormat::PromptKit),
+            every(SeedFormat::Lamdis),
+            every(SeedFormat::MorganaBench),
+        ];
+        for f in variants {
             assert_eq!(FORMATS.iter().filter(|e| e.format == f).count(), 1, "{f:?}");
-            assert!(DETECTION_ORDER.contains(&f), "{f:?}");
+            assert_eq!(
+                DETECTION_ORDER.iter().filter(|&&d| d == f).count(),
+                1,
+                "{f:?}"
+            );
         }
+        assert_eq!(FORMATS.len(), variants.len());
+        assert_eq!(DETECTION_ORDER.len(), variants.len());
     }
 }

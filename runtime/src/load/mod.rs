@@ -82,7 +82,7 @@ pub fn cases_from_text(
     file: impl AsRef<Path>,
     format: Option<SeedFormat>,
 ) -> Result<Vec<ImportedCase>, LoadError> {
-    scenarios::from_text(text, file.as_ref(), format)
+    scenarios::read_cases(text, file.as_ref(), format)
 }
 
 /// A run to evaluate: a recorded run, a JSON report, or a trace in the format named (else
@@ -126,5 +126,5 @@ pub fn run_from_text(
     file: impl AsRef<Path>,
     format: Option<TraceFormat>,
 ) -> Result<RecordedRun, LoadError> {
-    runs::from_text(text, file.as_ref(), format)
+    runs::read_run(text, file.as_ref(), format)
 }

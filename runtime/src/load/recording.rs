@@ -160,7 +160,7 @@ pub(super) fn from_value(mut value: Value, file: &Path) -> Result<RecordedRun, L
 }
 
 /// A recorded run (or a JSON report) from its text, and nothing else (no trace).
-pub(super) fn from_text(text: &str, file: &Path) -> Result<RecordedRun, LoadError> {
+pub(super) fn read_recording(text: &str, file: &Path) -> Result<RecordedRun, LoadError> {
     let depth = Depth::scan(text);
     if let Some(run) = fast(text, depth) {
         return Ok(run);
@@ -185,7 +185,7 @@ impl RecordedRun {
     )]
     pub fn load(path: impl AsRef<Path>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        from_text(&crate::util::input::read_text(path)?, path)
+        read_recording(&crate::util::input::read_text(path)?, path)
     }
 
     /// Reads a recorded run (or a JSON report) from JSON text; `file` names it in errors.
@@ -201,7 +201,7 @@ impl RecordedRun {
         note = "use `agent_test::load::run_from_text(text, file, None)`, which reads traces too"
     )]
     pub fn from_json(text: &str, file: impl AsRef<Path>) -> Result<Self, LoadError> {
-        from_text(text, file.as_ref())
+        read_recording(text, file.as_ref())
     }
 
     /// Reads a recorded run (or a JSON report) from parsed JSON; `file` names it in errors.

@@ -14,7 +14,7 @@ use crate::util::input::{LoadError, LoadErrorKind};
 const TRACE_DEPTH: usize = 127;
 
 /// See [`super::run_from_text`].
-pub(super) fn from_text(
+pub(super) fn read_run(
     text: &str,
     file: &Path,
     format: Option<TraceFormat>,

@@ -10,7 +10,7 @@ use crate::scenario::Scenario;
 use crate::util::input::{LoadError, load_value};
 
 /// See [`super::cases_from_text`].
-pub(super) fn from_text(
+pub(super) fn read_cases(
     text: &str,
     file: &Path,
     format: Option<SeedFormat>,
