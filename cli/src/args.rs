@@ -563,7 +563,7 @@ fn trace_formats() -> ValueParser {
 }
 
 fn mcp_server(s: &str) -> Result<McpServer, String> {
-    McpServer::parse(s)
+    McpServer::parse(s).map_err(|e| e.to_string())
 }
 
 /// A size in bytes: `500000`, `64KiB`, `32MiB`, `1GiB` (at least 1 KiB, at most 4 GiB).

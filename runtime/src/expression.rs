@@ -3,6 +3,8 @@
 // Every computation on input is checked: an overflow is an error verdict, never a panic.
 #![deny(clippy::arithmetic_side_effects)]
 
+mod error;
+
 use std::fmt;
 
 use agent_test_expr::{Expr, ExprKind, Func, MAX_DEPTH, Unit, parse_time_of_day};
@@ -16,6 +18,8 @@ use crate::model::Context;
 use crate::model::judgement::Judgements;
 use crate::path::FieldPath;
 use crate::util::text::compact;
+use error::Fault;
+pub use error::{ExprError, ExprErrorKind};
 
 /// What an expression is evaluated against: "now" (the run's pinned clock, in its time zone)
 /// and the context variables.
@@ -97,26 +101,31 @@ impl ExprValue {
 /// Serialises as its source.
 ///
 /// ```
-/// use agent_test::{Clock, Expression, Env, model::Context};
+/// use agent_test::{Clock, Env, ExprErrorKind, Expression, model::Context};
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let mut context = Context::default();
 /// context.insert("ORDER_JSON", r#"{"items": [{"sku": "ABC-123"}]}"#);
 /// let env = Env::new(&now, &context);
 /// let e = Expression::new("CONCAT('sku-', LOWER(JSON_EXTRACT(ORDER_JSON, 'items.0.sku')))");
 /// assert_eq!(e.eval(&env).unwrap().to_json(), serde_json::json!("sku-abc-123"));
-/// assert!(Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).is_err());
+/// let err = Expression::new("DATE_ADD(TODAY(), 1, 'fortnight')").eval(&env).unwrap_err();
+/// assert_eq!(err.kind, ExprErrorKind::Invalid);
 ///
 /// // Dates go from the year -9999 to 9999; beyond is an error, never an overflow.
-/// assert_eq!(Expression::new("DATE_ADD('9999-12-31', 1, 'day')").eval(&env).unwrap_err(),
+/// let err = Expression::new("DATE_ADD('9999-12-31', 1, 'day')").eval(&env).unwrap_err();
+/// assert_eq!(err.kind, ExprErrorKind::OutOfRange);
+/// assert_eq!(err.to_string(),
 ///            "`DATE_ADD('9999-12-31', 1, 'day')`: DATE_ADD: the result is out of range (dates go from the year -9999 to 9999)");
 /// // A count that is out of range for any date is refused when the expression is built.
-/// assert_eq!(Expression::new("DATE_SUB(TODAY(), -9223372036854775808, 'day')").eval(&env).unwrap_err(),
+/// let err = Expression::new("DATE_SUB(TODAY(), -9223372036854775808, 'day')").eval(&env).unwrap_err();
+/// assert_eq!(err.kind, ExprErrorKind::Invalid);
+/// assert_eq!(err.to_string(),
 ///            "invalid expression `DATE_SUB(TODAY(), -9223372036854775808, 'day')`: DATE_SUB: -9223372036854775808 days is out of range (dates go from the year -9999 to 9999)");
 /// ```
 #[derive(Clone)]
 pub struct Expression {
     source: String,
-    parsed: Result<Expr, String>,
+    parsed: Result<Expr, ExprError>,
 }
 
 impl Expression {
@@ -127,11 +136,11 @@ impl Expression {
         let source = source.into();
         let parsed = agent_test_expr::compile(&source, None).map_err(|errors| {
             let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            format!(
-                "invalid expression `{}`: {}",
-                shorten(&source),
-                msgs.join("; ")
-            )
+            ExprError {
+                kind: ExprErrorKind::Invalid,
+                expression: shorten(&source),
+                message: msgs.join("; "),
+            }
         });
         Expression { source, parsed }
     }
@@ -149,16 +158,21 @@ impl Expression {
     /// Why the expression cannot be evaluated whatever the context: it does not parse, or
     /// calls an unknown function, with a wrong number of arguments, or a unit that does not
     /// exist.
-    pub(crate) fn problem(&self) -> Option<&str> {
-        self.parsed.as_ref().err().map(String::as_str)
+    pub(crate) fn problem(&self) -> Option<String> {
+        self.parsed.as_ref().err().map(ToString::to_string)
     }
 
-    /// Evaluates the expression.
+    /// Evaluates the expression; an error says what [kind](ExprErrorKind) of problem stopped
+    /// it (an expression that does not parse is [`ExprErrorKind::Invalid`]).
     ///
     /// See the type's example.
-    pub fn eval(&self, env: &Env<'_>) -> Result<ExprValue, String> {
+    pub fn eval(&self, env: &Env<'_>) -> Result<ExprValue, ExprError> {
         let expr = self.parsed.as_ref().map_err(Clone::clone)?;
-        eval(expr, env, 0).map_err(|e| format!("`{}`: {e}", shorten(&self.source)))
+        eval(expr, env, 0).map_err(|f| ExprError {
+            kind: f.kind,
+            expression: shorten(&self.source),
+            message: f.message,
+        })
     }
 }
 
@@ -172,24 +186,34 @@ fn shorten(source: &str) -> String {
 
 /// `depth`: how many calls enclose `e`. Parsed expressions are never deeper than
 /// [`MAX_DEPTH`]; the guard keeps the evaluator safe whatever the tree.
-fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
+fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, Fault> {
     if depth > MAX_DEPTH {
-        return Err(format!("expression nested deeper than {MAX_DEPTH} levels"));
+        return Err(Fault::new(
+            ExprErrorKind::Invalid,
+            format!("expression nested deeper than {MAX_DEPTH} levels"),
+        ));
     }
     Ok(match &e.kind {
         ExprKind::Str(s) => ExprValue::Json(Value::String(s.clone())),
         ExprKind::Int(i) => ExprValue::Json(integer(*i)),
         ExprKind::Num(n) => ExprValue::Json(number(*n)),
-        ExprKind::Var(name) => ExprValue::Json(
-            env.context
-                .get(name)
-                .cloned()
-                .ok_or_else(|| format!("unknown context variable `{name}`"))?,
-        ),
+        ExprKind::Var(name) => {
+            ExprValue::Json(env.context.get(name).cloned().ok_or_else(|| {
+                Fault::new(
+                    ExprErrorKind::UnknownVariable,
+                    format!("unknown context variable `{name}`"),
+                )
+            })?)
+        }
         ExprKind::Call { func, args } => {
-            let arg = |i: usize| -> Result<ExprValue, String> {
+            let arg = |i: usize| -> Result<ExprValue, Fault> {
                 args.get(i)
-                    .ok_or_else(|| format!("{} is missing an argument", func.name()))
+                    .ok_or_else(|| {
+                        Fault::new(
+                            ExprErrorKind::Invalid,
+                            format!("{} is missing an argument", func.name()),
+                        )
+                    })
                     .and_then(|a| eval(a, env, depth.saturating_add(1)))
             };
             match func {
@@ -200,12 +224,17 @@ fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
                     let (count, shown) = as_count(&arg(1)?)?;
                     let unit = arg(2)?.text();
                     let unit = Unit::parse(&unit).ok_or_else(|| {
-                        format!("unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)")
+                        Fault::bad_argument(format!(
+                            "unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)"
+                        ))
                     })?;
                     let out_of_range = |what: String| {
-                        format!(
-                            "{}: {what} is out of range (dates go from the year -9999 to 9999)",
-                            func.name()
+                        Fault::new(
+                            ExprErrorKind::OutOfRange,
+                            format!(
+                                "{}: {what} is out of range (dates go from the year -9999 to 9999)",
+                                func.name()
+                            ),
                         )
                     };
                     let signed = if *func == Func::DateSub {
@@ -225,18 +254,20 @@ fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
                         When::Date(d) => d,
                         When::At(z) => z.date(),
                     };
-                    let t = parse_time_of_day(&arg(1)?.text())?;
+                    let t = parse_time_of_day(&arg(1)?.text()).map_err(Fault::bad_argument)?;
                     let time = Time::new(
                         i8::try_from(t.hour).unwrap_or(i8::MAX),
                         i8::try_from(t.minute).unwrap_or(i8::MAX),
                         i8::try_from(t.second).unwrap_or(i8::MAX),
                         0,
                     )
-                    .map_err(|e| format!("AT_TIME: {e}"))?;
+                    .map_err(|e| Fault::bad_argument(format!("AT_TIME: {e}")))?;
                     ExprValue::DateTime(
                         date.to_datetime(time)
                             .to_zoned(env.now.time_zone().clone())
-                            .map_err(|e| format!("AT_TIME: {e}"))?,
+                            .map_err(|e| {
+                                Fault::new(ExprErrorKind::OutOfRange, format!("AT_TIME: {e}"))
+                            })?,
                     )
                 }
                 Func::FormatDate => {
@@ -245,7 +276,9 @@ fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
                         When::Date(d) => jiff::fmt::strtime::format(fmt.as_bytes(), d),
                         When::At(z) => jiff::fmt::strtime::format(fmt.as_bytes(), &z),
                     }
-                    .map_err(|e| format!("FORMAT_DATE: invalid format '{fmt}': {e}"))?;
+                    .map_err(|e| {
+                        Fault::bad_argument(format!("FORMAT_DATE: invalid format '{fmt}': {e}"))
+                    })?;
                     ExprValue::Json(Value::String(text))
                 }
                 Func::Concat => {
@@ -259,15 +292,21 @@ fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, String> {
                 Func::Lower => ExprValue::Json(Value::String(arg(0)?.text().to_lowercase())),
                 Func::JsonExtract => {
                     let data = match arg(0)?.to_json() {
-                        Value::String(s) => serde_json::from_str::<Value>(&s)
-                            .map_err(|e| format!("JSON_EXTRACT: the data is not JSON: {e}"))?,
+                        Value::String(s) => serde_json::from_str::<Value>(&s).map_err(|e| {
+                            Fault::bad_argument(format!("JSON_EXTRACT: the data is not JSON: {e}"))
+                        })?,
                         other => other,
                     };
                     let path = arg(1)?.text();
                     let found = FieldPath::new(path.as_str())
                         .get(&data)
                         .cloned()
-                        .ok_or_else(|| format!("JSON_EXTRACT: nothing at '{path}'"))?;
+                        .ok_or_else(|| {
+                            Fault::new(
+                                ExprErrorKind::NotFound,
+                                format!("JSON_EXTRACT: nothing at '{path}'"),
+                            )
+                        })?;
                     ExprValue::Json(found)
                 }
             }
@@ -294,7 +333,7 @@ fn number(n: f64) -> Value {
 
 /// A count: its value (`None` when it is whole but beyond `i128`, like `1e39`) and how it
 /// was written, for messages. Anything but a whole number is an error.
-fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), String> {
+fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), Fault> {
     /// Beyond this a float does not fit an `i128` (and is far out of any date range).
     const HUGE: f64 = 1e38;
     match v.to_json() {
@@ -306,7 +345,11 @@ fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), String> {
             let value = match (exact, n.as_f64()) {
                 (Some(i), _) => Some(i),
                 (None, Some(f)) if f.fract() == 0.0 => (f.abs() < HUGE).then_some(f as i128),
-                _ => return Err(format!("the count must be a whole number, got {n}")),
+                _ => {
+                    return Err(Fault::bad_argument(format!(
+                        "the count must be a whole number, got {n}"
+                    )));
+                }
             };
             Ok((value, n.to_string()))
         }
@@ -319,13 +362,15 @@ fn as_count(v: &ExprValue) -> Result<(Option<i128>, String), String> {
                 {
                     Ok((None, t.to_owned()))
                 }
-                _ => Err(format!("the count must be a whole number, got '{s}'")),
+                _ => Err(Fault::bad_argument(format!(
+                    "the count must be a whole number, got '{s}'"
+                ))),
             }
         }
-        other => Err(format!(
+        other => Err(Fault::bad_argument(format!(
             "the count must be a number, got {}",
             compact(&other)
-        )),
+        ))),
     }
 }
 
@@ -353,7 +398,7 @@ enum When {
 }
 
 /// Dates and date-times stay; text is read as a date or an instant.
-fn as_when(v: ExprValue, env: &Env<'_>) -> Result<When, String> {
+fn as_when(v: ExprValue, env: &Env<'_>) -> Result<When, Fault> {
     match v {
         ExprValue::Date(d) => Ok(When::Date(d)),
         ExprValue::DateTime(z) => Ok(When::At(z)),
@@ -363,9 +408,12 @@ fn as_when(v: ExprValue, env: &Env<'_>) -> Result<When, String> {
             }
             parse_instant(&s, env.now.time_zone())
                 .map(When::At)
-                .ok_or_else(|| format!("'{s}' is not a date"))
+                .ok_or_else(|| Fault::bad_argument(format!("'{s}' is not a date")))
         }
-        ExprValue::Json(other) => Err(format!("{} is not a date", compact(&other))),
+        ExprValue::Json(other) => Err(Fault::bad_argument(format!(
+            "{} is not a date",
+            compact(&other)
+        ))),
     }
 }
 
@@ -443,9 +491,76 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                Expression::new(source).eval(&env).unwrap_err(),
+                Expression::new(source).eval(&env).unwrap_err().to_string(),
                 format!("`{source}`: {message}")
             );
         }
+    }
+
+    /// Each kind of problem, from an absent variable to garbled data, is told by its kind.
+    #[test]
+    fn errors_have_kinds() {
+        let now = crate::clock::Clock::fixed("2026-11-22T09:30:00Z")
+            .now("UTC")
+            .unwrap();
+        let mut context = Context::default();
+        context.insert("DUE", "next tuesday-ish");
+        context.insert("RAW", "{not json");
+        context.insert("N", "1.5");
+        let env = Env::new(&now, &context);
+        for (source, kind, message) in [
+            ("CONCAT(", ExprErrorKind::Invalid, None),
+            ("NOPE()", ExprErrorKind::Invalid, None),
+            (
+                "UPPER(MISSING)",
+                ExprErrorKind::UnknownVariable,
+                Some("unknown context variable `MISSING`"),
+            ),
+            (
+                "DATE_ADD(DUE, 1, 'day')",
+                ExprErrorKind::BadArgument,
+                Some("'next tuesday-ish' is not a date"),
+            ),
+            (
+                "DATE_ADD(TODAY(), N, 'day')",
+                ExprErrorKind::BadArgument,
+                Some("the count must be a whole number, got '1.5'"),
+            ),
+            (
+                "AT_TIME(TODAY(), DUE)",
+                ExprErrorKind::BadArgument,
+                Some("invalid time 'next tuesday-ish': use '14:30', '09:00:00' or '3:30 PM'"),
+            ),
+            ("JSON_EXTRACT(RAW, 'a')", ExprErrorKind::BadArgument, None),
+            (
+                "DATE_ADD('9999-12-31', 1, 'week')",
+                ExprErrorKind::OutOfRange,
+                None,
+            ),
+            (
+                "JSON_EXTRACT('{\"a\": 1}', 'b')",
+                ExprErrorKind::NotFound,
+                Some("JSON_EXTRACT: nothing at 'b'"),
+            ),
+        ] {
+            let err = Expression::new(source).eval(&env).unwrap_err();
+            assert_eq!(err.kind, kind, "{source}: {err}");
+            assert_eq!(err.expression, source);
+            if let Some(message) = message {
+                assert_eq!(err.message, message, "{source}");
+            }
+            let prefix = if kind == ExprErrorKind::Invalid {
+                format!("invalid expression `{source}`: ")
+            } else {
+                format!("`{source}`: ")
+            };
+            assert_eq!(err.to_string(), format!("{prefix}{}", err.message));
+        }
+        // A long expression is named by its first 100 characters.
+        let long = format!("CONCAT('{}', MISSING)", "x".repeat(120));
+        let err = Expression::new(long.as_str()).eval(&env).unwrap_err();
+        assert_eq!(err.kind, ExprErrorKind::UnknownVariable);
+        assert_eq!(err.expression.chars().count(), 101);
+        assert!(err.expression.ends_with('…'));
     }
 }

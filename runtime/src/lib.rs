@@ -71,14 +71,14 @@ mod util;
 
 pub use clock::Clock;
 pub use evaluate::evaluate;
-pub use expression::{Env, ExprValue, Expression};
+pub use expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
 pub use model::info::ScenarioInfo;
 pub use load::MAX_RECORDING_DEPTH;
 pub use model::recording::RecordedRun;
 pub use model::verdict::Verdict;
 pub use run::{
-    DEFAULT_TURN_TIMEOUT, DeclaredTools, Extraction, Repeats, ScenarioEvaluator, ScenarioRun,
-    SimulatedUser, Suite, run_file_case, simulated_user,
+    DEFAULT_TURN_TIMEOUT, DeclaredTools, DeclaredToolsError, DeclaredToolsErrorKind, Extraction,
+    Repeats, ScenarioEvaluator, ScenarioRun, SimulatedUser, Suite, run_file_case, simulated_user,
 };
 /// The JSON library of the model (`serde_json::Value` is everywhere in it).
 pub use serde_json;

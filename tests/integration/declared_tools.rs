@@ -82,7 +82,16 @@ fn a_call_of_an_undeclared_tool_is_reported() {
             .problems("lookup_order", &json!({"order_id": "ORD-1"}))
             .is_empty()
     );
-    assert!(agent_test::DeclaredTools::from_json(&json!({"nope": 1})).is_err());
+    let err = agent_test::DeclaredTools::from_json(&json!({"nope": 1})).unwrap_err();
+    assert_eq!(err.kind, agent_test::DeclaredToolsErrorKind::NotTools);
+    assert_eq!(
+        err.to_string(),
+        "expected a list of tools, or an object with `tools`"
+    );
+    let err = agent_test::DeclaredTools::from_json(&json!([{"name": ""}])).unwrap_err();
+    assert_eq!(err.kind, agent_test::DeclaredToolsErrorKind::Invalid);
+    assert_eq!(err.tool, Some(0));
+    assert_eq!(err.to_string(), "tool 0: a tool needs a `name` (text)");
 }
 
 /// The arguments of `search_hotels`, as the agent's own Rust code declares them.

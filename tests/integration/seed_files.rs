@@ -102,7 +102,7 @@ fn morganabench_list_equality_is_refused_through_files() {
         "cases/list.json",
     );
     assert_eq!(
-        LIST.get(0).err().as_deref(),
+        LIST.get(0).err().map(|e| e.to_string()).as_deref(),
         Some(
             "cases/list.json: at expectations.assertions[0].parameters[0].matcher.value: expected \
              a string, number or boolean (an `equality` value is `str | int | float | bool`), got \

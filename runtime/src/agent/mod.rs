@@ -28,7 +28,7 @@ pub use closure::{FnAgent, IntoAgentResult, agent_fn};
 pub use http::HttpAgent;
 pub use input::{UserInput, UserMessage, custom_body, user_message};
 #[cfg(feature = "mcp")]
-pub use mcp::{Elicitation, McpAgent, McpServer};
+pub use mcp::{Elicitation, McpAgent, McpServer, McpSpecError, McpSpecErrorKind};
 pub use replay::ReplayAgent;
 #[cfg(feature = "tracing")]
 pub use traced::{Traced, traced};

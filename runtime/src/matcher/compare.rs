@@ -17,7 +17,9 @@ pub(super) fn expression(
     actual: Option<&Value>,
     env: &Env<'_>,
 ) -> Result<(), Mismatch> {
-    let expected = expression.eval(env).map_err(Mismatch::Error)?;
+    let expected = expression
+        .eval(env)
+        .map_err(|e| Mismatch::Error(e.to_string()))?;
     let Some(a) = actual else {
         return fail(format!(
             "missing (expected {})",
@@ -95,7 +97,9 @@ pub(super) fn date(
     actual: Option<&Value>,
     env: &Env<'_>,
 ) -> Result<(), Mismatch> {
-    let expected = expression.eval(env).map_err(Mismatch::Error)?;
+    let expected = expression
+        .eval(env)
+        .map_err(|e| Mismatch::Error(e.to_string()))?;
     let Some(expected_at) = instant_of(&expected, env) else {
         return Err(Mismatch::Error(format!(
             "`{}` is not a date: {}",

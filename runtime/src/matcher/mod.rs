@@ -385,9 +385,7 @@ impl Matcher {
     pub(crate) fn literal_problem(&self) -> Option<String> {
         match self {
             Matcher::Regex { pattern } => pattern.regex().err().map(ToOwned::to_owned),
-            Matcher::Expr { expression } | Matcher::Date { expression, .. } => {
-                expression.problem().map(str::to_owned)
-            }
+            Matcher::Expr { expression } | Matcher::Date { expression, .. } => expression.problem(),
             Matcher::Schema { schema } => schema.problem(),
             Matcher::Optional { inner } | Matcher::Not { inner } => inner.literal_problem(),
             Matcher::AllOf { matchers } | Matcher::AnyOf { matchers } => {

@@ -7,10 +7,14 @@
 //! of ratios each at most 1, so nothing overflows however many runs were made. A statistic
 //! over zero runs, or for more tries than runs, is not measured (`None`), never a number.
 
+mod gate_error;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub use gate_error::{PassRateError, PassRateErrorKind};
 
 /// The confidence used when none is given: 95 %.
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
@@ -279,11 +283,13 @@ pub fn percent(confidence: f64) -> String {
 /// `rate` — "the pass rate is at least 0.9, with 95 % confidence". A bare rate takes 95 %.
 ///
 /// ```
-/// use agent_test::report::reliability::MinPassRate;
+/// use agent_test::report::reliability::{MinPassRate, PassRateErrorKind};
 /// let gate = MinPassRate::from((0.9, 0.95));
 /// assert_eq!(gate.check(40, 40), Ok(()));
+/// let err = gate.check(7, 10).unwrap_err();
+/// assert_eq!(err.kind, PassRateErrorKind::BelowRate);
 /// assert_eq!(
-///     gate.check(7, 10).unwrap_err(),
+///     err.to_string(),
 ///     "pass rate 7/10 = 0.70, 95% lower bound 0.40 < 0.90 required"
 /// );
 /// assert_eq!(MinPassRate::from(0.8), MinPassRate { rate: 0.8, confidence: 0.95 });
@@ -391,16 +397,23 @@ impl MinPassRate {
     }
 
     /// Whether `passes` of `runs` meet the gate: `Err` with the numbers when they do not (or
-    /// when the gate cannot be evaluated: no run, an impossible setting). See the type's
-    /// example.
-    pub fn check(&self, passes: u32, runs: u32) -> Result<(), String> {
-        if let Some(p) = self.problem() {
-            return Err(format!("impossible constraint: {p}"));
+    /// when the gate cannot be evaluated: no run, an impossible setting), its
+    /// [kind](PassRateErrorKind) telling which. See the type's example, and
+    /// [`PassRateErrorKind`]'s.
+    pub fn check(&self, passes: u32, runs: u32) -> Result<(), PassRateError> {
+        if let Some(message) = self.problem() {
+            return Err(PassRateError {
+                kind: PassRateErrorKind::Impossible,
+                message,
+            });
         }
         let Some((low, _)) = wilson(passes, runs, self.confidence) else {
-            return Err(format!(
-                "not measured: {self} needs runs, and {passes} passes of {runs} runs say nothing"
-            ));
+            return Err(PassRateError {
+                kind: PassRateErrorKind::NotMeasured,
+                message: format!(
+                    "{self} needs runs, and {passes} passes of {runs} runs say nothing"
+                ),
+            });
         };
         let rate = f64::from(passes) / f64::from(runs);
         let numbers = format!(
@@ -410,7 +423,10 @@ impl MinPassRate {
         if low >= self.rate {
             Ok(())
         } else {
-            Err(format!("{numbers} < {:.2} required", self.rate))
+            Err(PassRateError {
+                kind: PassRateErrorKind::BelowRate,
+                message: format!("{numbers} < {:.2} required", self.rate),
+            })
         }
     }
 }
@@ -560,17 +576,29 @@ mod tests {
     fn the_gate_passes_fails_and_refuses_with_numbers() {
         let gate = MinPassRate::from((0.9, 0.95));
         assert_eq!(gate.check(40, 40), Ok(()));
+        let below = gate.check(7, 10).unwrap_err();
+        assert_eq!(below.kind, PassRateErrorKind::BelowRate);
         assert_eq!(
-            gate.check(7, 10).unwrap_err(),
+            below.to_string(),
             "pass rate 7/10 = 0.70, 95% lower bound 0.40 < 0.90 required"
         );
         // 34 of 34 is just short of 0.9 at 95 %, 35 of 35 reaches it.
-        assert!(gate.check(34, 34).is_err());
-        assert_eq!(gate.check(35, 35), Ok(()));
         assert_eq!(
-            gate.check(0, 0).unwrap_err(),
+            gate.check(34, 34).unwrap_err().kind,
+            PassRateErrorKind::BelowRate
+        );
+        assert_eq!(gate.check(35, 35), Ok(()));
+        let absent = gate.check(0, 0).unwrap_err();
+        assert_eq!(absent.kind, PassRateErrorKind::NotMeasured);
+        assert_eq!(
+            absent.to_string(),
             "not measured: min_pass_rate = (0.9, 0.95) needs runs, and 0 passes of 0 runs say \
              nothing"
+        );
+        // More passes than runs (a garbled report) say nothing either.
+        assert_eq!(
+            gate.check(5, 0).unwrap_err().kind,
+            PassRateErrorKind::NotMeasured
         );
         assert_eq!(gate.problem_with(35), None);
         assert!(
@@ -589,11 +617,10 @@ mod tests {
             let gate = MinPassRate::from(bad);
             let p = gate.problem().unwrap();
             assert!(p.contains(says), "{bad:?}: {p}");
-            assert!(
-                gate.check(10, 10)
-                    .unwrap_err()
-                    .starts_with("impossible constraint: ")
-            );
+            let err = gate.check(10, 10).unwrap_err();
+            assert_eq!(err.kind, PassRateErrorKind::Impossible, "{bad:?}");
+            assert_eq!(err.message, p);
+            assert_eq!(err.to_string(), format!("impossible constraint: {p}"));
         }
     }
 }

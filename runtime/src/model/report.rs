@@ -310,7 +310,7 @@ impl RepeatSummary {
         if let Some(gate) = &self.min_pass_rate
             && let Err(e) = gate.check(self.passed_runs, self.runs)
         {
-            out.push(e);
+            out.push(e.to_string());
         }
         out
     }

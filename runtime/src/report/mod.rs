@@ -41,8 +41,8 @@ pub mod prices {
 /// ```
 pub mod reliability {
     pub use crate::model::reliability::{
-        DEFAULT_CONFIDENCE, MAX_K, MinPassRate, Reliability, pass_at_k, pass_hat_k, percent,
-        wilson, z_score,
+        DEFAULT_CONFIDENCE, MAX_K, MinPassRate, PassRateError, PassRateErrorKind, Reliability,
+        pass_at_k, pass_hat_k, percent, wilson, z_score,
     };
 }
 

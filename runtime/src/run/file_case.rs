@@ -6,20 +6,24 @@ use std::sync::OnceLock;
 use super::Suite;
 use crate::formats::ImportedCase;
 use crate::report::Report;
+use crate::util::input::{LoadError, LoadErrorKind};
 
 /// A test file's text, read into cases once however many of its cases run: the static
 /// one `files "..."` entry of `agent_test!` generates per file.
 ///
 /// ```
 /// use agent_test::__private::FileCases;
+/// use agent_test::load::LoadErrorKind;
 /// static CASES: FileCases = FileCases::new(r#"{"scenario": "ping", "input_utterance": "ping"}"#, "cases/ping.json");
 /// assert_eq!(CASES.get(0).unwrap().scenario.name, "ping");
-/// assert_eq!(CASES.get(1).unwrap_err(), "cases/ping.json: has 1 case, no case 2");
+/// let err = CASES.get(1).unwrap_err();
+/// assert_eq!(err.kind, LoadErrorKind::NotFound);
+/// assert_eq!(err.to_string(), "cases/ping.json: has 1 case, no case 2");
 /// ```
 pub struct FileCases {
     text: &'static str,
     pub(super) file: &'static str,
-    cases: OnceLock<Result<Vec<ImportedCase>, String>>,
+    cases: OnceLock<Result<Vec<ImportedCase>, LoadError>>,
 }
 
 impl FileCases {
@@ -32,25 +36,34 @@ impl FileCases {
         }
     }
 
-    /// Case `index`, or why the file cannot give it.
+    /// Case `index`, or why the file cannot give it: the file's [`LoadError`] (the same for
+    /// every case), or one of [kind](LoadErrorKind) `NotFound` for a case the file does not
+    /// hold.
     ///
-    /// See the type's example.
-    pub fn get(&self, index: usize) -> Result<&ImportedCase, String> {
+    /// ```
+    /// use agent_test::__private::FileCases;
+    /// use agent_test::load::LoadErrorKind;
+    /// static BROKEN: FileCases = FileCases::new(r#"{"scenario": "#, "cases/broken.json");
+    /// let err = BROKEN.get(0).unwrap_err();
+    /// assert_eq!(err.kind, LoadErrorKind::Syntax);
+    /// assert_eq!(err.path, "line 1, column 13");
+    /// ```
+    pub fn get(&self, index: usize) -> Result<&ImportedCase, LoadError> {
         let cases = self
             .cases
-            .get_or_init(|| {
-                crate::load::cases_from_text(self.text, self.file, None).map_err(|e| e.to_string())
-            })
+            .get_or_init(|| crate::load::cases_from_text(self.text, self.file, None))
             .as_ref()
             .map_err(Clone::clone)?;
-        cases.get(index).ok_or_else(|| {
-            format!(
-                "{}: has {} case{}, no case {}",
-                self.file,
+        cases.get(index).ok_or_else(|| LoadError {
+            kind: LoadErrorKind::NotFound,
+            file: self.file.into(),
+            path: String::new(),
+            message: format!(
+                "has {} case{}, no case {}",
                 cases.len(),
                 if cases.len() == 1 { "" } else { "s" },
-                index + 1
-            )
+                index.saturating_add(1)
+            ),
         })
     }
 }

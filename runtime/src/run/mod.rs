@@ -27,4 +27,7 @@ pub use repeat::Repeats;
 pub use scenario_run::ScenarioRun;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};
-pub use tools::{DeclaredTools, ToolArgs, schema_of, tools_file, typed_tools};
+pub use tools::{
+    DeclaredTools, DeclaredToolsError, DeclaredToolsErrorKind, ToolArgs, schema_of, tools_file,
+    typed_tools,
+};

@@ -3,12 +3,15 @@
 //! agent made is checked against them — a declared name, and arguments valid against the
 //! declared JSON Schema.
 
+mod error;
+
 use std::fmt;
 
 use serde_json::Value;
 
 use crate::check::{CheckExt, Expectation, check};
 use crate::matcher::{Schema, SchemaError};
+pub use error::{DeclaredToolsError, DeclaredToolsErrorKind};
 
 /// Tools as agents declare them to a model: OpenAI's tools list
 /// (`[{"type": "function", "function": {"name", "description", "parameters"}}]`, also inside
@@ -39,22 +42,44 @@ impl fmt::Debug for DeclaredTools {
 }
 
 impl DeclaredTools {
-    /// Reads a tools declaration (see the type); an error names what is wrong and where.
-    pub fn from_json(value: &Value) -> Result<Self, String> {
+    /// Reads a tools declaration (see the type); an error says what [kind of
+    /// problem](DeclaredToolsErrorKind) it is, which tool and what is wrong.
+    ///
+    /// ```
+    /// use agent_test::{DeclaredTools, DeclaredToolsErrorKind};
+    /// let err = DeclaredTools::from_json(&serde_json::json!({"nope": 1})).unwrap_err();
+    /// assert_eq!(err.kind, DeclaredToolsErrorKind::NotTools);
+    /// assert_eq!(err.to_string(), "expected a list of tools, or an object with `tools`");
+    /// ```
+    pub fn from_json(value: &Value) -> Result<Self, DeclaredToolsError> {
+        let not_tools = |message: &str| DeclaredToolsError {
+            kind: DeclaredToolsErrorKind::NotTools,
+            tool: None,
+            message: message.to_owned(),
+        };
         let list = match value {
             Value::Array(items) => items,
             Value::Object(o) => match o.get("tools") {
                 Some(Value::Array(items)) => items,
                 _ if o.contains_key("name") => std::slice::from_ref(value),
-                _ => return Err("expected a list of tools, or an object with `tools`".to_owned()),
+                _ => {
+                    return Err(not_tools(
+                        "expected a list of tools, or an object with `tools`",
+                    ));
+                }
             },
-            _ => return Err("expected a list of tools".to_owned()),
+            _ => return Err(not_tools("expected a list of tools")),
         };
         let mut tools = Vec::new();
         for (i, item) in list.iter().enumerate() {
-            let (name, schema) = tool_parts(item).map_err(|e| format!("tool {i}: {e}"))?;
+            let (name, schema) = tool_parts(item)
+                .map_err(|e| DeclaredToolsError::of_tool(DeclaredToolsErrorKind::Invalid, i, e))?;
             if tools.iter().any(|(n, _): &(String, _)| *n == name) {
-                return Err(format!("tool {i}: `{name}` is declared twice"));
+                return Err(DeclaredToolsError::of_tool(
+                    DeclaredToolsErrorKind::Duplicate,
+                    i,
+                    format!("`{name}` is declared twice"),
+                ));
             }
             tools.push((name, schema.cloned().map(Schema::new)));
         }
@@ -107,18 +132,18 @@ impl DeclaredTools {
 }
 
 /// A tool's name and parameter schema.
-fn tool_parts(item: &Value) -> Result<(String, Option<&Value>), String> {
+fn tool_parts(item: &Value) -> Result<(String, Option<&Value>), &'static str> {
     let Value::Object(o) = item else {
-        return Err("expected an object".to_owned());
+        return Err("expected an object");
     };
     let inner = match o.get("function") {
         Some(Value::Object(f)) => f,
-        Some(_) => return Err("`function` is not an object".to_owned()),
+        Some(_) => return Err("`function` is not an object"),
         None => o,
     };
     let name = match inner.get("name") {
         Some(Value::String(n)) if !n.is_empty() => n.clone(),
-        _ => return Err("a tool needs a `name` (text)".to_owned()),
+        _ => return Err("a tool needs a `name` (text)"),
     };
     let schema = ["parameters", "input_schema", "inputSchema"]
         .iter()

@@ -12,6 +12,7 @@ mod agent;
 mod client;
 mod process;
 mod session;
+mod spec_error;
 
 use std::time::Duration;
 
@@ -21,6 +22,7 @@ pub use agent::McpAgent;
 use client::Answers;
 pub use client::Elicitation;
 pub(crate) use session::{Failure, Session};
+pub use spec_error::{McpSpecError, McpSpecErrorKind};
 
 use crate::agent::input::{UserInput, custom_body};
 use crate::agent::wire::Secret;
@@ -122,19 +124,28 @@ impl McpServer {
     /// A server from a command-line spec: `stdio:COMMAND ARGS...` (words split as a POSIX
     /// shell splits them: quotes and backslashes keep spaces), or an `http://` / `https://`
     /// URL; either may start with `NAME=` to name the server (two servers started with `npx`
-    /// need names of their own).
+    /// need names of their own). An error says what [kind of problem](McpSpecErrorKind) the
+    /// spec has.
     ///
     /// ```
-    /// use agent_test::agent::McpServer;
+    /// use agent_test::agent::{McpServer, McpSpecErrorKind};
     /// assert_eq!(McpServer::parse("stdio:demo-mcp --verbose").unwrap().name(), "demo-mcp");
     /// let fs = McpServer::parse(r#"files=stdio:npx -y @modelcontextprotocol/server-filesystem "dir with space""#).unwrap();
     /// assert_eq!(fs.name(), "files");
     /// assert_eq!(format!("{fs:?}"), r#"MCP server `files` (stdio: npx -y @modelcontextprotocol/server-filesystem 'dir with space')"#);
     /// assert!(McpServer::parse("http://127.0.0.1:8080/mcp").is_ok());
-    /// assert!(McpServer::parse("ftp://x").unwrap_err().contains("stdio:COMMAND"));
-    /// assert!(McpServer::parse("stdio:run 'unclosed").unwrap_err().contains("unbalanced quote"));
+    /// let err = McpServer::parse("ftp://x").unwrap_err();
+    /// assert_eq!(err.kind, McpSpecErrorKind::UnknownTransport);
+    /// assert!(err.to_string().contains("stdio:COMMAND"));
+    /// let err = McpServer::parse("stdio:run 'unclosed").unwrap_err();
+    /// assert_eq!(err.kind, McpSpecErrorKind::Quoting);
+    /// assert!(err.to_string().contains("unbalanced quote"));
     /// ```
-    pub fn parse(spec: &str) -> Result<Self, String> {
+    pub fn parse(spec: &str) -> Result<Self, McpSpecError> {
+        let error = |kind| McpSpecError {
+            kind,
+            spec: spec.to_owned(),
+        };
         // `NAME=` before the transport; a URL's own `=` (in its query) comes after `://`.
         let (name, rest) = match spec.split_once('=') {
             Some((name, rest))
@@ -149,21 +160,16 @@ impl McpServer {
             _ => (None, spec),
         };
         let server = if let Some(line) = rest.strip_prefix("stdio:") {
-            let words = shlex::split(line).ok_or_else(|| {
-                format!("`{spec}`: an unbalanced quote or a trailing backslash in the command")
-            })?;
+            let words = shlex::split(line).ok_or_else(|| error(McpSpecErrorKind::Quoting))?;
             let mut words = words.into_iter();
             let command = words
                 .next()
-                .ok_or("`stdio:` needs a command: `stdio:COMMAND ARGS...`")?;
+                .ok_or_else(|| error(McpSpecErrorKind::NoCommand))?;
             McpServer::stdio(command).args(words)
         } else if rest.starts_with("http://") || rest.starts_with("https://") {
             McpServer::http(rest)
         } else {
-            return Err(format!(
-                "`{spec}` is not an MCP server: `[NAME=]stdio:COMMAND ARGS...` or \
-                 `[NAME=]URL` (http or https)"
-            ));
+            return Err(error(McpSpecErrorKind::UnknownTransport));
         };
         Ok(match name {
             Some(n) => server.named(n),
