@@ -15,6 +15,7 @@
 
 mod args;
 mod cassette;
+mod cost;
 mod eval;
 mod inputs;
 mod output;

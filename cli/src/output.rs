@@ -8,12 +8,13 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use agent_test_runtime::report::prices::{Cost, total_cost, usd_text};
+use agent_test_runtime::report::prices::{Cost, total_cost};
 use agent_test_runtime::report::{Report, Summary};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::args::OutputFormat;
+use crate::cost::CostTotal;
 use crate::style::Style;
 
 /// The outcome of one scenario run (evaluated or live).
@@ -110,9 +111,8 @@ pub(crate) struct Totals {
     pub(crate) failed: usize,
     pub(crate) unreadable: usize,
     pub(crate) checks: Summary,
-    /// The priced runs' cost, and how many priced runs had a cost that is unknown.
-    pub(crate) cost_usd: Option<f64>,
-    pub(crate) cost_unknown: usize,
+    /// The agent's cost over the priced runs.
+    pub(crate) cost: CostTotal,
 }
 
 impl Totals {
@@ -132,11 +132,7 @@ impl Totals {
                 c.skipped = c.skipped.saturating_add(k.summary.skipped);
                 c.errors = c.errors.saturating_add(k.summary.errors);
                 c.warnings = c.warnings.saturating_add(k.summary.warnings);
-                match &k.cost {
-                    Some(Cost::Usd(usd)) => *self.cost_usd.get_or_insert(0.0) += usd,
-                    Some(Cost::Unknown(_)) => self.cost_unknown += 1,
-                    None => {}
-                }
+                self.cost.add(k.cost.as_ref());
             }
             Err(_) => self.unreadable += 1,
         }
@@ -163,16 +159,7 @@ impl Totals {
             c.warnings,
             elapsed.as_secs_f64()
         ));
-        if let Some(usd) = self.cost_usd {
-            s.push_str(&format!("; agent cost {}", usd_text(usd)));
-        }
-        if self.cost_unknown > 0 {
-            s.push_str(&format!(
-                "; {} run{} of unknown cost",
-                self.cost_unknown,
-                if self.cost_unknown == 1 { "" } else { "s" }
-            ));
-        }
+        s.push_str(&self.cost.run_line());
         s
     }
 }

@@ -281,16 +281,12 @@ impl Comparison {
                 delta(bt as f64, nt as f64)
             ));
         }
-        match (b.agent_cost(), n.agent_cost()) {
+        match (b.agent_cost.shown(), n.agent_cost.shown()) {
             (None, None) => {}
             (x, y) => {
                 let unpriced = || "not priced".to_owned();
-                let change = match (b.agent_cost_usd, n.agent_cost_usd) {
-                    (Some(x), Some(y))
-                        if b.agent_cost_unknown == 0 && n.agent_cost_unknown == 0 =>
-                    {
-                        format!(" ({})", delta(x, y))
-                    }
+                let change = match (b.agent_cost.whole(), n.agent_cost.whole()) {
+                    (Some(x), Some(y)) => format!(" ({})", delta(x, y)),
                     _ => String::new(),
                 };
                 out.push(format!(

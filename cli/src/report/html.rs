@@ -126,7 +126,8 @@ fn summary(h: &mut String, s: &Stats) {
         s.agent_input_tokens.saturating_add(s.agent_output_tokens),
         s.agent_input_tokens,
         s.agent_output_tokens,
-        s.agent_cost()
+        s.agent_cost
+            .shown()
             .map_or(String::new(), |c| format!("; cost {}", esc(&c)))
     );
     h.push_str("</section>");

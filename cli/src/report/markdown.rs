@@ -55,7 +55,7 @@ pub(crate) fn summary(c: &Collection, title: &str) -> String {
             s.agent_input_tokens, s.agent_output_tokens
         );
     }
-    if let Some(cost) = s.agent_cost() {
+    if let Some(cost) = s.agent_cost.shown() {
         let _ = writeln!(m, "| agent cost | {cost} |");
     }
     if let (Some(p50), Some(p95)) = (s.latency(0.5), s.latency(0.95)) {

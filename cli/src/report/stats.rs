@@ -2,10 +2,11 @@
 //! judge's requests and cost, the agent's tokens and latency.
 
 use agent_test_runtime::check::Status;
-use agent_test_runtime::report::prices::{Cost, total_cost};
+use agent_test_runtime::report::prices::total_cost;
 use agent_test_runtime::report::{Report, Summary};
 
 use super::Entry;
+use crate::cost::CostTotal;
 
 /// Totals over reports.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,10 +25,9 @@ pub(crate) struct Stats {
     /// The agent's tokens, over the turns that reported usage.
     pub(crate) agent_input_tokens: u64,
     pub(crate) agent_output_tokens: u64,
-    /// The agent's cost over the priced reports (a price table was set), and how many priced
-    /// reports had a turn whose cost is unknown (their cost is left out of the sum).
-    pub(crate) agent_cost_usd: Option<f64>,
-    pub(crate) agent_cost_unknown: usize,
+    /// The agent's cost over the priced reports (a price table was set); a report with a
+    /// turn whose cost is unknown is left out of the sum, and counted.
+    pub(crate) agent_cost: CostTotal,
     /// Measured turn latencies, in milliseconds, sorted.
     pub(crate) latencies_ms: Vec<u64>,
 }
@@ -69,11 +69,8 @@ impl Stats {
                 *self.judge_cost_usd.get_or_insert(0.0) += cost;
             }
         }
-        match total_cost(&r.transcript.turns) {
-            Some(Cost::Usd(usd)) => *self.agent_cost_usd.get_or_insert(0.0) += usd,
-            Some(Cost::Unknown(_)) => self.agent_cost_unknown += 1,
-            None => {}
-        }
+        self.agent_cost
+            .add(total_cost(&r.transcript.turns).as_ref());
         for t in &r.transcript.turns {
             if let Some(u) = &t.reply.usage {
                 self.agent_input_tokens = self
@@ -86,28 +83,6 @@ impl Stats {
             if let Some(ms) = t.latency_ms {
                 self.latencies_ms.push(ms);
             }
-        }
-    }
-
-    /// The agent's cost as reports show it: `$0.0123`, with the reports whose cost is
-    /// unknown counted apart; `None` when nothing was priced.
-    pub(crate) fn agent_cost(&self) -> Option<String> {
-        let unknown = match self.agent_cost_unknown {
-            0 => String::new(),
-            n => format!(
-                " ({n} scenario{} of unknown cost left out)",
-                if n == 1 { "" } else { "s" }
-            ),
-        };
-        match (self.agent_cost_usd, self.agent_cost_unknown) {
-            (None, 0) => None,
-            (usd, _) => Some(format!(
-                "{}{unknown}",
-                usd.map_or_else(
-                    || "unknown".to_owned(),
-                    agent_test_runtime::report::prices::usd_text
-                )
-            )),
         }
     }
 
