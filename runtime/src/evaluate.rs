@@ -67,7 +67,7 @@ pub(crate) fn evaluate_on<'a>(
     expectations: &'a [Expectation],
     labels: Option<&[String]>,
 ) -> Vec<Verdict> {
-    let mut evaluator = Evaluator::new(index, expectations, None);
+    let mut evaluator = Walk::new(index, expectations, None);
     evaluator.all();
     verdicts(evaluator.outcomes, expectations, labels)
 }
@@ -82,7 +82,7 @@ pub(crate) fn before_judge<'a>(
     expectations: &'a [Expectation],
     defer: &'a dyn Fn(&Check) -> bool,
 ) -> BeforeJudge {
-    let mut evaluator = Evaluator::new(index, expectations, Some(defer));
+    let mut evaluator = Walk::new(index, expectations, Some(defer));
     evaluator.all();
     BeforeJudge {
         outcomes: evaluator.outcomes,
@@ -111,7 +111,7 @@ impl BeforeJudge {
         expectations: &'a [Expectation],
         labels: Option<&[String]>,
     ) -> Vec<Verdict> {
-        let mut evaluator = Evaluator::new(judged, expectations, None);
+        let mut evaluator = Walk::new(judged, expectations, None);
         evaluator.outcomes = self.outcomes;
         evaluator.all();
         verdicts(evaluator.outcomes, expectations, labels)
@@ -169,8 +169,8 @@ pub(crate) fn turn_failures(transcript: &Transcript) -> Vec<Verdict> {
         .collect()
 }
 
-/// See [`Evaluator::step`].
-enum Step {
+/// What a check does next in the walk of the dependency graph (see [`Walk::step`]).
+enum Visit {
     Wait(usize),
     Next,
     Done(Outcome),
@@ -178,13 +178,14 @@ enum Step {
     Defer,
 }
 
-struct Evaluator<'a> {
+/// One walk of the dependency graph: each check evaluated once, after what it depends on.
+struct Walk<'a> {
     transcript: &'a Transcript,
     index: &'a TranscriptIndex<'a>,
     expectations: &'a [Expectation],
     ids: HashMap<&'a str, usize>,
     outcomes: Vec<Option<Outcome>>,
-    /// The checks on the stack of [`Evaluator::outcome`].
+    /// The checks on the stack of [`Walk::outcome`].
     visiting: HashSet<usize>,
     /// Which checks wait for the judge, in a judged evaluation's first phase.
     defer: Option<&'a dyn Fn(&Check) -> bool>,
@@ -192,13 +193,13 @@ struct Evaluator<'a> {
     deferred: Vec<bool>,
 }
 
-impl<'a> Evaluator<'a> {
+impl<'a> Walk<'a> {
     fn new(
         index: &'a TranscriptIndex<'a>,
         expectations: &'a [Expectation],
         defer: Option<&'a dyn Fn(&Check) -> bool>,
     ) -> Self {
-        Evaluator {
+        Walk {
             transcript: index.transcript(),
             index,
             expectations,
@@ -233,23 +234,23 @@ impl<'a> Evaluator<'a> {
         while let Some(&(i, next)) = stack.last() {
             let step = self.step(i, next);
             match step {
-                Step::Wait(d) => {
+                Visit::Wait(d) => {
                     self.visiting.insert(d);
                     stack.push((d, 0));
                 }
-                Step::Next => {
+                Visit::Next => {
                     if let Some(top) = stack.last_mut() {
                         top.1 = next.saturating_add(1);
                     }
                 }
-                Step::Done(outcome) => {
+                Visit::Done(outcome) => {
                     if let Some(slot) = self.outcomes.get_mut(i) {
                         *slot = Some(outcome);
                     }
                     self.visiting.remove(&i);
                     stack.pop();
                 }
-                Step::Defer => {
+                Visit::Defer => {
                     if let Some(slot) = self.deferred.get_mut(i) {
                         *slot = true;
                     }
@@ -267,16 +268,16 @@ impl<'a> Evaluator<'a> {
     /// What check `i` does with its dependency number `next`: wait for it to be evaluated,
     /// go on to the next one, or conclude (skipped, an error, or its own outcome once every
     /// dependency passed).
-    fn step(&self, i: usize, next: usize) -> Step {
+    fn step(&self, i: usize, next: usize) -> Visit {
         let Some(e) = self.expectations.get(i) else {
-            return Step::Done(Outcome::error("not evaluated: no such check"));
+            return Visit::Done(Outcome::error("not evaluated: no such check"));
         };
         if next == 0
             && e.id
                 .as_deref()
                 .is_some_and(|id| self.ids.get(id) != Some(&i))
         {
-            return Step::Done(Outcome::error(format!(
+            return Visit::Done(Outcome::error(format!(
                 "duplicate id `{}`: another check already uses it",
                 e.id.as_deref().unwrap_or_default()
             )));
@@ -285,40 +286,40 @@ impl<'a> Evaluator<'a> {
             return self.own_outcome(e);
         };
         let Some(&d) = self.ids.get(dep.as_str()) else {
-            return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`")));
+            return Visit::Done(Outcome::error(format!("depends on unknown id `{dep}`")));
         };
         if self.visiting.contains(&d) {
-            return Step::Done(Outcome::error(format!("dependency cycle through `{dep}`")));
+            return Visit::Done(Outcome::error(format!("dependency cycle through `{dep}`")));
         }
         if self.deferred(d) {
             // Its status is known only once the judge has graded: so is this one's.
-            return Step::Defer;
+            return Visit::Defer;
         }
         let outcome = match self.outcomes.get(d) {
             Some(Some(outcome)) => outcome,
-            Some(None) => return Step::Wait(d),
-            None => return Step::Done(Outcome::error(format!("depends on unknown id `{dep}`"))),
+            Some(None) => return Visit::Wait(d),
+            None => return Visit::Done(Outcome::error(format!("depends on unknown id `{dep}`"))),
         };
         match outcome.status {
-            Status::Pass => Step::Next,
-            Status::Fail => Step::Done(Outcome::skipped(format!(
+            Status::Pass => Visit::Next,
+            Status::Fail => Visit::Done(Outcome::skipped(format!(
                 "skipped: depends on `{dep}`, which failed"
             ))),
-            Status::Skipped => Step::Done(Outcome::skipped(format!(
+            Status::Skipped => Visit::Done(Outcome::skipped(format!(
                 "skipped: depends on `{dep}`, which was skipped"
             ))),
-            Status::Error => Step::Done(Outcome::skipped(format!(
+            Status::Error => Visit::Done(Outcome::skipped(format!(
                 "skipped: depends on `{dep}`, which could not be evaluated"
             ))),
         }
     }
 
     /// The check's own outcome, its dependencies having passed.
-    fn own_outcome(&self, e: &Expectation) -> Step {
+    fn own_outcome(&self, e: &Expectation) -> Visit {
         match self.early_outcome(e) {
-            Some(outcome) => Step::Done(outcome),
-            None if self.defer.is_some_and(|defer| defer(&e.check)) => Step::Defer,
-            None => Step::Done(self.checked_outcome(e)),
+            Some(outcome) => Visit::Done(outcome),
+            None if self.defer.is_some_and(|defer| defer(&e.check)) => Visit::Defer,
+            None => Visit::Done(self.checked_outcome(e)),
         }
     }
 

@@ -43,8 +43,6 @@ mod assign;
 pub mod cassette;
 pub mod check;
 mod clock;
-#[cfg(test)]
-mod closed_forms;
 mod evaluate;
 mod expression;
 pub mod formats;
@@ -72,8 +70,8 @@ mod util;
 pub use clock::Clock;
 pub use evaluate::evaluate;
 pub use expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
-pub use model::info::ScenarioInfo;
 pub use load::MAX_RECORDING_DEPTH;
+pub use model::info::ScenarioInfo;
 pub use model::recording::RecordedRun;
 pub use model::verdict::Verdict;
 pub use run::{

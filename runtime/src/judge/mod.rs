@@ -33,7 +33,7 @@ mod cache;
 #[cfg(feature = "http")]
 mod endpoint;
 mod grade;
-mod model;
+mod llm;
 #[cfg(feature = "http")]
 mod openai;
 mod prompt;
@@ -50,7 +50,7 @@ pub use crate::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
 pub(crate) use grade::{evaluate_judged, needs_judge};
-pub use model::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
+pub use llm::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
 pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};
 

@@ -24,6 +24,8 @@
 //! ```
 
 mod case_file;
+#[cfg(test)]
+mod closed_forms;
 mod files;
 mod recording;
 mod runs;

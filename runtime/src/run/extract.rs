@@ -112,7 +112,7 @@ impl ScenarioRun {
     }
 
     async fn try_extract<T: DeserializeOwned>(&mut self, what: &Extraction) -> Result<T, String> {
-        let judge = self.model_for_steps().ok_or_else(|| {
+        let judge = self.llm_for_steps().ok_or_else(|| {
             "no model to extract with: set `judge = ...;` (its model extracts) or \
              AGENT_TEST_JUDGE_MODEL"
                 .to_owned()

@@ -264,7 +264,7 @@ impl ScenarioRun {
 
     /// The judge (its model also extracts and plays simulated users): the scenario's or
     /// suite's, else the one the environment names.
-    pub(crate) fn model_for_steps(&self) -> Option<Judge> {
+    pub(crate) fn llm_for_steps(&self) -> Option<Judge> {
         self.suite.judge_or_env()
     }
 
@@ -537,7 +537,7 @@ impl ScenarioRun {
             .iter()
             .any(|e| crate::judge::needs_judge(&e.check))
         {
-            self.model_for_steps()
+            self.llm_for_steps()
         } else {
             None
         };

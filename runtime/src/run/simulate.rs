@@ -147,7 +147,7 @@ impl ScenarioRun {
             );
             return;
         }
-        let Some(judge) = self.model_for_steps() else {
+        let Some(judge) = self.llm_for_steps() else {
             self.step_error(
                 label,
                 "simulate",

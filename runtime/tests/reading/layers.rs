@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("run and reports", &["run", "report"]),
-    ("facade", &["lib", "closed_forms"]),
+    ("facade", &["lib"]),
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

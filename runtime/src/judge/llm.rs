@@ -1,4 +1,5 @@
-//! The model behind a judge: one prompt in, one completion out.
+//! The language model behind a judge (and behind a run's model steps): one prompt in, one
+//! completion out.
 
 use std::time::Duration;
 

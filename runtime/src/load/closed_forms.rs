@@ -22,8 +22,8 @@ use crate::matcher::{
 };
 use crate::model::ToolErrorKind;
 use crate::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
+use crate::model::{RecordedRun, ScenarioInfo};
 use crate::scenario::{Scenario, Step};
-use crate::{RecordedRun, ScenarioInfo};
 
 /// One of every matcher, each with every option set.
 fn every_matcher() -> Vec<Matcher> {
