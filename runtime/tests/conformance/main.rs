@@ -1,15 +1,13 @@
 //! Conformance of the seed-format importers (`formats::*`) to their seed documents
 //! (`shared/seeds/`) and to `shared/reference/semantics.md`.
 //!
-//! Per format: every example of the seed document, copied as written (fragments wrapped into
-//! the smallest complete document, said so where it happens), imported and evaluated passively
-//! on a run built by hand that passes it and one that fails it; a table of the format's
-//! semantics, edge cases included; and malformed files, whose errors name the file and the path.
+//! The cases are files, in `runtime/tests/fixtures/conformance/` (its README.md says how to add
+//! one): per format, every example of the seed document, copied as written (fragments wrapped
+//! into the smallest complete document), imported and evaluated passively on recorded runs that
+//! pass it and fail it; the format's semantics, edge cases included; and malformed files, whose
+//! errors name the file and the path. `table` checks them all; `bespoke` holds the few checks a
+//! table cannot express.
 
-mod errors;
-mod lamdis;
-mod mcplab;
-mod mibo;
-mod morganabench;
-mod promptkit;
-mod support;
+mod bespoke;
+mod self_test;
+mod table;
