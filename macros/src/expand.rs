@@ -18,7 +18,14 @@ use crate::syntax::{ContextEntry, Place, ScenarioAst, Stmt, SuiteAst, UserExpr};
 pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> TokenStream {
     let suite_fn = suite_fn_name(suite);
     let runtime_fn = runtime_fn_name(&suite_fn);
-    let mut out = suite_item(suite, &suite_fn, diag);
+    // The prelude, imported once beside the generated items, as a glob: a name of the user's
+    // own module (a `fn judge`, a `use my::tool`) wins over it, in settings and scenarios
+    // alike; the generated code itself names everything by its full path.
+    let mut out = quote! {
+        #[allow(unused_imports)]
+        use ::agent_test::prelude::*;
+    };
+    out.extend(suite_item(suite, &suite_fn, diag));
     out.extend(runtime_item(suite, &runtime_fn));
     let mut names: Vec<String> = Vec::new();
     for s in &suite.scenarios {
@@ -67,8 +74,6 @@ fn runtime_item(suite: &SuiteAst, runtime_fn: &Ident) -> TokenStream {
         #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
         #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
         fn #runtime_fn() -> ::agent_test::__private::RuntimeFlavor {
-            #[allow(unused_imports)]
-            use ::agent_test::prelude::*;
             #value
         }
     }
@@ -133,8 +138,6 @@ fn suite_item(
         #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
         fn #suite_fn() -> ::agent_test::__private::Suite {
             #(#words)*
-            #[allow(unused_imports)]
-            use ::agent_test::prelude::*;
             #(#orphans)*
             ::agent_test::__private::Suite::new() #(#settings)* #(#context)* #tools
         }
@@ -192,8 +195,6 @@ fn scenario_item(
         #(#attrs)*
         #[allow(unused_braces, unexpected_cfgs)]
         fn #name() {
-            #[allow(unused_imports)]
-            use ::agent_test::prelude::*;
             #call;
         }
     }

@@ -117,9 +117,10 @@ use proc_macro2::TokenStream;
 /// `report_dir` and `tools` are the suite's. Options of a check (`.id`, `.depends_on`,
 /// `.warning()`, `.severity`, `.label`, `.so_far()`) go last, after the check's own methods.
 /// `return` in a scenario ends its steps; the checks written before it are still evaluated.
-/// The prelude is imported inside the code the macro generates, so its names win there over
-/// your module's: a function of yours named like a prelude item (`judge`, `tool`, `check`,
-/// `request`, …) is shadowed in settings and scenarios — name it otherwise (`suite_judge()`).
+/// The prelude is glob-imported beside the code the macro generates, so your module's own names
+/// win over it: a function of yours named like a prelude item (`judge`, `tool`, `check`,
+/// `request`, …) is the one settings and scenarios call (write `agent_test::prelude::tool(..)`
+/// for the prelude's there).
 ///
 /// # Agents and repeats
 ///

@@ -244,3 +244,27 @@ agent_test! {
         }
     }
 }
+
+/// A name of the user's own module wins over the prelude's in settings and scenarios: the
+/// prelude is a glob import beside the generated items, so an item of the module (here a
+/// `check` taking no argument, where the prelude's takes a label and a closure) shadows it.
+mod own_names_win {
+    use agent_test::prelude::*;
+
+    use crate::agents::echo_agent;
+
+    /// The suite's own `check`: the prelude's has another signature, so this module compiles
+    /// only when this one is the one the scenario calls.
+    fn check() -> agent_test::check::Expectation {
+        reply().contains("input=hi").into_expectation()
+    }
+
+    agent_test! {
+        agent = echo_agent();
+
+        scenario the_modules_check_is_called {
+            user "hi";
+            expect check();
+        }
+    }
+}

@@ -1,3 +1,5 @@
+#[allow(unused_imports)]
+use ::agent_test::prelude::*;
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
@@ -10,8 +12,6 @@ fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
     let _ = ::agent_test::dsl::in_suite::scenario;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     let _ = { my_agent() };
     ::agent_test::__private::Suite::new()
 }
@@ -19,15 +19,11 @@ fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_5c5041350eae7a82() -> ::agent_test::__private::RuntimeFlavor {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::RuntimeFlavor::current_thread()
 }
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn broken() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "broken",
@@ -93,8 +89,6 @@ fn broken() {
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn broken_2() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "broken_2",
@@ -125,8 +119,6 @@ fn broken_2() {
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn unnamed_scenario_3() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "unnamed_scenario_3",

@@ -1,5 +1,7 @@
 // Not valid Rust (incomplete input): unexpected end of input, expected identifier or integer
 // The expansion, token by token (as rustc and rust-analyzer get it):
+#[allow (unused_imports)]
+use :: agent_test :: prelude :: * ;
 #[doc (hidden)]
 #[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
 #[allow (dead_code , non_snake_case , unused_variables , unused_braces , unexpected_cfgs)]
@@ -8,23 +10,14 @@ fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite
     let _ = :: agent_test :: dsl :: in_suite :: agent ;
     #[cfg (rust_analyzer)]
     let _ = :: agent_test :: dsl :: in_suite :: scenario ;
-    #[allow (unused_imports)]
-    use :: agent_test :: prelude :: * ;
     :: agent_test :: __private :: Suite :: new () . agent ({ my_agent () })
 }
 #[doc (hidden)]
 #[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
 #[allow (dead_code , non_snake_case , unused_braces , unexpected_cfgs)]
-fn __agent_test_runtime_4a8c6029663c3ff2 () -> :: agent_test :: __private :: RuntimeFlavor {
-    #[allow (unused_imports)]
-    use :: agent_test :: prelude :: * ;
-    :: agent_test :: __private :: RuntimeFlavor :: current_thread ()
-}
-#[test]
+fn __agent_test_runtime_4a8c6029663c3ff2 () -> :: agent_test :: __private :: RuntimeFlavor { :: agent_test :: __private :: RuntimeFlavor :: current_thread () } #[test]
 #[allow (unused_braces , unexpected_cfgs)]
 fn typing () {
-    #[allow (unused_imports)]
-    use :: agent_test :: prelude :: * ;
     :: agent_test :: __private :: test_scenario (
         & :: agent_test :: __private :: ScenarioSource { name : "typing" , description : "" , module : :: core :: module_path ! () , file : :: core :: file ! () , line : :: core :: line ! () , },
         __agent_test_suite_4a8c6029663c3ff2,

@@ -1,3 +1,5 @@
+#[allow(unused_imports)]
+use ::agent_test::prelude::*;
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
@@ -6,24 +8,18 @@ fn __agent_test_suite_cb69f74661c76366() -> ::agent_test::__private::Suite {
     let _ = ::agent_test::dsl::in_suite::agent;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new().agent({ my_agent() })
 }
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_cb69f74661c76366() -> ::agent_test::__private::RuntimeFlavor {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::RuntimeFlavor::current_thread()
 }
 /// Every kind of statement a scenario takes.
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn every_statement() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "every_statement",

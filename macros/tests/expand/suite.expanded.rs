@@ -1,3 +1,5 @@
+#[allow(unused_imports)]
+use ::agent_test::prelude::*;
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
@@ -26,8 +28,6 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
     let _ = ::agent_test::dsl::in_suite::scenario;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new()
         .agent({ my_agent() })
         .judge({ Judge::from_env() })
@@ -45,8 +45,6 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_1be99f68d75d2e45() -> ::agent_test::__private::RuntimeFlavor {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::RuntimeFlavor::current_thread()
 }
 /// Doc comments become the scenario's description,
@@ -56,8 +54,6 @@ fn __agent_test_runtime_1be99f68d75d2e45() -> ::agent_test::__private::RuntimeFl
 #[cfg(not(miri))]
 #[allow(unused_braces, unexpected_cfgs)]
 fn documented() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "documented",
@@ -88,8 +84,6 @@ fn documented() {
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn second() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "second",

@@ -1,3 +1,5 @@
+#[allow(unused_imports)]
+use ::agent_test::prelude::*;
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
@@ -8,8 +10,6 @@ fn __agent_test_suite_1cef0dc827a5deeb() -> ::agent_test::__private::Suite {
     let _ = ::agent_test::dsl::in_suite::tools;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new()
         .agent({ my_agent() })
         .tools({
@@ -24,15 +24,11 @@ fn __agent_test_suite_1cef0dc827a5deeb() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_1cef0dc827a5deeb() -> ::agent_test::__private::RuntimeFlavor {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::RuntimeFlavor::current_thread()
 }
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn search() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "search",

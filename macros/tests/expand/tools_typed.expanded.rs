@@ -1,3 +1,5 @@
+#[allow(unused_imports)]
+use ::agent_test::prelude::*;
 #[doc(hidden)]
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_variables, unused_braces, unexpected_cfgs)]
@@ -8,8 +10,6 @@ fn __agent_test_suite_691bb03f4c49c2b1() -> ::agent_test::__private::Suite {
     let _ = ::agent_test::dsl::in_suite::tools;
     #[cfg(rust_analyzer)]
     let _ = ::agent_test::dsl::in_suite::scenario;
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::Suite::new()
         .agent({ my_agent() })
         .tools(
@@ -33,15 +33,11 @@ fn __agent_test_suite_691bb03f4c49c2b1() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_691bb03f4c49c2b1() -> ::agent_test::__private::RuntimeFlavor {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::RuntimeFlavor::current_thread()
 }
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn typed() {
-    #[allow(unused_imports)]
-    use ::agent_test::prelude::*;
     ::agent_test::__private::test_scenario(
         &::agent_test::__private::ScenarioSource {
             name: "typed",
