@@ -92,7 +92,7 @@ impl<'a> WithoutTranscript<'a> {
     fn of(r: &'a Report) -> Self {
         WithoutTranscript {
             scenario: &r.scenario,
-            passed: r.passed,
+            passed: r.passed(),
             summary: &r.summary,
             verdicts: &r.verdicts,
             duration_ms: r.duration_ms,

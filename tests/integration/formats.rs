@@ -205,7 +205,7 @@ fn the_documented_scenario_fails_on_a_wrong_refund() {
     let refund = &mut run.transcript.turns[2].reply.calls[0];
     refund.arguments["amount"] = json!(4.25);
     let report = documented_scenario().evaluate(&run.transcript);
-    assert!(!report.passed);
+    assert!(!report.passed());
     let failed: Vec<&str> = report
         .verdicts
         .iter()

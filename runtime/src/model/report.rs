@@ -85,11 +85,17 @@ impl Summary {
 /// assert!(text.contains(r#"reply does not contain "goodbye""#));
 /// # });
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Report {
     /// Which scenario ran.
     pub scenario: ScenarioInfo,
-    /// Whether every error-severity check passed (or was skipped).
+    /// Whether the run passed, as it was when the report was made. Verdicts changed later do
+    /// not change it: [`Report::passed`] follows them (and is what the JSON report writes).
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `Report::passed()`, which follows the verdicts and a repeated scenario's runs"
+    )]
+    #[serde(default)]
     pub passed: bool,
     /// Verdict counts.
     pub summary: Summary,
@@ -144,6 +150,7 @@ impl Report {
                 }
             }
         }
+        #[allow(deprecated)] // Set for the readers of the field until it goes.
         Report {
             scenario,
             passed: !verdicts.iter().any(Verdict::fails_test),
@@ -168,11 +175,26 @@ impl Report {
         }
     }
 
-    /// Whether the run passed.
+    /// Whether the run passed: no verdict fails the test (every error-severity check passed
+    /// or was skipped), or, for a repeated scenario, enough runs passed
+    /// ([`RepeatSummary::passed`]). Worked out from what the report holds, so it never
+    /// disagrees with its verdicts.
     ///
-    /// See the type's example.
+    /// ```
+    /// use agent_test::{prelude::*, scenario::Scenario, model::{Transcript, Turn}};
+    /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
+    /// let mut r = Scenario::new("x").expect(reply().contains("bye")).evaluate(&t);
+    /// assert!(!r.passed());
+    /// assert_eq!(agent_test::serde_json::to_value(&r).unwrap()["passed"], false);
+    /// r.verdicts.retain(|v| v.status != Status::Fail);
+    /// assert!(r.passed());
+    /// assert_eq!(agent_test::serde_json::to_value(&r).unwrap()["passed"], true);
+    /// ```
     pub fn passed(&self) -> bool {
-        self.passed
+        match &self.repeats {
+            Some(repeats) => repeats.passed(),
+            None => !self.verdicts.iter().any(Verdict::fails_test),
+        }
     }
 
     /// The verdicts that fail the test.
@@ -184,6 +206,34 @@ impl Report {
     /// ```
     pub fn failures(&self) -> impl Iterator<Item = &Verdict> {
         self.verdicts.iter().filter(|v| v.fails_test())
+    }
+}
+
+/// The JSON report: `passed` is [`Report::passed`], worked out from the verdicts, never a
+/// stale copy.
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Report", 10)?;
+        st.serialize_field("scenario", &self.scenario)?;
+        st.serialize_field("passed", &self.passed())?;
+        st.serialize_field("summary", &self.summary)?;
+        st.serialize_field("verdicts", &self.verdicts)?;
+        st.serialize_field("transcript", &self.transcript)?;
+        st.serialize_field("duration_ms", &self.duration_ms)?;
+        if !self.notes.is_empty() {
+            st.serialize_field("notes", &self.notes)?;
+        }
+        if let Some(judge) = &self.judge {
+            st.serialize_field("judge", judge)?;
+        }
+        if let Some(repeats) = &self.repeats {
+            st.serialize_field("repeats", repeats)?;
+        }
+        if !self.cassette.is_empty() {
+            st.serialize_field("cassette", &self.cassette)?;
+        }
+        st.end()
     }
 }
 
@@ -202,6 +252,9 @@ impl Report {
 /// let gated = RepeatSummary::new(10, 7, 0, Some(MinPassRate::from(0.9)));
 /// assert!(!gated.passed());
 /// assert_eq!(gated.failures(), ["pass rate 7/10 = 0.70, 95% lower bound 0.40 < 0.90 required"]);
+///
+/// // `min_passes = 0` with no rate gates nothing: never a pass.
+/// assert_eq!(RepeatSummary::new(2, 0, 0, None).failures(), ["no run was required to pass (min_passes = 0)"]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RepeatSummary {
@@ -300,6 +353,10 @@ impl RepeatSummary {
         if self.runs == 0 {
             out.push("no run was made".to_owned());
             return out;
+        }
+        if self.required == 0 && self.min_pass_rate.is_none() {
+            // `min_passes = 0` and no rate: no run had to pass, so nothing was measured.
+            out.push("no run was required to pass (min_passes = 0)".to_owned());
         }
         if self.passed_runs < self.required {
             out.push(format!(

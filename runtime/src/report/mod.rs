@@ -67,7 +67,7 @@ impl Report {
         reason = "failing the calling test with the report is what `assert_passed` is for"
     )]
     pub fn assert_passed(&self) {
-        if !self.passed {
+        if !self.passed() {
             panic!("{self}");
         }
         match std::env::var("AGENT_TEST_REPORT").as_deref() {

@@ -67,7 +67,7 @@ impl Report {
         let mut line = format!(
             "agent-test: scenario `{}` {}: {counts}",
             self.scenario.name,
-            if self.passed { "passed" } else { "FAILED" }
+            if self.passed() { "passed" } else { "FAILED" }
         );
         let mut paren = Vec::new();
         match (&self.scenario.file, self.scenario.line) {
