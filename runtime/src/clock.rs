@@ -3,8 +3,12 @@
 // Every computation on input is checked: an overflow is an error, never a panic.
 #![deny(clippy::arithmetic_side_effects)]
 
+mod error;
+
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
+
+pub use error::{ClockError, ClockErrorKind};
 
 /// Where "now" comes from for a run: the wall clock, or a fixed instant so that date checks
 /// are reproducible.
@@ -14,11 +18,13 @@ use jiff::{Timestamp, Zoned};
 /// time zone (UTC unless set), so re-evaluating a recorded run gives the same answers.
 ///
 /// ```
-/// use agent_test::Clock;
+/// use agent_test::{Clock, ClockErrorKind};
 /// let clock = Clock::fixed("2026-11-23T09:30:00Z");
 /// let now = clock.now("Europe/Lisbon").unwrap();
 /// assert_eq!(now.to_string(), "2026-11-23T09:30:00+00:00[Europe/Lisbon]");
-/// assert!(Clock::fixed("yesterday-ish").now("UTC").is_err());
+/// let err = Clock::fixed("yesterday-ish").now("UTC").unwrap_err();
+/// assert_eq!(err.kind, ClockErrorKind::InvalidInstant);
+/// assert_eq!(err.to_string(), "invalid fixed clock 'yesterday-ish': use RFC 3339, like 2026-11-23T09:30:00Z");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Clock {
@@ -49,24 +55,27 @@ impl Clock {
         Clock::Fixed(at.into())
     }
 
-    /// "Now" in the time zone `tz` (an IANA name such as `Europe/Lisbon`, or `UTC`).
+    /// "Now" in the time zone `tz` (an IANA name such as `Europe/Lisbon`, or `UTC`); an error
+    /// says what [kind of problem](ClockErrorKind) stopped it.
     ///
-    /// See the type's example.
-    pub fn now(&self, tz: &str) -> Result<Zoned, String> {
+    /// See the type's example, and [`ClockErrorKind`]'s.
+    pub fn now(&self, tz: &str) -> Result<Zoned, ClockError> {
         let tz = time_zone(tz)?;
         match self {
             Clock::System => Ok(Timestamp::now().to_zoned(tz)),
-            Clock::Fixed(at) => parse_instant(at, &tz).ok_or_else(|| {
-                format!("invalid fixed clock '{at}': use RFC 3339, like 2026-11-23T09:30:00Z")
+            Clock::Fixed(at) => parse_instant(at, &tz).ok_or_else(|| ClockError {
+                kind: ClockErrorKind::InvalidInstant,
+                value: at.clone(),
             }),
         }
     }
 }
 
 /// The time zone named `name` (IANA names, `UTC`).
-pub(crate) fn time_zone(name: &str) -> Result<TimeZone, String> {
-    TimeZone::get(name).map_err(|_| {
-        format!("unknown time zone '{name}': use an IANA name such as Europe/Lisbon, or UTC")
+pub(crate) fn time_zone(name: &str) -> Result<TimeZone, ClockError> {
+    TimeZone::get(name).map_err(|_| ClockError {
+        kind: ClockErrorKind::UnknownTimeZone,
+        value: name.to_owned(),
     })
 }
 
@@ -86,4 +95,46 @@ pub(crate) fn parse_instant(s: &str, tz: &TimeZone) -> Option<Zoned> {
     s.parse::<jiff::civil::Date>()
         .ok()
         .and_then(|d| d.to_zoned(tz.clone()).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An absent or garbled time zone and a garbled instant are told by their kinds, with the
+    /// messages a run's setup error shows.
+    #[test]
+    fn clock_errors_have_kinds() {
+        for (clock, tz, kind, message) in [
+            (
+                Clock::system(),
+                "",
+                ClockErrorKind::UnknownTimeZone,
+                "unknown time zone '': use an IANA name such as Europe/Lisbon, or UTC",
+            ),
+            (
+                Clock::fixed("2026-11-23"),
+                "Europe/Lisbonn",
+                ClockErrorKind::UnknownTimeZone,
+                "unknown time zone 'Europe/Lisbonn': use an IANA name such as Europe/Lisbon, \
+                 or UTC",
+            ),
+            (
+                Clock::fixed(""),
+                "UTC",
+                ClockErrorKind::InvalidInstant,
+                "invalid fixed clock '': use RFC 3339, like 2026-11-23T09:30:00Z",
+            ),
+            (
+                Clock::fixed("2026-13-01"),
+                "UTC",
+                ClockErrorKind::InvalidInstant,
+                "invalid fixed clock '2026-13-01': use RFC 3339, like 2026-11-23T09:30:00Z",
+            ),
+        ] {
+            let err = clock.now(tz).unwrap_err();
+            assert_eq!(err.kind, kind, "{clock:?} in {tz:?}");
+            assert_eq!(err.to_string(), message);
+        }
+    }
 }

@@ -67,7 +67,7 @@ mod schema;
 pub mod trace;
 mod util;
 
-pub use clock::Clock;
+pub use clock::{Clock, ClockError, ClockErrorKind};
 pub use evaluate::evaluate;
 pub use expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
 pub use load::MAX_RECORDING_DEPTH;

@@ -312,7 +312,7 @@ impl ScenarioRun {
         let now = match self.suite.clock.now(&self.suite.timezone) {
             Ok(now) => now,
             Err(e) => {
-                self.setup_errors.push(e);
+                self.setup_errors.push(e.to_string());
                 jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC)
             }
         };
