@@ -138,11 +138,11 @@ pub(super) fn is_recording(value: &Value) -> bool {
 /// A recorded run (or a JSON report) from its parsed JSON, its shared strings put back;
 /// `file` names it in errors.
 pub(super) fn from_value(mut value: Value, file: &Path) -> Result<RecordedRun, LoadError> {
-    crate::util::shared_strings::expand_shared(&mut value).map_err(|message| LoadError {
+    crate::util::shared_strings::expand_shared(&mut value).map_err(|e| LoadError {
         kind: LoadErrorKind::Invalid,
         file: file.to_owned(),
         path: String::new(),
-        message,
+        message: e.to_string(),
     })?;
     // Taken by value (no copy of a large transcript): a recording has no tagged enums, so
     // serde's path is exact without the search `load_value` makes.

@@ -380,26 +380,59 @@ impl Prices {
 /// use agent_test::report::prices::{IntoPrices, Prices};
 /// assert!(Prices::builtin().into_prices().is_ok());
 /// assert!(Prices::from_file("no-such-prices.json").into_prices().is_err());
-/// assert_eq!(Prices::new().model("m", -1.0, 0.0).into_prices().unwrap_err(),
+/// # use agent_test::report::prices::PricesError;
+/// let err = Prices::new().model("m", -1.0, 0.0).into_prices().unwrap_err();
+/// assert!(matches!(err, PricesError::Invalid(_)));
+/// assert_eq!(err.to_string(),
 ///            "prices: model `m`: input -1 and output 0 must be prices: finite numbers of dollars, not negative");
 /// ```
 pub trait IntoPrices {
     /// The table, or why there is none.
-    fn into_prices(self) -> Result<Prices, String>;
+    fn into_prices(self) -> Result<Prices, PricesError>;
 }
 
+/// Why there is no price table: its file could not be loaded, or a price in it is not one.
+///
+/// ```
+/// use agent_test::load::LoadErrorKind;
+/// use agent_test::report::prices::{IntoPrices, Prices, PricesError};
+/// match Prices::from_file("no-such-prices.json").into_prices() {
+///     Err(PricesError::Load(e)) => assert_eq!(e.kind, LoadErrorKind::NotFound),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PricesError {
+    /// The file could not be read or is not a price table (see the error's kind).
+    Load(LoadError),
+    /// A price that is no price (negative, not finite) or a name that names no model.
+    Invalid(String),
+}
+
+impl std::fmt::Display for PricesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PricesError::Load(e) => write!(f, "prices: {e}"),
+            PricesError::Invalid(why) => write!(f, "prices: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for PricesError {}
+
 impl IntoPrices for Prices {
-    fn into_prices(self) -> Result<Prices, String> {
+    fn into_prices(self) -> Result<Prices, PricesError> {
         match self.problem() {
-            Some(p) => Err(format!("prices: {p}")),
+            Some(p) => Err(PricesError::Invalid(p)),
             None => Ok(self),
         }
     }
 }
 
 impl IntoPrices for Result<Prices, LoadError> {
-    fn into_prices(self) -> Result<Prices, String> {
-        self.map_err(|e| format!("prices: {e}"))
+    fn into_prices(self) -> Result<Prices, PricesError> {
+        self.map_err(PricesError::Load)
             .and_then(IntoPrices::into_prices)
     }
 }

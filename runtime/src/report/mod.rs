@@ -6,7 +6,9 @@ mod write;
 
 pub use crate::util::diff::{json_diff, text_diff};
 pub use crate::util::dirs::{REPORT_DIR_ENV, report_root};
-pub use crate::util::shared_strings::{MIN_SHARED, SAME_AS, expand_shared, share_repeats};
+pub use crate::util::shared_strings::{
+    MIN_SHARED, SAME_AS, SharedStringError, expand_shared, share_repeats,
+};
 pub(crate) use write::write_json;
 
 pub use crate::model::report::{CheckTally, RepeatSummary, Report, Summary};
@@ -23,7 +25,7 @@ pub use crate::model::report::{CheckTally, RepeatSummary, Report, Summary};
 /// ```
 pub mod prices {
     pub use crate::model::prices::{
-        BUILTIN_AS_OF, Cost, IntoPrices, Price, Prices, total_cost, usd_text,
+        BUILTIN_AS_OF, Cost, IntoPrices, Price, Prices, PricesError, total_cost, usd_text,
     };
 }
 

@@ -255,7 +255,7 @@ impl ScenarioRun {
     /// run.prices(Prices::builtin().unnamed_as("gpt-4o"));
     /// ```
     pub fn prices(&mut self, prices: impl crate::model::prices::IntoPrices) -> &mut Self {
-        match prices.into_prices() {
+        match prices.into_prices().map_err(|e| e.to_string()) {
             Ok(p) => self.suite.prices = Some(p),
             Err(e) => self.setup_errors.push(e),
         }

@@ -244,7 +244,7 @@ impl Suite {
     /// # let _ = (ours, list, file);
     /// ```
     pub fn prices(mut self, prices: impl IntoPrices) -> Self {
-        match prices.into_prices() {
+        match prices.into_prices().map_err(|e| e.to_string()) {
             Ok(p) => self.prices = Some(p),
             Err(e) => self.setup_errors.push(e),
         }

@@ -102,17 +102,17 @@ pub(crate) fn may_hold_shared(text: &str) -> bool {
 /// assert_eq!(doc["body"]["content"], doc["text"]);
 ///
 /// let mut broken = json!({"a": {"agent_test_same_as": "/nowhere"}});
-/// assert_eq!(agent_test::report::expand_shared(&mut broken).unwrap_err(),
+/// let err = agent_test::report::expand_shared(&mut broken).unwrap_err();
+/// assert_eq!((err.at.as_str(), err.target.as_str()), ("/a", "/nowhere"));
+/// assert_eq!(err.to_string(),
 ///            "at /a: a shared string refers to /nowhere, which is not a string of the document");
 /// ```
-pub fn expand_shared(doc: &mut Value) -> Result<(), String> {
+pub fn expand_shared(doc: &mut Value) -> Result<(), SharedStringError> {
     let mut refs = Vec::new();
     find_refs(doc, &mut String::new(), &mut refs);
     for (at, target) in refs {
         let Some(Value::String(s)) = doc.pointer(&target) else {
-            return Err(format!(
-                "at {at}: a shared string refers to {target}, which is not a string of the document"
-            ));
+            return Err(SharedStringError { at, target });
         };
         let s = s.clone();
         if let Some(slot) = doc.pointer_mut(&at) {
@@ -121,6 +121,30 @@ pub fn expand_shared(doc: &mut Value) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A shared string whose reference names no string of the document: where it is, and what
+/// it names (both JSON pointers).
+///
+/// See [`expand_shared`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedStringError {
+    /// Where the reference is.
+    pub at: String,
+    /// The pointer it names.
+    pub target: String,
+}
+
+impl std::fmt::Display for SharedStringError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "at {}: a shared string refers to {}, which is not a string of the document",
+            self.at, self.target
+        )
+    }
+}
+
+impl std::error::Error for SharedStringError {}
 
 /// The references of `v`: (where, the pointer it names).
 fn find_refs(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
@@ -196,7 +220,7 @@ mod tests {
     fn a_reference_to_something_else_is_an_error() {
         let mut doc = json!({"n": 3, "r": [{SAME_AS: "/n"}]});
         assert_eq!(
-            expand_shared(&mut doc).unwrap_err(),
+            expand_shared(&mut doc).unwrap_err().to_string(),
             "at /r/0: a shared string refers to /n, which is not a string of the document"
         );
     }
