@@ -39,20 +39,15 @@
 )]
 
 pub mod agent;
-mod assign;
 pub mod cassette;
 pub mod check;
-mod clock;
+mod compare;
 mod evaluate;
-mod expression;
 pub mod formats;
 pub mod judge;
-mod literal;
 pub mod load;
 pub mod matcher;
 pub mod model;
-mod path;
-mod pattern;
 pub mod report;
 #[cfg(feature = "http")]
 pub mod request;
@@ -63,13 +58,12 @@ pub mod request {
 }
 mod run;
 pub mod scenario;
-mod schema;
 pub mod trace;
 mod util;
 
-pub use clock::{Clock, ClockError, ClockErrorKind};
+pub use compare::clock::{Clock, ClockError, ClockErrorKind};
+pub use compare::expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
 pub use evaluate::evaluate;
-pub use expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
 pub use load::MAX_RECORDING_DEPTH;
 pub use model::info::ScenarioInfo;
 pub use model::recording::RecordedRun;

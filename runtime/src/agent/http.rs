@@ -12,8 +12,8 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
+use crate::compare::path::FieldPath;
 use crate::model::{Gap, Part, Reply};
-use crate::path::FieldPath;
 use crate::trace::{self, TraceFormat};
 use crate::util::text::compact;
 

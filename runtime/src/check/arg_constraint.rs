@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::json_path::JsonPathQuery;
+use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
-use crate::path::FieldPath;
 
 /// One constraint on a value at a path: an argument (`order_id`, `address.city`,
 /// `items.0.sku`) or a part of a result (the empty path is the whole value).
@@ -164,7 +164,11 @@ impl ArgConstraint {
 
     /// Whether the values in `root` (absent: nothing to read) satisfy the constraint — the
     /// allocation-light twin of [`ArgConstraint::check`].
-    pub(crate) fn is_match(&self, root: Option<&Value>, env: &crate::expression::Env<'_>) -> bool {
+    pub(crate) fn is_match(
+        &self,
+        root: Option<&Value>,
+        env: &crate::compare::expression::Env<'_>,
+    ) -> bool {
         match &self.query {
             None => self
                 .matcher
@@ -177,7 +181,7 @@ impl ArgConstraint {
     pub(crate) fn check(
         &self,
         root: Option<&Value>,
-        env: &crate::expression::Env<'_>,
+        env: &crate::compare::expression::Env<'_>,
     ) -> Result<(), Mismatch> {
         let Some(q) = &self.query else {
             return self

@@ -7,7 +7,7 @@ use jiff::Zoned;
 use serde_json::Value;
 
 use super::Scope;
-use crate::expression::Env;
+use crate::compare::expression::Env;
 use crate::model::judgement::{JudgeItem, Judgement, Judgements};
 use crate::model::{Call, CallKind, Transcript, Turn};
 

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::arg_constraint::ArgConstraint;
-use crate::expression::Env;
+use crate::compare::expression::Env;
+use crate::compare::path::FieldPath;
 use crate::matcher::{ExactOptions, IntoMatcher, Matcher, exact_eq};
-use crate::path::FieldPath;
 use crate::util::text::compact;
 
 /// One call of a reference trajectory: a tool name and argument constraints. Build it with

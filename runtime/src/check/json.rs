@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::json_source::{JsonSource, JsonSourceOptions};
 use super::{EvalContext, Outcome};
+use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
-use crate::path::FieldPath;
 use crate::util::diff::json_diff;
 
 /// A check on the value at a dot path of the JSON response (Mibo's `json_match`). Build it

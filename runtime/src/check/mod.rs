@@ -56,9 +56,9 @@ pub use workflow::{
     transitioned_to, workflow_complete,
 };
 
+pub use crate::compare::path::FieldPath;
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
-pub use crate::path::FieldPath;
 pub use arg_constraint::ArgConstraint;
 pub use call_filter::CallFilter;
 pub use context::{EvalContext, Target};

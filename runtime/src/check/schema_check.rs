@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::json_source::{JsonSource, JsonSourceOptions};
 use super::{EvalContext, Outcome, Violation};
+use crate::compare::path::FieldPath;
+use crate::compare::schema::{Schema, SchemaError};
 use crate::model::Part;
-use crate::path::FieldPath;
-use crate::schema::{Schema, SchemaError};
 
 /// A check that the JSON response (or a field of it) is valid against a JSON Schema (Mibo's
 /// `json_schema`). Build it with [`schema`]. Needs the `schema` feature (on by default); a
@@ -91,7 +91,7 @@ impl SchemaCheck {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        if crate::schema::accepts_everything(self.schema.schema()) {
+        if crate::compare::schema::accepts_everything(self.schema.schema()) {
             return Outcome::error(format!(
                 "compared nothing: the schema {} accepts every value",
                 crate::util::text::shown(self.schema.schema())

@@ -79,14 +79,16 @@ impl StructuredOutputCheck {
                      `structuredContent`"
                         .to_owned(),
                 ),
-                Some(value) => match crate::schema::Schema::new(schema.clone()).validate(value) {
-                    Ok(()) => None,
-                    Err(crate::schema::SchemaError::Invalid(errors)) => Some(format!(
-                        "the structured result does not meet the tool's output schema: {}",
-                        errors.join("; ")
-                    )),
-                    Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
-                },
+                Some(value) => {
+                    match crate::compare::schema::Schema::new(schema.clone()).validate(value) {
+                        Ok(()) => None,
+                        Err(crate::compare::schema::SchemaError::Invalid(errors)) => Some(format!(
+                            "the structured result does not meet the tool's output schema: {}",
+                            errors.join("; ")
+                        )),
+                        Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
+                    }
+                }
             };
             if let Some(p) = problem {
                 reasons.push(format!("turn {}: {p}", turn_number(t.index)));

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{EvalContext, Outcome};
-use crate::literal::{Anchor, Literal};
+use crate::compare::path::FieldPath;
+use crate::compare::pattern::Pattern;
+use crate::compare::text_search::{Anchor, Literal};
 use crate::model::CallKind;
-use crate::path::FieldPath;
-use crate::pattern::Pattern;
 use crate::util::diff::text_diff;
 
 /// Which text a [`TextCheck`] reads.

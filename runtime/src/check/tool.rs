@@ -11,9 +11,9 @@ use super::Target;
 use super::arg_constraint::ArgConstraint;
 use super::call_filter::CallFilter;
 use super::count::Count;
+use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher};
 use crate::model::ToolErrorKind;
-use crate::path::FieldPath;
 use crate::util::text::compact;
 
 /// A check on calls of one tool (or workflow node). Build it with [`tool`], [`no_tool`],

@@ -8,7 +8,7 @@ use super::call_filter::CallFilter;
 use super::count::{Count, times};
 use super::tool::ToolCheck;
 use super::{EvalContext, Outcome, Status, Violation};
-use crate::expression::Env;
+use crate::compare::expression::Env;
 use crate::matcher::Mismatch;
 use crate::model::{Call, CallKind};
 use crate::util::diff::json_diff;

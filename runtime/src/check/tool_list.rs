@@ -130,7 +130,7 @@ fn problems(tools: &[Value]) -> Vec<String> {
                 // A schema the validator cannot compile is one a client cannot check
                 // arguments against either. (Without the `schema` feature this cannot be
                 // known, and is said: the check claims it.)
-                if let Some(why) = crate::schema::Schema::problem_of(s) {
+                if let Some(why) = crate::compare::schema::Schema::problem_of(s) {
                     problems.push(format!("{at}: the input schema cannot be used: {why}"));
                 }
             }

@@ -13,10 +13,10 @@ use super::args_mode::{ArgsMode, ArgsOverride};
 use super::expected_call::ExpectedCall;
 use super::expected_call::field_part;
 use super::{EvalContext, Outcome, Violation};
-use crate::assign::assign;
-use crate::expression::Env;
+use crate::compare::assign::assign;
+use crate::compare::expression::Env;
+use crate::compare::path::FieldPath;
 use crate::model::Call;
-use crate::path::FieldPath;
 
 /// How the actual calls must correspond to the reference.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -434,11 +434,11 @@ const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any
 fn schema_fragment(fragment: &Map<String, Value>, at: &str) -> Result<(), Problem> {
     let Some(unknown) = fragment
         .keys()
-        .find(|k| !crate::schema::KEYWORDS.contains(&k.as_str()))
+        .find(|k| !crate::compare::schema::KEYWORDS.contains(&k.as_str()))
     else {
         return Ok(());
     };
-    let hint = crate::schema::KEYWORDS
+    let hint = crate::compare::schema::KEYWORDS
         .iter()
         .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
         .filter(|(d, k)| *d <= 2.max(k.len() / 4))

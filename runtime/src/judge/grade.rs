@@ -9,10 +9,10 @@ use crate::check::{
     ArgConstraint, Check, EvalContext, Expectation, ReplyJson, Scope, Target, ToolCheck,
     TranscriptIndex,
 };
+use crate::compare::path::FieldPath;
 use crate::matcher::Matcher;
 use crate::model::judgement::item_key;
 use crate::model::{Transcript, Verdict};
-use crate::path::FieldPath;
 
 /// Says why judge checks cannot be graded when no judge is configured.
 pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::openai(\"...\");` \

@@ -3,9 +3,9 @@
 use serde_json::Value;
 
 use super::{IntoMatcher, Matcher};
-use crate::expression::Expression;
-use crate::pattern::Pattern;
-use crate::schema::Schema;
+use crate::compare::expression::Expression;
+use crate::compare::pattern::Pattern;
+use crate::compare::schema::Schema;
 
 /// An exact matcher with options; build it with [`exact`].
 #[derive(Clone, Debug, PartialEq)]

@@ -8,8 +8,8 @@ use super::{
     ExactOptions, Mismatch, Schema, SchemaError, email as addresses, exact_eq, fail, instant_of,
     render, text, tolerance,
 };
-use crate::expression::{Env, ExprValue, Expression};
-use crate::pattern::Pattern;
+use crate::compare::expression::{Env, ExprValue, Expression};
+use crate::compare::pattern::Pattern;
 
 /// The value of an expression (`expr("CONCAT('a', 'b')")`): equal JSON, or the same instant.
 pub(super) fn expression(
@@ -31,7 +31,7 @@ pub(super) fn expression(
         when => instant_of(when, env).is_some_and(|e| {
             render(a)
                 .ok()
-                .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
+                .and_then(|s| crate::compare::clock::parse_instant(&s, env.now.time_zone()))
                 .is_some_and(|x| x.timestamp() == e.timestamp())
         }),
     };
@@ -56,9 +56,14 @@ pub(super) fn contains(
     let Some(a) = actual else {
         return fail(format!("missing (expected text containing {value:?})"));
     };
-    let found = crate::literal::find(&text(a), value, crate::literal::Anchor::None, ignore_case)
-        .map_err(Mismatch::Error)?
-        .is_some();
+    let found = crate::compare::text_search::find(
+        &text(a),
+        value,
+        crate::compare::text_search::Anchor::None,
+        ignore_case,
+    )
+    .map_err(Mismatch::Error)?
+    .is_some();
     if found {
         Ok(())
     } else {
@@ -117,7 +122,7 @@ pub(super) fn date(
     };
     let Some(actual_at) = render(a)
         .ok()
-        .and_then(|s| crate::clock::parse_instant(&s, env.now.time_zone()))
+        .and_then(|s| crate::compare::clock::parse_instant(&s, env.now.time_zone()))
     else {
         return fail(format!(
             "expected a date {want}, got {} (not a date)",

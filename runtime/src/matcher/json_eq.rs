@@ -2,7 +2,7 @@
 
 use serde_json::{Number, Value};
 
-use crate::assign::assign;
+use crate::compare::assign::assign;
 
 /// Deep JSON equality where numbers compare by value (`1 == 1.0`), objects by keys regardless
 /// of order, arrays element by element in order. Strings and numbers never coerce (`"1" != 1`).

@@ -10,8 +10,8 @@ mod json_eq;
 mod predicate;
 mod semantic;
 
-pub use crate::pattern::Pattern;
-pub use crate::schema::{Schema, SchemaError};
+pub use crate::compare::pattern::Pattern;
+pub use crate::compare::schema::{Schema, SchemaError};
 pub use build::{
     ContainsMatcher, DateMatcher, ExactMatcher, all_of, any, any_of, contains, date, email, exact,
     expr, matches_schema, missing, not, one_of, optional, regex,
@@ -24,7 +24,7 @@ pub use semantic::{date_time, free_text};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::expression::{Env, ExprValue, Expression};
+use crate::compare::expression::{Env, ExprValue, Expression};
 use crate::util::text::compact;
 
 /// An expectation about one JSON value. Build matchers with the functions of this module;
@@ -410,7 +410,9 @@ impl Matcher {
                 "contains(\"\") is found in every value (to require only presence, use any())"
                     .to_owned(),
             ),
-            Matcher::Schema { schema } if crate::schema::accepts_everything(schema.schema()) => {
+            Matcher::Schema { schema }
+                if crate::compare::schema::accepts_everything(schema.schema()) =>
+            {
                 nothing(format!(
                     "the schema {} accepts every value",
                     crate::util::text::shown(schema.schema())
@@ -458,7 +460,9 @@ fn instant_of(v: &ExprValue, env: &Env<'_>) -> Option<jiff::Zoned> {
     match v {
         ExprValue::Date(d) => d.to_zoned(env.now.time_zone().clone()).ok(),
         ExprValue::DateTime(z) => Some(z.clone()),
-        ExprValue::Json(Value::String(s)) => crate::clock::parse_instant(s, env.now.time_zone()),
+        ExprValue::Json(Value::String(s)) => {
+            crate::compare::clock::parse_instant(s, env.now.time_zone())
+        }
         ExprValue::Json(_) => None,
     }
 }

@@ -5,7 +5,7 @@ use jiff::Zoned;
 use serde_json::{Value, json};
 
 use super::{Matcher, Mismatch};
-use crate::expression::Env;
+use crate::compare::expression::Env;
 use crate::model::judgement::DEFAULT_THRESHOLD;
 use crate::model::judgement::{JudgeItem, JudgeKind};
 

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::compare::path::FieldPath;
 use crate::model::{Transcript, Variable};
-use crate::path::FieldPath;
 
 /// Variables and step outputs gathered while a scenario runs.
 #[derive(Debug, Default)]

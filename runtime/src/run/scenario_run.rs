@@ -13,7 +13,7 @@ use super::agent_call::call_agent;
 use crate::agent::cassette_entries::EntriesUsed;
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
-use crate::clock::Clock;
+use crate::compare::clock::Clock;
 use crate::evaluate::turn_failures;
 use crate::judge::{Judge, JudgeUsage, evaluate_judged};
 use crate::model::ScenarioInfo;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::Repeat;
 use crate::agent::Agent;
-use crate::clock::Clock;
+use crate::compare::clock::Clock;
 use crate::judge::Judge;
 use crate::model::prices::{IntoPrices, Prices};
 use crate::model::reliability::MinPassRate;

@@ -169,12 +169,13 @@ fn user_time(out: &Value, base: &str) -> Result<Option<jiff::Zoned>, TraceError>
             "expected a date-time",
         )
     })?;
-    let zoned = crate::clock::parse_instant(text, &jiff::tz::TimeZone::UTC).ok_or_else(|| {
-        TraceError::at(
-            F,
-            format!("{base}.environment.user_time"),
-            format!("'{text}' is not a date-time"),
-        )
-    })?;
+    let zoned =
+        crate::compare::clock::parse_instant(text, &jiff::tz::TimeZone::UTC).ok_or_else(|| {
+            TraceError::at(
+                F,
+                format!("{base}.environment.user_time"),
+                format!("'{text}' is not a date-time"),
+            )
+        })?;
     Ok(Some(zoned))
 }

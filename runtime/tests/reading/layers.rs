@@ -13,17 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("model", &["model"]),
     (
         "checks",
-        &[
-            "assign",
-            "pattern",
-            "literal",
-            "path",
-            "schema",
-            "clock",
-            "expression",
-            "matcher",
-            "check",
-        ],
+        &["compare", "matcher", "check"],
     ),
     ("evaluation", &["evaluate", "scenario"]),
     (

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use memchr::memmem;
 
-use crate::pattern::Pattern;
+use crate::compare::pattern::Pattern;
 
 /// Where a literal must be found in the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

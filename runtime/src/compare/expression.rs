@@ -13,10 +13,10 @@ use jiff::{Span, Zoned};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::clock::parse_instant;
+use crate::compare::clock::parse_instant;
+use crate::compare::path::FieldPath;
 use crate::model::Context;
 use crate::model::judgement::Judgements;
-use crate::path::FieldPath;
 use crate::util::text::compact;
 use error::Fault;
 pub use error::{ExprError, ExprErrorKind};
@@ -463,7 +463,7 @@ mod tests {
     /// Counts from context variables, as text: beyond `i128` and at its edge.
     #[test]
     fn counts_from_text_out_of_range() {
-        let now = crate::clock::Clock::fixed("2026-11-22T09:30:00Z")
+        let now = crate::compare::clock::Clock::fixed("2026-11-22T09:30:00Z")
             .now("UTC")
             .unwrap();
         let mut context = Context::default();
@@ -500,7 +500,7 @@ mod tests {
     /// Each kind of problem, from an absent variable to garbled data, is told by its kind.
     #[test]
     fn errors_have_kinds() {
-        let now = crate::clock::Clock::fixed("2026-11-22T09:30:00Z")
+        let now = crate::compare::clock::Clock::fixed("2026-11-22T09:30:00Z")
             .now("UTC")
             .unwrap();
         let mut context = Context::default();

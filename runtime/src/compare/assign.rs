@@ -74,7 +74,7 @@ mod examples {
 
     #[test]
     fn a_permissive_item_does_not_strand_a_strict_one() {
-        use crate::assign::assign;
+        use crate::compare::assign::assign;
         // left 0 accepts anything, left 1 only right 0: greedy would pair 0–0 and strand 1.
         let pairs = assign(2, 2, |l, r| l == 0 || r == 0);
         assert_eq!(pairs, [Some(1), Some(0)]);
