@@ -75,6 +75,7 @@ impl ToolErrorKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Call {
     /// The tool or node name.
     pub name: String,

@@ -22,6 +22,7 @@ use super::{Call, Gap, Guardrail, Usage, Workflow};
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Reply {
     /// The reply text shown to the user.
     #[serde(default)]

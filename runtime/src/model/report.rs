@@ -19,6 +19,7 @@ use super::{ScenarioInfo, Transcript, Verdict};
 /// assert_eq!(s.total(), 0);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// Checks that passed.
     pub passed: usize,
@@ -86,6 +87,7 @@ impl Summary {
 /// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Which scenario ran.
     pub scenario: ScenarioInfo,
@@ -257,6 +259,7 @@ impl Serialize for Report {
 /// assert_eq!(RepeatSummary::new(2, 0, 0, None).failures(), ["no run was required to pass (min_passes = 0)"]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RepeatSummary {
     /// Runs made.
     pub runs: u32,
@@ -382,6 +385,7 @@ impl RepeatSummary {
 /// assert_eq!(t.reliability.unwrap().to_string(), "pass rate 0.60, 95% CI 0.23–0.88; pass^3 0.10");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct CheckTally {
     /// The check, as reports name it.
     pub label: String,

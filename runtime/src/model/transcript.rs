@@ -13,15 +13,14 @@ use super::{Context, Message, Turn};
 ///
 /// ```
 /// use agent_test::model::{Message, Reply, Role, Transcript, Turn};
-/// let t = Transcript {
-///     history: vec![Message::system("You are a booking assistant.")],
-///     ..Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)])
-/// };
+/// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 5)])
+///     .with_history(vec![Message::system("You are a booking assistant.")]);
 /// let roles: Vec<Role> = t.messages().iter().map(|m| m.role).collect();
 /// assert_eq!(roles, [Role::System, Role::User, Role::Assistant]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Transcript {
     /// Messages before the first turn (prior history, system prompts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -86,6 +85,15 @@ impl Transcript {
             turns,
             ..Transcript::default()
         }
+    }
+
+    /// The transcript with the messages that came before its turns (a system prompt, an
+    /// earlier conversation).
+    ///
+    /// See the type's example.
+    pub fn with_history(mut self, history: Vec<Message>) -> Self {
+        self.history = history;
+        self
     }
 
     /// The whole conversation as messages: history, then for each turn the messages added

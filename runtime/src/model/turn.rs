@@ -16,6 +16,7 @@ use super::{Call, CallKind, Message, Reply};
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Turn {
     /// 0-based turn number.
     pub index: usize,

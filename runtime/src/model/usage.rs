@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Usage {
     /// Prompt / input tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,12 +45,24 @@ impl Usage {
         }
     }
 
+    /// The usage with the total the provider states (some state only a total).
+    ///
+    /// ```
+    /// # use agent_test::model::Usage;
+    /// let u = Usage::default().with_total(7);
+    /// assert_eq!((u.input_tokens, u.total()), (None, Some(7)));
+    /// ```
+    pub fn with_total(mut self, total_tokens: u64) -> Self {
+        self.total_tokens = Some(total_tokens);
+        self
+    }
+
     /// The total: the stated total, else input + output when either is known.
     ///
     /// ```
     /// # use agent_test::model::Usage;
     /// assert_eq!(Usage::default().total(), None);
-    /// assert_eq!(Usage { total_tokens: Some(7), ..Usage::default() }.total(), Some(7));
+    /// assert_eq!(Usage::default().with_total(7).total(), Some(7));
     /// // Sums saturate: a count this large exceeds every limit anyway.
     /// assert_eq!(Usage::new(u64::MAX, 1).total(), Some(u64::MAX));
     /// ```

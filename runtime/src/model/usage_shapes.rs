@@ -22,7 +22,7 @@ use super::{Call, CallKind, Reply, Usage};
 /// use agent_test::model::{Usage, usage_in};
 /// use serde_json::json;
 /// assert_eq!(usage_in(&json!({"usage": {"prompt_tokens": 120, "completion_tokens": 80, "total_tokens": 200}})),
-///            Some(Usage { input_tokens: Some(120), output_tokens: Some(80), total_tokens: Some(200) }));
+///            Some(Usage::new(120, 80).with_total(200)));
 /// assert_eq!(usage_in(&json!({"usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 7}})).unwrap().total(), Some(12));
 /// assert_eq!(usage_in(&json!({"meta": {"tokens": 42}})).unwrap().total(), Some(42));
 /// assert_eq!(usage_in(&json!({"text": "no usage here"})), None);

@@ -19,6 +19,7 @@ use super::{Details, Scope, Severity, Status};
 /// assert!(!v.fails_test()); // a warning
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Verdict {
     /// What the check is called in reports.
     pub label: String,

@@ -127,10 +127,7 @@ fn missing_usage_or_limits_are_errors() {
         v.reason
             .starts_with("not measured: no token usage was recorded")
     );
-    let t = one_turn(Reply::text("").usage(Usage {
-        total_tokens: Some(5),
-        ..Usage::default()
-    }));
+    let t = one_turn(Reply::text("").usage(Usage::default().with_total(5)));
     assert_eq!(
         conv(&t, tokens().output_at_most(10)).reason,
         "not measured: the usage has no output token count"

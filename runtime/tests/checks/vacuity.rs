@@ -602,10 +602,7 @@ fn a_cost_without_prices_usage_or_a_known_model_is_not_measured() {
     );
     assert_eq!(turn(&t, 0, budget()).status, Status::Pass);
     // A total without input and output apart cannot be priced.
-    let mut t = one_turn(Reply::text("").usage(Usage {
-        total_tokens: Some(300),
-        ..Usage::default()
-    }));
+    let mut t = one_turn(Reply::text("").usage(Usage::default().with_total(300)));
     prices.apply(&mut t);
     assert!(
         sr(conv(&t, budget())).1.starts_with(

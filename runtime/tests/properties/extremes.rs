@@ -499,11 +499,7 @@ fn extreme_transcript() -> Transcript {
     let reply = Reply::text("{\"total\": 1e300, \"items\": [1, 2]}")
         .call(call)
         .call(node)
-        .usage(Usage {
-            input_tokens: Some(u64::MAX),
-            output_tokens: Some(u64::MAX),
-            total_tokens: None,
-        })
+        .usage(Usage::new(u64::MAX, u64::MAX))
         .http_status(u16::MAX)
         .latency_ms(u64::MAX)
         .body(json!({"usage": {"total_tokens": u64::MAX}, "n": -1e300, "total": 5e-324}));

@@ -44,19 +44,17 @@ fn call() -> impl Strategy<Value = Call> {
     )
         .prop_map(
             |(name, node, id, arguments, result, error, position, error_kind, step, latency_ms)| {
-                Call {
-                    name,
-                    kind: if node { CallKind::Node } else { CallKind::Tool },
-                    id,
-                    arguments,
-                    result,
-                    error,
-                    error_kind,
-                    step,
-                    latency_ms,
-                    children: Vec::new(),
-                    position,
-                }
+                // Every field set (the types are `#[non_exhaustive]`: no struct literal here).
+                let mut c = Call::tool(name, arguments);
+                c.kind = if node { CallKind::Node } else { CallKind::Tool };
+                c.id = id;
+                c.result = result;
+                c.error = error;
+                c.error_kind = error_kind;
+                c.step = step;
+                c.latency_ms = latency_ms;
+                c.position = position;
+                c
             },
         );
     leaf.prop_recursive(3, 12, 3, |inner| {
@@ -126,36 +124,39 @@ fn reply() -> impl Strategy<Value = Reply> {
                 guardrails,
                 notes,
                 gaps,
-            )| Reply {
-                text,
-                body,
-                calls,
-                usage: usage.map(|(input_tokens, output_tokens, total_tokens)| Usage {
-                    input_tokens,
-                    output_tokens,
-                    total_tokens,
-                }),
-                http_status,
-                chat_model,
-                latency_ms,
-                workflow: workflow.map(|(state, transitions, complete)| Workflow {
+            )| {
+                let mut r = Reply::text(text);
+                r.body = body;
+                r.calls = calls;
+                r.usage = usage.map(|(input_tokens, output_tokens, total_tokens)| {
+                    let mut u = Usage::default();
+                    u.input_tokens = input_tokens;
+                    u.output_tokens = output_tokens;
+                    u.total_tokens = total_tokens;
+                    u
+                });
+                r.http_status = http_status;
+                r.chat_model = chat_model;
+                r.latency_ms = latency_ms;
+                r.workflow = workflow.map(|(state, transitions, complete)| Workflow {
                     state,
                     transitions,
                     complete,
-                }),
-                guardrails: guardrails
+                });
+                r.guardrails = guardrails
                     .into_iter()
                     .map(|(name, triggered, message)| Guardrail {
                         name,
                         triggered,
                         message,
                     })
-                    .collect(),
-                notes,
-                gaps: gaps
+                    .collect();
+                r.notes = notes;
+                r.gaps = gaps
                     .into_iter()
                     .map(|(part, reason)| Gap::new(part, reason))
-                    .collect(),
+                    .collect();
+                r
             },
         )
 }
@@ -174,14 +175,13 @@ fn turn() -> impl Strategy<Value = Turn> {
         ]),
     )
         .prop_map(
-            |(index, before, input, reply, latency_ms, error, cost)| Turn {
-                index,
-                before,
-                input,
-                reply,
-                latency_ms,
-                error,
-                cost,
+            |(index, before, input, reply, latency_ms, error, cost)| {
+                let mut t = Turn::new(index, input, reply, 0);
+                t.before = before;
+                t.latency_ms = latency_ms;
+                t.error = error;
+                t.cost = cost;
+                t
             },
         )
 }
@@ -227,20 +227,19 @@ pub fn transcript() -> impl Strategy<Value = Transcript> {
             for (k, v) in context {
                 c.insert(k, v);
             }
-            Transcript {
-                history,
-                turns,
-                context: c,
-                user_time: user_time.map(|(s, tz)| {
-                    Timestamp::from_second(s)
-                        .unwrap()
-                        .to_zoned(TimeZone::get(tz).unwrap())
-                }),
-                variables: variables
-                    .into_iter()
-                    .map(|(p, v)| Variable::new(p, v))
-                    .collect(),
-            }
+            let mut t = Transcript::new(turns);
+            t.history = history;
+            t.context = c;
+            t.user_time = user_time.map(|(s, tz)| {
+                Timestamp::from_second(s)
+                    .unwrap()
+                    .to_zoned(TimeZone::get(tz).unwrap())
+            });
+            t.variables = variables
+                .into_iter()
+                .map(|(p, v)| Variable::new(p, v))
+                .collect();
+            t
         })
 }
 
