@@ -49,11 +49,14 @@ pub use agent_test_macros::{agent_test, agent_test_files};
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
     Clock, ClockError, ClockErrorKind, DEFAULT_TURN_TIMEOUT, DeclaredTools, DeclaredToolsError,
-    DeclaredToolsErrorKind, Env, ExprError, ExprErrorKind, ExprValue, Expression, Extraction,
-    LoadError, RecordedRun, Repeats, ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser,
-    Suite, Verdict, agent, cassette, check, evaluate, formats, judge, load, matcher, model, report,
-    run_file_case, scenario, serde_json, simulated_user, trace,
+    DeclaredToolsErrorKind, Expression, Extraction, LoadError, RecordedRun, Repeats,
+    ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, cassette,
+    check, evaluate, expression, formats, judge, load, matcher, model, report, run_file_case,
+    scenario, serde_json, simulated_user, trace,
 };
+/// Moved to [`expression`]; kept at the root, hidden, until 0.3.
+#[doc(hidden)]
+pub use agent_test_runtime::{Env, ExprError, ExprErrorKind, ExprValue};
 
 pub mod dsl;
 

@@ -59,10 +59,28 @@ pub mod request {
 mod run;
 pub mod scenario;
 pub mod trace;
+
+/// The expression language as checks evaluate it: an `Expression` (`TODAY()`,
+/// `DATE_ADD(TODAY(), 1, 'days')`, `context.USER_ID`) against an `Env` (the clock's instant and
+/// the context variables), giving an `ExprValue`, or an `ExprError` of a kind.
+///
+/// ```
+/// use agent_test::{Clock, expression::{Env, Expression}, model::Context};
+/// let now = Clock::fixed("2026-03-10T08:00:00Z").now("UTC").unwrap();
+/// let context = Context::default();
+/// let env = Env::new(&now, &context);
+/// assert_eq!(Expression::new("DATE_ADD(TODAY(), 1, 'days')").eval(&env).unwrap().to_json(), "2026-03-11");
+/// ```
+pub mod expression {
+    pub use crate::compare::expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
+}
 mod util;
 
 pub use compare::clock::{Clock, ClockError, ClockErrorKind};
-pub use compare::expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
+pub use compare::expression::Expression;
+/// Moved to [`expression`]; kept at the root, hidden, until 0.3.
+#[doc(hidden)]
+pub use compare::expression::{Env, ExprError, ExprErrorKind, ExprValue};
 pub use evaluate::evaluate;
 pub use load::MAX_RECORDING_DEPTH;
 pub use model::info::ScenarioInfo;

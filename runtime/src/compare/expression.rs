@@ -38,7 +38,7 @@ impl<'a> Env<'a> {
     /// An environment with no judge grades.
     ///
     /// ```
-    /// use agent_test::{Env, model::Context};
+    /// use agent_test::{expression::Env, model::Context};
     /// let now = jiff::Zoned::now();
     /// let context = Context::default();
     /// let env = Env::new(&now, &context);
@@ -69,7 +69,7 @@ impl ExprValue {
     /// run's time zone).
     ///
     /// ```
-    /// use agent_test::{Clock, Expression, Env, model::Context};
+    /// use agent_test::{Clock, expression::{Env, Expression}, model::Context};
     /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
     /// let ctx = Context::default();
     /// let env = Env::new(&now, &ctx);
@@ -101,7 +101,7 @@ impl ExprValue {
 /// Serialises as its source.
 ///
 /// ```
-/// use agent_test::{Clock, Env, ExprErrorKind, Expression, model::Context};
+/// use agent_test::{Clock, expression::{Env, ExprErrorKind, Expression}, model::Context};
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let mut context = Context::default();
 /// context.insert("ORDER_JSON", r#"{"items": [{"sku": "ABC-123"}]}"#);

@@ -32,7 +32,7 @@ use crate::util::text::compact;
 ///
 /// ```
 /// use agent_test::matcher::{IntoMatcher, Matcher, Mismatch};
-/// use agent_test::{Env, model::Context};
+/// use agent_test::{expression::Env, model::Context};
 /// use serde_json::json;
 ///
 /// let now = jiff::Zoned::now();
@@ -181,7 +181,7 @@ impl Matcher {
     ///
     /// ```
     /// # use agent_test::matcher::IntoMatcher;
-    /// # use agent_test::{Env, model::Context};
+    /// # use agent_test::{expression::Env, model::Context};
     /// # let now = jiff::Zoned::now();
     /// # let ctx = Context::default();
     /// # let env = Env::new(&now, &ctx);

@@ -6,7 +6,7 @@ use std::fmt;
 /// What kind of problem stopped an expression, to match on without reading the message.
 ///
 /// ```
-/// use agent_test::{Clock, Env, ExprErrorKind, Expression, model::Context};
+/// use agent_test::{Clock, expression::{Env, ExprErrorKind, Expression}, model::Context};
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let mut context = Context::default();
 /// context.insert("DUE", "soon");
@@ -41,7 +41,7 @@ pub enum ExprErrorKind {
 /// most its first 100 characters) and what is wrong.
 ///
 /// ```
-/// use agent_test::{Clock, Env, ExprErrorKind, Expression, model::Context};
+/// use agent_test::{Clock, expression::{Env, ExprErrorKind, Expression}, model::Context};
 /// let now = Clock::fixed("2026-11-23T09:30:00Z").now("UTC").unwrap();
 /// let context = Context::default();
 /// let err = Expression::new("CONCAT('u-', USER_ID)").eval(&Env::new(&now, &context)).unwrap_err();
