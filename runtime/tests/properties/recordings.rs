@@ -174,16 +174,14 @@ fn turn() -> impl Strategy<Value = Turn> {
             odd_string().prop_map(Cost::Unknown),
         ]),
     )
-        .prop_map(
-            |(index, before, input, reply, latency_ms, error, cost)| {
-                let mut t = Turn::new(index, input, reply, 0);
-                t.before = before;
-                t.latency_ms = latency_ms;
-                t.error = error;
-                t.cost = cost;
-                t
-            },
-        )
+        .prop_map(|(index, before, input, reply, latency_ms, error, cost)| {
+            let mut t = Turn::new(index, input, reply, 0);
+            t.before = before;
+            t.latency_ms = latency_ms;
+            t.error = error;
+            t.cost = cost;
+            t
+        })
 }
 
 /// A variable-bag entry: mostly at the paths the seeds' request and extract steps set

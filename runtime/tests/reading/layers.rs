@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("util", &["util"]),
     ("model", &["model"]),
-    (
-        "checks",
-        &["compare", "matcher", "check"],
-    ),
+    ("checks", &["compare", "matcher", "check"]),
     ("evaluation", &["evaluate", "scenario"]),
     (
         "edges",
