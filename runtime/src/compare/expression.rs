@@ -205,111 +205,112 @@ fn eval(e: &Expr, env: &Env<'_>, depth: usize) -> Result<ExprValue, Fault> {
                 )
             })?)
         }
-        ExprKind::Call { func, args } => {
-            let arg = |i: usize| -> Result<ExprValue, Fault> {
-                args.get(i)
-                    .ok_or_else(|| {
-                        Fault::new(
-                            ExprErrorKind::Invalid,
-                            format!("{} is missing an argument", func.name()),
-                        )
-                    })
-                    .and_then(|a| eval(a, env, depth.saturating_add(1)))
+        ExprKind::Call { func, args } => call(*func, args, env, depth)?,
+    })
+}
+
+/// A function call: its arguments evaluated one level deeper, on demand (a missing one is an
+/// error naming the function).
+fn call(func: Func, args: &[Expr], env: &Env<'_>, depth: usize) -> Result<ExprValue, Fault> {
+    let arg = |i: usize| -> Result<ExprValue, Fault> {
+        args.get(i)
+            .ok_or_else(|| {
+                Fault::new(
+                    ExprErrorKind::Invalid,
+                    format!("{} is missing an argument", func.name()),
+                )
+            })
+            .and_then(|a| eval(a, env, depth.saturating_add(1)))
+    };
+    Ok(match func {
+        Func::Today => ExprValue::Date(env.now.date()),
+        Func::Now => ExprValue::DateTime(env.now.clone()),
+        Func::DateAdd | Func::DateSub => {
+            let base = as_when(arg(0)?, env)?;
+            let (count, shown) = as_count(&arg(1)?)?;
+            let unit = arg(2)?.text();
+            let unit = Unit::parse(&unit).ok_or_else(|| {
+                Fault::bad_argument(format!(
+                    "unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)"
+                ))
+            })?;
+            let out_of_range = |what: String| {
+                Fault::new(
+                    ExprErrorKind::OutOfRange,
+                    format!(
+                        "{}: {what} is out of range (dates go from the year -9999 to 9999)",
+                        func.name()
+                    ),
+                )
             };
-            match func {
-                Func::Today => ExprValue::Date(env.now.date()),
-                Func::Now => ExprValue::DateTime(env.now.clone()),
-                Func::DateAdd | Func::DateSub => {
-                    let base = as_when(arg(0)?, env)?;
-                    let (count, shown) = as_count(&arg(1)?)?;
-                    let unit = arg(2)?.text();
-                    let unit = Unit::parse(&unit).ok_or_else(|| {
-                        Fault::bad_argument(format!(
-                            "unknown unit '{unit}': use day(s), hour(s), minute(s) or week(s)"
-                        ))
-                    })?;
-                    let out_of_range = |what: String| {
-                        Fault::new(
-                            ExprErrorKind::OutOfRange,
-                            format!(
-                                "{}: {what} is out of range (dates go from the year -9999 to 9999)",
-                                func.name()
-                            ),
-                        )
-                    };
-                    let signed = if *func == Func::DateSub {
-                        count.and_then(i128::checked_neg)
-                    } else {
-                        count
-                    };
-                    let span = signed
-                        .and_then(|n| i64::try_from(n).ok())
-                        .and_then(|n| span_of(n, unit))
-                        .ok_or_else(|| out_of_range(amount(&shown, unit)))?;
-                    date_add(base, span, unit, env)
-                        .ok_or_else(|| out_of_range("the result".to_owned()))?
-                }
-                Func::AtTime => {
-                    let date = match as_when(arg(0)?, env)? {
-                        When::Date(d) => d,
-                        When::At(z) => z.date(),
-                    };
-                    let t = parse_time_of_day(&arg(1)?.text()).map_err(Fault::bad_argument)?;
-                    let time = Time::new(
-                        i8::try_from(t.hour).unwrap_or(i8::MAX),
-                        i8::try_from(t.minute).unwrap_or(i8::MAX),
-                        i8::try_from(t.second).unwrap_or(i8::MAX),
-                        0,
-                    )
-                    .map_err(|e| Fault::bad_argument(format!("AT_TIME: {e}")))?;
-                    ExprValue::DateTime(
-                        date.to_datetime(time)
-                            .to_zoned(env.now.time_zone().clone())
-                            .map_err(|e| {
-                                Fault::new(ExprErrorKind::OutOfRange, format!("AT_TIME: {e}"))
-                            })?,
-                    )
-                }
-                Func::FormatDate => {
-                    let fmt = arg(1)?.text();
-                    let text = match as_when(arg(0)?, env)? {
-                        When::Date(d) => jiff::fmt::strtime::format(fmt.as_bytes(), d),
-                        When::At(z) => jiff::fmt::strtime::format(fmt.as_bytes(), &z),
-                    }
-                    .map_err(|e| {
-                        Fault::bad_argument(format!("FORMAT_DATE: invalid format '{fmt}': {e}"))
-                    })?;
-                    ExprValue::Json(Value::String(text))
-                }
-                Func::Concat => {
-                    let mut out = String::new();
-                    for i in 0..args.len() {
-                        out.push_str(&arg(i)?.text());
-                    }
-                    ExprValue::Json(Value::String(out))
-                }
-                Func::Upper => ExprValue::Json(Value::String(arg(0)?.text().to_uppercase())),
-                Func::Lower => ExprValue::Json(Value::String(arg(0)?.text().to_lowercase())),
-                Func::JsonExtract => {
-                    let data = match arg(0)?.to_json() {
-                        Value::String(s) => serde_json::from_str::<Value>(&s).map_err(|e| {
-                            Fault::bad_argument(format!("JSON_EXTRACT: the data is not JSON: {e}"))
-                        })?,
-                        other => other,
-                    };
-                    let path = arg(1)?.text();
-                    let found = FieldPath::new(path.as_str())
-                        .get(&data)
-                        .cloned()
-                        .ok_or_else(|| {
-                            Fault::new(
-                                ExprErrorKind::NotFound,
-                                format!("JSON_EXTRACT: nothing at '{path}'"),
-                            )
-                        })?;
-                    ExprValue::Json(found)
-                }
+            let signed = if func == Func::DateSub {
+                count.and_then(i128::checked_neg)
+            } else {
+                count
+            };
+            let span = signed
+                .and_then(|n| i64::try_from(n).ok())
+                .and_then(|n| span_of(n, unit))
+                .ok_or_else(|| out_of_range(amount(&shown, unit)))?;
+            date_add(base, span, unit, env).ok_or_else(|| out_of_range("the result".to_owned()))?
+        }
+        Func::AtTime => {
+            let date = match as_when(arg(0)?, env)? {
+                When::Date(d) => d,
+                When::At(z) => z.date(),
+            };
+            let t = parse_time_of_day(&arg(1)?.text()).map_err(Fault::bad_argument)?;
+            let time = Time::new(
+                i8::try_from(t.hour).unwrap_or(i8::MAX),
+                i8::try_from(t.minute).unwrap_or(i8::MAX),
+                i8::try_from(t.second).unwrap_or(i8::MAX),
+                0,
+            )
+            .map_err(|e| Fault::bad_argument(format!("AT_TIME: {e}")))?;
+            ExprValue::DateTime(
+                date.to_datetime(time)
+                    .to_zoned(env.now.time_zone().clone())
+                    .map_err(|e| Fault::new(ExprErrorKind::OutOfRange, format!("AT_TIME: {e}")))?,
+            )
+        }
+        Func::FormatDate => {
+            let fmt = arg(1)?.text();
+            let text = match as_when(arg(0)?, env)? {
+                When::Date(d) => jiff::fmt::strtime::format(fmt.as_bytes(), d),
+                When::At(z) => jiff::fmt::strtime::format(fmt.as_bytes(), &z),
             }
+            .map_err(|e| {
+                Fault::bad_argument(format!("FORMAT_DATE: invalid format '{fmt}': {e}"))
+            })?;
+            ExprValue::Json(Value::String(text))
+        }
+        Func::Concat => {
+            let mut out = String::new();
+            for i in 0..args.len() {
+                out.push_str(&arg(i)?.text());
+            }
+            ExprValue::Json(Value::String(out))
+        }
+        Func::Upper => ExprValue::Json(Value::String(arg(0)?.text().to_uppercase())),
+        Func::Lower => ExprValue::Json(Value::String(arg(0)?.text().to_lowercase())),
+        Func::JsonExtract => {
+            let data = match arg(0)?.to_json() {
+                Value::String(s) => serde_json::from_str::<Value>(&s).map_err(|e| {
+                    Fault::bad_argument(format!("JSON_EXTRACT: the data is not JSON: {e}"))
+                })?,
+                other => other,
+            };
+            let path = arg(1)?.text();
+            let found = FieldPath::new(path.as_str())
+                .get(&data)
+                .cloned()
+                .ok_or_else(|| {
+                    Fault::new(
+                        ExprErrorKind::NotFound,
+                        format!("JSON_EXTRACT: nothing at '{path}'"),
+                    )
+                })?;
+            ExprValue::Json(found)
         }
     })
 }
