@@ -19,10 +19,10 @@ pub(super) fn read_run(
     file: &Path,
     format: Option<TraceFormat>,
 ) -> Result<RecordedRun, LoadError> {
-    let depth = Depth::scan(text);
-    let value = match format {
+    let parsed = match format {
         Some(_) => None,
         None => {
+            let depth = Depth::scan(text);
             if let Some(run) = recording::fast(text, depth) {
                 return Ok(run);
             }
@@ -30,13 +30,14 @@ pub(super) fn read_run(
             if recording::is_recording(&value) {
                 return recording::from_value(value, file);
             }
-            Some(value)
+            Some((value, depth))
         }
     };
     // A trace: within serde_json's nesting limit, which the trace readers rely on. A deeper
-    // text is parsed again by serde_json only to name where it breaks.
-    let value = match value {
-        Some(value) if depth.max <= TRACE_DEPTH => value,
+    // text (or one of a named format, not read yet) is parsed by serde_json, which names where
+    // it breaks.
+    let value = match parsed {
+        Some((value, depth)) if depth.max <= TRACE_DEPTH => value,
         _ => crate::util::input::parse_json(text, file)?,
     };
     trace_run(&value, file, format)
