@@ -99,8 +99,24 @@ impl ArgConstraint {
     /// assert_eq!(c.value(&serde_json::json!({"order_id": "ORD-1"})).unwrap().as_str(), Some("ORD-1"));
     /// ```
     pub fn new(path: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        Self::at(FieldPath::new(path), expected)
+    }
+
+    /// A constraint on the argument named `key`: a name, not a path (a dotted key means that
+    /// key, as `args(json!({..}))` reads its keys).
+    ///
+    /// ```
+    /// use agent_test::check::ArgConstraint;
+    /// let c = ArgConstraint::key("a.b", 1);
+    /// assert_eq!(c.value(&serde_json::json!({"a.b": 1})).unwrap().as_i64(), Some(1));
+    /// ```
+    pub fn key(key: impl Into<String>, expected: impl IntoMatcher) -> Self {
+        Self::at(FieldPath::key(key), expected)
+    }
+
+    fn at(path: FieldPath, expected: impl IntoMatcher) -> Self {
         ArgConstraint {
-            path: FieldPath::new(path),
+            path,
             matcher: expected.into_matcher(),
             group: Vec::new(),
             query: None,
@@ -121,10 +137,8 @@ impl ArgConstraint {
     pub fn json_path(query: impl Into<String>, expected: impl IntoMatcher) -> Self {
         let query = query.into();
         ArgConstraint {
-            path: FieldPath::key(query.clone()),
-            matcher: expected.into_matcher(),
-            group: Vec::new(),
-            query: Some(JsonPathQuery::new(query)),
+            query: Some(JsonPathQuery::new(query.clone())),
+            ..Self::key(query, expected)
         }
     }
 

@@ -78,12 +78,7 @@ impl ExpectedCall {
     pub fn args(mut self, expected: Value) -> Self {
         if let Value::Object(map) = expected {
             for (k, v) in map {
-                self.args.push(ArgConstraint {
-                    path: FieldPath::key(k),
-                    matcher: v.into_matcher(),
-                    group: Vec::new(),
-                    query: None,
-                });
+                self.args.push(ArgConstraint::key(k, v));
             }
         }
         self

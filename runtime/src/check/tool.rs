@@ -11,7 +11,6 @@ use super::Target;
 use super::arg_constraint::ArgConstraint;
 use super::call_filter::CallFilter;
 use super::count::Count;
-use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher};
 use crate::model::ToolErrorKind;
 use crate::util::text::compact;
@@ -221,12 +220,7 @@ impl ToolCheck {
             Value::Object(map) => {
                 for (k, v) in map {
                     // The key is a name, not a path: a dotted key means that key.
-                    self.args.push(ArgConstraint {
-                        path: FieldPath::key(k),
-                        matcher: v.into_matcher(),
-                        group: Vec::new(),
-                        query: None,
-                    });
+                    self.args.push(ArgConstraint::key(k, v));
                 }
             }
             // A non-object can never equal an argument map: keep it as a constraint on the

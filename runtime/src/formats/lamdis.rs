@@ -63,49 +63,7 @@ const STEP_TYPES: &[&str] = &[
     "extract",
 ];
 
-/// Reads Lamdis tests from a JSON file.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// # use agent_test::formats::lamdis;
-/// let err = lamdis::load("missing.json").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases(path, Some(SeedFormat::Lamdis))`"
-)]
-pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    super::read_as(
-        &crate::util::input::read_text(path)?,
-        path,
-        super::Syntax::of(path),
-        super::SeedFormat::Lamdis,
-    )
-}
-
-/// Reads Lamdis tests from JSON text: one test, an array, or `{"tests": [...]}`. `file` names
-/// the source in errors and default names.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let err = agent_test::formats::lamdis::from_text("[", "bad.json").unwrap_err();
-/// assert!(err.to_string().starts_with("bad.json: at line 1"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::Lamdis))`"
-)]
-pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    super::read_as(
-        text,
-        file,
-        super::Syntax::of(file),
-        super::SeedFormat::Lamdis,
-    )
-}
+deprecated_doors!(Lamdis, "lamdis", "Lamdis tests");
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, Some("tests"), test)

@@ -54,49 +54,7 @@ use crate::util::input::LoadError;
 
 const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"];
 
-/// Reads MCPLab scenarios from a YAML (or JSON) file.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// # use agent_test::formats::mcplab;
-/// let err = mcplab::load("missing.json").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases(path, Some(SeedFormat::McpLab))`"
-)]
-pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    super::read_as(
-        &crate::util::input::read_text(path)?,
-        path,
-        super::Syntax::of(path),
-        super::SeedFormat::McpLab,
-    )
-}
-
-/// Reads MCPLab scenarios from YAML text (JSON is YAML too): one scenario, a list, or
-/// `scenarios: [...]`. `file` names the source in errors and default names.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let err = agent_test::formats::mcplab::from_text("[", "bad.json").unwrap_err();
-/// assert!(err.to_string().starts_with("bad.json: at line 1"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::McpLab))`"
-)]
-pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    super::read_as(
-        text,
-        file,
-        super::Syntax::of(file),
-        super::SeedFormat::McpLab,
-    )
-}
+deprecated_doors!(McpLab, "mcplab", "MCPLab scenarios");
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, Some("scenarios"), scenario)

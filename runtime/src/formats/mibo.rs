@@ -72,44 +72,7 @@ const CASE_FIELDS: &[&str] = &[
     "test_dimension",
 ];
 
-/// Reads Mibo test cases from a JSON file.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// # use agent_test::formats::mibo;
-/// let err = mibo::load("missing.json").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases(path, Some(SeedFormat::Mibo))`"
-)]
-pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    super::read_as(
-        &crate::util::input::read_text(path)?,
-        path,
-        super::Syntax::of(path),
-        super::SeedFormat::Mibo,
-    )
-}
-
-/// Reads Mibo test cases from JSON text: one case, a `{"context", "content"}` wrapper, or an
-/// array of either. `file` names the source in errors and default names.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let err = agent_test::formats::mibo::from_text("[", "bad.json").unwrap_err();
-/// assert!(err.to_string().starts_with("bad.json: at line 1"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::Mibo))`"
-)]
-pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    super::read_as(text, file, super::Syntax::of(file), super::SeedFormat::Mibo)
-}
+deprecated_doors!(Mibo, "mibo", "Mibo test cases");
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, None, case)

@@ -27,6 +27,51 @@
 //! assert_eq!(cases[0].scenario.name, "ping");
 //! ```
 
+/// The two doors each format's module had before [`crate::load`] read every file, deprecated:
+/// both lead onto [`read_as`] with the format named, so a file read through them loads (and
+/// fails) as `load::cases` reads it.
+macro_rules! deprecated_doors {
+    ($format:ident, $module:literal, $what:literal) => {
+        #[doc = concat!("Reads ", $what, " from a file.")]
+        ///
+        /// ```
+        /// # #![allow(deprecated)]
+        #[doc = concat!("let err = agent_test::formats::", $module, "::load(\"missing.json\").unwrap_err();")]
+        /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
+        /// ```
+        #[deprecated(
+            since = "0.2.0",
+            note = "use `agent_test::load::cases(path, Some(format))`"
+        )]
+        pub fn load(
+            path: impl AsRef<std::path::Path>,
+        ) -> Result<Vec<crate::formats::ImportedCase>, crate::util::input::LoadError> {
+            let path = path.as_ref();
+            let text = crate::util::input::read_text(path)?;
+            crate::formats::read_as(&text, path, crate::formats::Syntax::of(path), crate::formats::SeedFormat::$format)
+        }
+
+        #[doc = concat!("Reads ", $what, " from text; `file` names the source in errors and default names.")]
+        ///
+        /// ```
+        /// # #![allow(deprecated)]
+        #[doc = concat!("let err = agent_test::formats::", $module, "::from_text(\"[\", \"bad.json\").unwrap_err();")]
+        /// assert!(err.to_string().starts_with("bad.json: at line 1"));
+        /// ```
+        #[deprecated(
+            since = "0.2.0",
+            note = "use `agent_test::load::cases_from_text(text, file, Some(format))`"
+        )]
+        pub fn from_text(
+            text: &str,
+            file: impl AsRef<std::path::Path>,
+        ) -> Result<Vec<crate::formats::ImportedCase>, crate::util::input::LoadError> {
+            let file = file.as_ref();
+            crate::formats::read_as(text, file, crate::formats::Syntax::of(file), crate::formats::SeedFormat::$format)
+        }
+    };
+}
+
 pub mod lamdis;
 pub mod mcplab;
 pub mod mibo;
@@ -149,15 +194,8 @@ const DETECTION_ORDER: &[SeedFormat] = &[
 
 impl SeedFormat {
     /// Every format, in the order of the seed documents.
-    pub const ALL: [SeedFormat; FORMATS.len()] = {
-        let mut all = [SeedFormat::Mibo; FORMATS.len()];
-        let (mut slots, mut entries): (&mut [SeedFormat], &[Entry]) = (&mut all, &FORMATS);
-        while let ([slot, more @ ..], [entry, others @ ..]) = (slots, entries) {
-            *slot = entry.format;
-            (slots, entries) = (more, others);
-        }
-        all
-    };
+    pub const ALL: [SeedFormat; FORMATS.len()] =
+        crate::util::table_column!(FORMATS, format, SeedFormat::Mibo);
 
     fn entry(self) -> &'static Entry {
         // Every variant has its entry (a test says so).

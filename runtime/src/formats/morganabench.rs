@@ -231,57 +231,12 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     })
 }
 
-/// Reads MorganaBench examples from a `.json` or `.jsonl` file.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// # use agent_test::formats::morganabench;
-/// let err = morganabench::load("missing.json").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases(path, Some(SeedFormat::MorganaBench))`"
-)]
-pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    super::read_as(
-        &crate::util::input::read_text(path)?,
-        path,
-        super::Syntax::of(path),
-        super::SeedFormat::MorganaBench,
-    )
-}
+deprecated_doors!(MorganaBench, "morganabench", "MorganaBench examples");
 
 /// Whether a JSON document looks like MorganaBench examples.
 pub(crate) fn detect(v: &Value) -> bool {
     let one = |v: &Value| v.get("inputs").is_some() && v.get("expectations").is_some();
     super::read::first_case(v, None).is_some_and(one)
-}
-
-/// Reads MorganaBench examples from text: one example, an array of them, or JSONL (one per
-/// line; blank lines skipped; always so for a `.jsonl` file). `file` names the source in
-/// errors and scenario names.
-///
-/// See the [module documentation](self).
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let cases = agent_test::formats::morganabench::from_text(r#"{"inputs": {"messages": [{"role": "user", "content": "hi"}]}, "expectations": {}}"#, "hi.json").unwrap();
-/// assert_eq!(cases[0].scenario.name, "hi");
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::MorganaBench))`"
-)]
-pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    super::read_as(
-        text,
-        file,
-        super::Syntax::of(file),
-        super::SeedFormat::MorganaBench,
-    )
 }
 
 /// The examples of MorganaBench text: JSON lines when `lines` (a `.jsonl` file), else one

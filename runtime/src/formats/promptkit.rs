@@ -71,49 +71,7 @@ use crate::check::Expectation;
 use crate::scenario::Scenario;
 use crate::util::input::LoadError;
 
-/// Reads PromptKit scenarios from a YAML (or JSON) file.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// # use agent_test::formats::promptkit;
-/// let err = promptkit::load("missing.json").unwrap_err();
-/// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases(path, Some(SeedFormat::PromptKit))`"
-)]
-pub fn load(path: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let path = path.as_ref();
-    super::read_as(
-        &crate::util::input::read_text(path)?,
-        path,
-        super::Syntax::of(path),
-        super::SeedFormat::PromptKit,
-    )
-}
-
-/// Reads PromptKit scenarios from YAML text: a `kind: Scenario` document or a list of them.
-/// `file` names the source in errors and default names.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let err = agent_test::formats::promptkit::from_text("[", "bad.json").unwrap_err();
-/// assert!(err.to_string().starts_with("bad.json: at line 1"));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text(text, file, Some(SeedFormat::PromptKit))`"
-)]
-pub fn from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    super::read_as(
-        text,
-        file,
-        super::Syntax::of(file),
-        super::SeedFormat::PromptKit,
-    )
-}
+deprecated_doors!(PromptKit, "promptkit", "PromptKit scenarios");
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, None, scenario)

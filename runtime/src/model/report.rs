@@ -216,24 +216,39 @@ impl Report {
 impl Serialize for Report {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
+        // Every field named, so a field added later does not compile until it is written here.
+        #[allow(deprecated)]
+        let Report {
+            scenario,
+            passed: _,
+            summary,
+            verdicts,
+            transcript,
+            duration_ms,
+            json_path: _,
+            notes,
+            judge,
+            repeats,
+            cassette,
+        } = self;
         let mut st = s.serialize_struct("Report", 10)?;
-        st.serialize_field("scenario", &self.scenario)?;
+        st.serialize_field("scenario", scenario)?;
         st.serialize_field("passed", &self.passed())?;
-        st.serialize_field("summary", &self.summary)?;
-        st.serialize_field("verdicts", &self.verdicts)?;
-        st.serialize_field("transcript", &self.transcript)?;
-        st.serialize_field("duration_ms", &self.duration_ms)?;
-        if !self.notes.is_empty() {
-            st.serialize_field("notes", &self.notes)?;
+        st.serialize_field("summary", summary)?;
+        st.serialize_field("verdicts", verdicts)?;
+        st.serialize_field("transcript", transcript)?;
+        st.serialize_field("duration_ms", duration_ms)?;
+        if !notes.is_empty() {
+            st.serialize_field("notes", notes)?;
         }
-        if let Some(judge) = &self.judge {
+        if let Some(judge) = judge {
             st.serialize_field("judge", judge)?;
         }
-        if let Some(repeats) = &self.repeats {
+        if let Some(repeats) = repeats {
             st.serialize_field("repeats", repeats)?;
         }
-        if !self.cassette.is_empty() {
-            st.serialize_field("cassette", &self.cassette)?;
+        if !cassette.is_empty() {
+            st.serialize_field("cassette", cassette)?;
         }
         st.end()
     }

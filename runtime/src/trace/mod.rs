@@ -160,15 +160,8 @@ const FORMATS: [Entry; 10] = [
 
 impl TraceFormat {
     /// Every format, in detection order.
-    pub const ALL: [TraceFormat; FORMATS.len()] = {
-        let mut all = [TraceFormat::Otel; FORMATS.len()];
-        let (mut slots, mut entries): (&mut [TraceFormat], &[Entry]) = (&mut all, &FORMATS);
-        while let ([slot, more @ ..], [entry, others @ ..]) = (slots, entries) {
-            *slot = entry.format;
-            (slots, entries) = (more, others);
-        }
-        all
-    };
+    pub const ALL: [TraceFormat; FORMATS.len()] =
+        crate::util::table_column!(FORMATS, format, TraceFormat::Otel);
 
     fn entry(self) -> &'static Entry {
         // Every variant has its line (a test holds the table to the enum).

@@ -119,17 +119,8 @@ pub(super) fn tool_calls_with_args(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Pro
         }
     }
     if let Some(m) = p.get("args_match").filter(|m| !m.is_null()) {
-        let m_at = cx.here("args_match");
-        for (arg, pattern) in open_object(m, &m_at)? {
-            let pattern = pattern.as_str().ok_or_else(|| {
-                (
-                    join(&m_at, arg),
-                    format!("expected a regex, got {}", kind(pattern)),
-                )
-            })?;
-            c = c.arg(arg.clone(), regex(pattern));
-            constrained = true;
-        }
+        constrained |= m.as_object().is_some_and(|o| !o.is_empty());
+        c = args_match(c, m, &cx.here("args_match"))?;
     }
     let (mut c, result_constrained) = result_constraints(c, cx)?;
     constrained |= result_constrained;
@@ -199,16 +190,7 @@ pub(super) fn chain(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
         };
         let mut c = tool(name);
         if let Some(m) = o.get("args_match").filter(|m| !m.is_null()) {
-            let m_at = join(&here, "args_match");
-            for (arg, pattern) in open_object(m, &m_at)? {
-                let pattern = pattern.as_str().ok_or_else(|| {
-                    (
-                        join(&m_at, arg),
-                        format!("expected a regex, got {}", kind(pattern)),
-                    )
-                })?;
-                c = c.arg(arg.clone(), regex(pattern));
-            }
+            c = args_match(c, m, &join(&here, "args_match"))?;
         }
         result_constraints_in(&mut c, o, &here)?;
         if opt_bool(o, "no_error", &here)?.unwrap_or(false) {
@@ -344,4 +326,18 @@ pub(super) fn sequence(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
 pub(super) fn no_errors(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
     let tools = strings(cx.p, "tools", &cx.at)?;
     cx.one(no_tool_errors().of_tools(tools))
+}
+
+/// `args_match` (at `at`): each argument must match its regex.
+fn args_match(mut c: ToolCheck, m: &Value, at: &str) -> Result<ToolCheck, Problem> {
+    for (arg, pattern) in open_object(m, at)? {
+        let pattern = pattern.as_str().ok_or_else(|| {
+            (
+                join(at, arg),
+                format!("expected a regex, got {}", kind(pattern)),
+            )
+        })?;
+        c = c.arg(arg.clone(), regex(pattern));
+    }
+    Ok(c)
 }
