@@ -374,6 +374,35 @@ impl<'a> Walk<'a> {
     fn checked_outcome(&self, e: &Expectation) -> Outcome {
         let cx = EvalContext::new(self.index, e.scope);
         let outcome = e.check.evaluate_possible(&cx);
+        // A verdict that calls nobody saw could overturn is not measured: a pass resting on
+        // an absence, or a failure that a call not seen might answer, over a turn read from
+        // spans that may be calls and were not understood.
+        let unseen = e.check.unseen_calls();
+        let stands = match outcome.status {
+            Status::Pass => unseen.pass_stands,
+            Status::Fail => unseen.fail_stands,
+            Status::Skipped | Status::Error => true,
+        };
+        if !stands
+            && let Some((t, spans)) = cx.turns().iter().find_map(|t| {
+                t.reply
+                    .spans
+                    .as_ref()
+                    .filter(|s| s.may_hide_calls())
+                    .map(|s| (t, s))
+            })
+        {
+            let verdict = if outcome.status == Status::Pass {
+                "a pass"
+            } else {
+                "a failure"
+            };
+            return Outcome::error(format!(
+                "not measured: on turn {}, {} — {verdict} here could rest on calls not seen",
+                turn_number(t.index),
+                spans.possible_calls()
+            ));
+        }
         // A pass that rests on something not having happened cannot be confirmed over a turn
         // on which the agent failed: what it would have done there is unknown.
         if outcome.status == Status::Pass

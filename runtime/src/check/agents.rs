@@ -370,6 +370,14 @@ impl super::CheckRules for AgentCheck {
     fn claims_absence(&self) -> bool {
         self.min_calls == 0
     }
+
+    /// `agent_not_invoked` fails on invocations seen; `agent_invoked` passes on them.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen {
+            pass_stands: self.min_calls > 0,
+            fail_stands: self.min_calls == 0,
+        }
+    }
 }
 
 impl super::CheckRules for AgentResponseCheck {

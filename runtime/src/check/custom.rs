@@ -105,6 +105,11 @@ impl Serialize for CustomCheck {
 }
 
 impl super::CheckRules for CustomCheck {
+    /// A closure's verdict on calls nobody saw is unknown either way.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen::NEITHER
+    }
+
     /// A closure may read anything.
     fn reads(&self) -> &'static [Part] {
         &[

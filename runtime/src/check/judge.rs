@@ -375,6 +375,11 @@ impl JudgeCheck {
 }
 
 impl super::CheckRules for JudgeCheck {
+    /// The judge might have answered otherwise had it been shown calls nobody saw.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen::NEITHER
+    }
+
     /// The judge is shown the transcript: the reply and the calls.
     fn reads(&self) -> &'static [Part] {
         &[

@@ -98,6 +98,57 @@ pub(crate) trait CheckRules {
     fn claims_absence(&self) -> bool {
         false
     }
+
+    /// Which of the check's verdicts would stand if the turn had made calls nobody saw (see
+    /// [`Check::unseen_calls`]). The default: a check that does not read the calls is not
+    /// concerned; one that does keeps a pass unless the pass rests on an absence, and no
+    /// failure (it may be a call not seen). Check types whose failures rest on calls seen
+    /// (`no_tool`, `at_most`) say so.
+    fn unseen_calls(&self) -> Unseen {
+        if self.reads().contains(&crate::model::Part::Calls) {
+            Unseen {
+                pass_stands: !self.claims_absence(),
+                fail_stands: false,
+            }
+        } else {
+            Unseen::NOT_CONCERNED
+        }
+    }
+}
+
+/// Which verdicts of a check would stand if its turn had made calls nobody saw — unread trace
+/// spans that might be calls: the other verdicts are *not measured* (an error naming the
+/// spans). A presence claim (`tool("x")`) keeps its pass, an absence claim (`no_tool("x")`)
+/// its failure, an exact count or order neither.
+///
+/// ```
+/// use agent_test::check::{Check, Unseen};
+/// use agent_test::prelude::*;
+/// assert_eq!(Check::from(tool("search")).unseen_calls(), Unseen { pass_stands: true, fail_stands: false });
+/// assert_eq!(Check::from(no_tool("cancel")).unseen_calls(), Unseen { pass_stands: false, fail_stands: true });
+/// assert_eq!(Check::from(tool("search").times(2)).unseen_calls(), Unseen { pass_stands: false, fail_stands: false });
+/// assert_eq!(Check::from(reply().contains("ok")).unseen_calls(), Unseen::NOT_CONCERNED);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unseen {
+    /// A pass stands: more calls could not make the check fail.
+    pub pass_stands: bool,
+    /// A failure stands: more calls could not make the check pass.
+    pub fail_stands: bool,
+}
+
+impl Unseen {
+    /// A check that does not read the calls: every verdict stands.
+    pub const NOT_CONCERNED: Unseen = Unseen {
+        pass_stands: true,
+        fail_stands: true,
+    };
+
+    /// Neither verdict stands (a judge, a custom check, an exact count or order).
+    pub const NEITHER: Unseen = Unseen {
+        pass_stands: false,
+        fail_stands: false,
+    };
 }
 
 /// The one list of check types: each line is a variant of [`Check`], the builder type it
@@ -204,6 +255,16 @@ macro_rules! checks {
             pub fn claims_absence(&self) -> bool {
                 match self {
                     $(Check::$variant(c) => CheckRules::claims_absence(c),)*
+                }
+            }
+
+            /// Which of the check's verdicts would stand if its turn had made calls nobody saw
+            /// (unread trace spans that might be calls, see
+            /// [`SpanReading`](crate::model::SpanReading)); the others are errors, "not
+            /// measured". See [`Unseen`].
+            pub fn unseen_calls(&self) -> Unseen {
+                match self {
+                    $(Check::$variant(c) => CheckRules::unseen_calls(c),)*
                 }
             }
 

@@ -651,4 +651,17 @@ impl super::CheckRules for ToolCheck {
             )
             || self.nested.iter().any(ToolCheck::claims_absence)
     }
+
+    /// A pass stands unless it rests on an absence; a failure stands only when the check
+    /// bounds the count from above alone (`never`, `at_most`) and asks nothing else of
+    /// positions, every call or the calls inside: then it failed on calls seen.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen {
+            pass_stands: !self.claims_absence(),
+            fail_stands: matches!(self.count, Count::AtMost(_) | Count::Exactly(0))
+                && self.position.is_none()
+                && !self.every_call
+                && self.nested.is_empty(),
+        }
+    }
 }

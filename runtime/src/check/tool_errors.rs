@@ -165,4 +165,12 @@ impl super::CheckRules for NoToolErrors {
     fn claims_absence(&self) -> bool {
         true
     }
+
+    /// A failed call seen is a failure whatever else happened.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen {
+            pass_stands: false,
+            fail_stands: true,
+        }
+    }
 }

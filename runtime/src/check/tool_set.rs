@@ -275,6 +275,15 @@ impl super::CheckRules for ToolSet {
     fn claims_absence(&self) -> bool {
         self.mode == SetMode::Forbidden
     }
+
+    /// Required tools pass on calls seen; forbidden ones fail on them.
+    fn unseen_calls(&self) -> super::Unseen {
+        let forbidden = self.mode == SetMode::Forbidden;
+        super::Unseen {
+            pass_stands: !forbidden,
+            fail_stands: forbidden,
+        }
+    }
 }
 
 impl super::CheckRules for NoTools {
@@ -284,5 +293,13 @@ impl super::CheckRules for NoTools {
 
     fn claims_absence(&self) -> bool {
         true
+    }
+
+    /// A call seen fails it whatever else happened.
+    fn unseen_calls(&self) -> super::Unseen {
+        super::Unseen {
+            pass_stands: false,
+            fail_stands: true,
+        }
     }
 }

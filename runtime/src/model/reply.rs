@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Call, Gap, Guardrail, Usage, Workflow};
+use super::{Call, Gap, Guardrail, SpanReading, Usage, Workflow};
 
 /// The agent's side of one turn: its reply text and everything it did to produce it.
 ///
@@ -70,6 +70,12 @@ pub struct Reply {
     /// are errors on this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gaps: Vec<Gap>,
+    /// For a turn read from trace spans (recorded, received over OTLP, or captured from
+    /// `tracing`): how many spans there were and which were not understood. Unread spans that
+    /// might be calls make claims that a call did not happen, and counts, *not measured* on
+    /// this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spans: Option<SpanReading>,
 }
 
 impl Reply {

@@ -109,6 +109,37 @@ impl Entry {
             .collect()
     }
 
+    /// How many user turns the story has (2 for the entries made with `two_turns()`).
+    pub fn turns(&self) -> usize {
+        self.truth["turns"].as_u64().map_or(1, |n| n as usize)
+    }
+
+    /// The tool executions of turn `turn` (0-based).
+    pub fn executions(&self, turn: usize) -> Vec<&Value> {
+        self.truth["executions"]
+            .as_array()
+            .expect("executions")
+            .iter()
+            .filter(|x| x["turn"].as_u64().map_or(0, |t| t as usize - 1) == turn)
+            .collect()
+    }
+
+    /// The reply the framework returned on turn `turn` (0-based).
+    pub fn reply_of(&self, turn: usize) -> String {
+        let key = if turn == 0 { "reply" } else { "second_reply" };
+        self.truth[key]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    }
+
+    /// The user's message on turn `turn` (0-based).
+    pub fn user_of(&self, turn: usize) -> String {
+        let key = if turn == 0 { "user" } else { "second_user" };
+        self.truth[key].as_str().unwrap_or_default().to_owned()
+    }
+
     /// Total tokens the scripted model reported.
     pub fn total_tokens(&self) -> u64 {
         self.truth["input_tokens"].as_u64().unwrap_or(0)
@@ -127,7 +158,7 @@ impl Entry {
     /// The checks that hold for what really ran, each with what it reads.
     fn checks(&self) -> Vec<(Expectation, &'static [&'static str])> {
         let t = |n: &str| self.tool(n);
-        vec![
+        let list: Vec<(Expectation, &'static [&'static str])> = vec![
             (
                 tool(t("search_hotels"))
                     .arg("city", "Lisbon")
@@ -176,13 +207,41 @@ impl Entry {
                     .into_expectation(),
                 &["usage"],
             ),
+        ];
+        list.into_iter().chain(self.second_turn_checks()).collect()
+    }
+
+    /// What holds of a two-turn story's second turn: `list_bookings`, a tool without
+    /// arguments, called there once and not on the first turn.
+    fn second_turn_checks(&self) -> Vec<(Expectation, &'static [&'static str])> {
+        if self.turns() < 2 {
+            return Vec::new();
+        }
+        let t = |n: &str| self.tool(n);
+        let mut first_turn = no_tool(t("list_bookings")).into_expectation();
+        first_turn.scope = Scope::Turn(0);
+        let mut second_turn = tool(t("list_bookings"))
+            .arguments(serde_json::json!({}))
+            .times(1)
+            .into_expectation();
+        second_turn.scope = Scope::Turn(1);
+        let mut second_reply = reply().contains("BK-311").into_expectation();
+        second_reply.scope = Scope::Turn(1);
+        vec![
+            (first_turn, &[][..]),
+            (second_turn, &["arguments"][..]),
+            (
+                tool(t("list_bookings")).times(1).into_expectation(),
+                &[][..],
+            ),
+            (second_reply, &["reply"][..]),
         ]
     }
 
     /// The checks a reading that got the run wrong would pass: each must fail.
     fn wrong(&self) -> Vec<(Expectation, &'static [&'static str])> {
         let t = |n: &str| self.tool(n);
-        vec![
+        let list: Vec<(Expectation, &'static [&'static str])> = vec![
             (
                 tool(t("search_hotels"))
                     .arg("city", "Porto")
@@ -207,14 +266,27 @@ impl Entry {
                     .into_expectation(),
                 &["usage"],
             ),
-        ]
+        ];
+        let second: Option<(Expectation, &'static [&'static str])> =
+            (self.turns() > 1).then(|| (no_tool(t("list_bookings")).into_expectation(), &[][..]));
+        list.into_iter().chain(second).collect()
     }
 
+    /// A scenario of the story's user turns with `checks`: those scoped to a turn on it, the
+    /// others on the conversation.
     fn scenario(&self, suffix: &str, checks: impl IntoIterator<Item = Expectation>) -> Scenario {
-        checks.into_iter().fold(
-            Scenario::new(format!("{}_{suffix}", self.name.replace('-', "_"))),
-            Scenario::expect,
-        )
+        let checks: Vec<Expectation> = checks.into_iter().collect();
+        let mut s = Scenario::new(format!("{}_{suffix}", self.name.replace('-', "_")));
+        for turn in 0..self.turns() {
+            s = s.user(self.user_of(turn));
+            for e in checks.iter().filter(|e| e.scope == Scope::Turn(turn)) {
+                s = s.expect_turn(e.clone());
+            }
+        }
+        checks
+            .into_iter()
+            .filter(|e| !matches!(e.scope, Scope::Turn(_)))
+            .fold(s, Scenario::expect)
     }
 
     /// The scenario of what really ran: every check on what the spans carry passes.

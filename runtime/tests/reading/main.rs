@@ -3,6 +3,7 @@
 //! test binary with one module per subject: each file under `tests/` would be a binary of its
 //! own, linking the runtime's dependencies again.
 
+mod capture;
 mod formats;
 mod inputs;
 mod layers;

@@ -48,26 +48,107 @@ pub(crate) fn role(s: &Span) -> Role {
                 .unwrap_or_else(|| s.name.clone()),
         ),
         (Some("chat" | "text_completion" | "generate_content"), _) => Role::Model(model(s)),
-        (Some(_), _) => Role::Other,
+        // Building an agent, embedding text: nothing a turn did with tools or models; a
+        // framework's step (the AI SDK 7's `agent_step`, Strands' event loop cycle) holds its
+        // work in its children.
+        (Some("create_agent" | "embeddings" | "agent_step" | "execute_event_loop_cycle"), _) => {
+            Role::Structure
+        }
+        // OpenLLMetry's tasks (a LangGraph node, a LlamaIndex step), with the operation name
+        // newer versions write: a task that calls a tool names it.
+        (Some("execute_task"), _) | (None, Some("task"))
+            if s.attributes.contains_key("tool.name") =>
+        {
+            with_failure(
+                s,
+                ToolSpan::read(
+                    s.text("tool.name").unwrap_or_default(),
+                    None,
+                    s.attributes.get("tool.arguments"),
+                    s.attributes.get("traceloop.entity.output"),
+                ),
+            )
+        }
+        (Some("execute_task"), _) | (None, Some("task")) => Role::Structure,
+        (Some(_), _) if framework_step(&s.name) => Role::Structure,
+        (Some(_), _) => Role::Unknown,
+        // A workflow named after the framework's method (LlamaIndex's
+        // `FunctionAgent.workflow`) names no agent: it is the run's wrapper.
+        (None, Some("agent" | "workflow")) if method_name(s) => Role::Structure,
         (None, Some("agent" | "workflow")) => Role::Agent(AgentSpan {
             declared: s.attributes.contains_key("traceloop.entity.name"),
             name: s
                 .text("traceloop.entity.name")
                 .unwrap_or_else(|| s.name.clone()),
         }),
-        (None, Some("tool")) => Role::Tool(ToolSpan::read(
-            s.text("traceloop.entity.name")
-                .unwrap_or_else(|| s.name.clone()),
-            None,
-            s.attributes.get("traceloop.entity.input"),
-            s.attributes.get("traceloop.entity.output"),
-        )),
+        (None, Some("tool")) => with_failure(
+            s,
+            ToolSpan::read(
+                s.text("traceloop.entity.name")
+                    .unwrap_or_else(|| s.name.clone()),
+                None,
+                s.attributes.get("traceloop.entity.input"),
+                s.attributes.get("traceloop.entity.output"),
+            ),
+        ),
         (None, _) if s.attributes.contains_key("gen_ai.tool.name") => {
             tool(s, s.text("gen_ai.tool.name").unwrap_or_default())
         }
         (None, _) if is_model(s) => Role::Model(model(s)),
-        _ => Role::Other,
+        (None, _) if framework_step(&s.name) => Role::Structure,
+        _ => Role::Unknown,
     }
+}
+
+/// Whether an OpenLLMetry agent or workflow span is named by the framework's method
+/// (`FunctionAgent.workflow`: its entity name is the span's name, a `Class.method`) rather
+/// than by the agent.
+fn method_name(s: &Span) -> bool {
+    s.text("traceloop.entity.name").is_none_or(|n| n == s.name)
+        && s.name.split_once('.').is_some_and(|(class, method)| {
+            class.chars().next().is_some_and(char::is_uppercase) && !method.is_empty()
+        })
+}
+
+/// Framework steps whose work is in their children, by name: Strands' event loop cycles,
+/// Semantic Kernel's function-calling loop, the AI SDK's and others' numbered steps and turns.
+fn framework_step(name: &str) -> bool {
+    let numbered = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    matches!(
+        name,
+        "execute_event_loop_cycle" | "AutoFunctionInvocationLoop" | "turn"
+    ) || numbered("step ")
+        || numbered("Step ")
+}
+
+/// The failure a span's attributes declare beyond its status and events: rig's
+/// `gen_ai.tool.call.outcome` (`error`, `denied`, `skipped`) and `gen_ai.tool.error.type`,
+/// OpenLLMetry's `gen_ai.task.status = failure`.
+pub(crate) fn declared_failure(s: &Span) -> Option<String> {
+    let outcome = s.text("gen_ai.tool.call.outcome");
+    let error_type = s.text("gen_ai.tool.error.type");
+    match (outcome.as_deref(), error_type) {
+        (Some("success") | None, None) => {}
+        (outcome, Some(kind)) => {
+            return Some(match outcome {
+                Some(o) if o != "error" => format!("{o}: {kind}"),
+                _ => kind,
+            });
+        }
+        (Some(other), None) => return Some(other.to_owned()),
+    }
+    (s.text("gen_ai.task.status").as_deref() == Some("failure")).then(|| "failure".to_owned())
+}
+
+/// A tool span's call with the failure its attributes declare.
+fn with_failure(s: &Span, mut t: ToolSpan) -> Role {
+    if t.failure.is_none() {
+        t.failure = declared_failure(s);
+    }
+    Role::Tool(t)
 }
 
 /// A tool execution span. Google ADK adds a span `execute_tool (merged)` after parallel
@@ -75,14 +156,17 @@ pub(crate) fn role(s: &Span) -> Role {
 /// and is structure only.
 fn tool(s: &Span, name: String) -> Role {
     if name == "(merged tools)" {
-        return Role::Other;
+        return Role::Structure;
     }
-    Role::Tool(ToolSpan::read(
-        name,
-        s.text("gen_ai.tool.call.id"),
-        s.attributes.get("gen_ai.tool.call.arguments"),
-        s.attributes.get("gen_ai.tool.call.result"),
-    ))
+    with_failure(
+        s,
+        ToolSpan::read(
+            name,
+            s.text("gen_ai.tool.call.id"),
+            s.attributes.get("gen_ai.tool.call.arguments"),
+            s.attributes.get("gen_ai.tool.call.result"),
+        ),
+    )
 }
 
 /// The agent a span says it works for: `gen_ai.agent.name` on any span, or the LangChain
@@ -127,7 +211,7 @@ fn model(s: &Span) -> ModelStep {
     m
 }
 
-fn usage(s: &Span) -> Option<Usage> {
+pub(crate) fn usage(s: &Span) -> Option<Usage> {
     let input = s
         .count("gen_ai.usage.input_tokens")
         .or_else(|| s.count("gen_ai.usage.prompt_tokens"));

@@ -12,10 +12,13 @@
 //! what cannot be read is a [`Gap`](crate::model::Gap), never a silent guess.
 
 pub(crate) mod genai;
+pub(crate) mod haystack;
+pub(crate) mod logfire;
 pub(crate) mod openinference;
 pub(crate) mod payload;
 mod reading;
 pub(crate) mod spans;
+mod unread;
 pub(crate) mod vercel;
 
 use std::collections::BTreeMap;
@@ -39,8 +42,12 @@ pub(crate) enum Role {
     Tool(ToolSpan),
     /// A model call.
     Model(ModelStep),
-    /// Anything else: its children are lifted to its parent.
-    Other,
+    /// A span its convention knows to be structure only (a framework's step, a graph node, a
+    /// wrapper): its children are lifted to its parent.
+    Structure,
+    /// A span no convention understood: read as structure, and accounted for as *unread*
+    /// ([`unread`]), so that a claim that something did not happen is not made over it.
+    Unknown,
 }
 
 /// An agent span: its name, and whether an attribute says it (`gen_ai.agent.name`,
@@ -139,7 +146,7 @@ pub(crate) struct Convention {
 /// one trace may mix instrumentations (an OpenInference framework span around a GenAI client
 /// span). The GenAI conventions come last and claim every span (OpenLLMetry's older names
 /// included). Adding a convention is a module and a line here.
-pub(crate) const CONVENTIONS: [Convention; 3] = [
+pub(crate) const CONVENTIONS: [Convention; 5] = [
     Convention {
         name: "openinference",
         claims: openinference::claims,
@@ -151,6 +158,18 @@ pub(crate) const CONVENTIONS: [Convention; 3] = [
         claims: vercel::claims,
         role: vercel::role,
         agent_of: vercel::agent_of,
+    },
+    Convention {
+        name: "haystack",
+        claims: haystack::claims,
+        role: haystack::role,
+        agent_of: haystack::agent_of,
+    },
+    Convention {
+        name: "logfire-openai-agents",
+        claims: logfire::claims,
+        role: logfire::role,
+        agent_of: logfire::agent_of,
     },
     Convention {
         name: "genai",
@@ -219,6 +238,8 @@ pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
     let own_calls = !reply.calls.is_empty();
     if !own_calls {
         reply.calls = traced.reply.calls;
+        // What the spans left unread bears on the calls only when the calls are theirs.
+        reply.spans = traced.reply.spans;
     } else if !traced.reply.calls.is_empty() {
         reply.notes.push(format!(
             "the reply listed its tool calls: they were kept, and the {} calls of its spans \
@@ -260,9 +281,11 @@ pub(crate) fn turns(spans: Vec<Span>) -> Vec<Turn> {
     let mut skipped = Vec::new();
     let mut out: Vec<Turn> = Vec::new();
     for t in traces {
-        if t.iter()
-            .any(|s| !matches!((convention(s).role)(s), Role::Other))
-        {
+        if t.iter().any(|s| match (convention(s).role)(s) {
+            Role::Structure => false,
+            Role::Unknown => unread::possible_call(s).is_some(),
+            _ => true,
+        }) {
             out.push(turn(out.len(), t));
         } else {
             let names: Vec<&str> = t.iter().take(3).map(|s| s.name.as_str()).collect();

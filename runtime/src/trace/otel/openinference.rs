@@ -5,7 +5,8 @@
 //! | `AGENT` | a node named `agent.name`, else `graph.node.id` (CrewAI), else the span's name without a `.run` suffix (smolagents); an `AGENT` span that is a LangGraph graph node (`metadata.langgraph_node`) is structure only |
 //! | `TOOL` | a call of `tool.name` (else the span's name), id `tool.id` / `tool_call.id` or the one its payload carries, arguments `input.value`, result `output.value`, both unwrapped from the frameworks' envelopes ([`payload`](super::payload)) |
 //! | `LLM` | a model call: usage `llm.token_count.prompt` / `completion` / `total`; input `llm.input_messages.{i}.message.role` / `content` / `tool_call_id`; answer `llm.output_messages.{i}.message.content` and `…message.tool_calls.{j}.tool_call.id` / `function.name` / `function.arguments` |
-//! | `CHAIN`, `RETRIEVER`, `EMBEDDING`, ... | structure only: their children are lifted to their parent |
+//! | `CHAIN`, `RETRIEVER`, `RERANKER`, `EMBEDDING`, `GUARDRAIL`, `EVALUATOR`, `PROMPT` | structure only: their children are lifted to their parent |
+//! | `UNKNOWN`, or any other kind | unread ([`unread`](super::unread)) |
 //!
 //! A span's `metadata.lc_agent_name` (LangChain, LangGraph) names the agent it works for: a
 //! `CHAIN` that starts another agent's work (a sub-agent's graph run as a tool) is that agent.
@@ -33,7 +34,7 @@ pub(crate) fn role(s: &Span) -> Role {
         // LangGraph's graph nodes: the instrumentation calls any run whose name has "agent"
         // in it an AGENT (`create_react_agent`'s node `agent`), but a graph node is a step of
         // the agent around it, not an agent of its own.
-        "AGENT" if metadata(s, "langgraph_node").is_some() => Role::Other,
+        "AGENT" if metadata(s, "langgraph_node").is_some() => Role::Structure,
         "AGENT" => {
             let declared = s.text("agent.name").or_else(|| s.text("graph.node.id"));
             Role::Agent(AgentSpan {
@@ -50,7 +51,11 @@ pub(crate) fn role(s: &Span) -> Role {
             s.attributes.get("output.value"),
         )),
         "LLM" => Role::Model(model(s)),
-        _ => Role::Other,
+        "CHAIN" | "RETRIEVER" | "RERANKER" | "EMBEDDING" | "GUARDRAIL" | "EVALUATOR" | "PROMPT" => {
+            Role::Structure
+        }
+        // `UNKNOWN`, or a kind newer than this reader.
+        _ => Role::Unknown,
     }
 }
 
@@ -60,7 +65,7 @@ pub(crate) fn agent_of(s: &Span) -> Option<String> {
 }
 
 /// A field of the span's `metadata` (a JSON object, as text).
-fn metadata(s: &Span, key: &str) -> Option<String> {
+pub(crate) fn metadata(s: &Span, key: &str) -> Option<String> {
     let metadata = match s.attributes.get("metadata")? {
         Value::String(t) => crate::util::json::parse(t).ok()?,
         other => other.clone(),

@@ -7,6 +7,8 @@
 //! | `{"lc": 1, "type": "constructor", "id": [.., "ToolMessage"], "kwargs": {..}}` | LangChain's `ToolMessage`, `dumpd` form | the same, from `kwargs` |
 //! | `{"output": <ToolMessage>, "kwargs": {..}}` / `{"inputs": {..}, "input_str", "kwargs": {"tool_call_id"}}` | OpenLLMetry's LangChain callbacks | the `output` / the `inputs`, and the id |
 //! | `{"raw_output", "is_error", "tool_name", ..}` | LlamaIndex's `ToolOutput` | `raw_output`; `is_error: true` is a failure |
+//! | `{"tool_name", "tool_kwargs", "tool_id", "tool_output": <ToolOutput>}` | LlamaIndex's tool-call step (OpenLLMetry) | the `ToolOutput`, and the id |
+//! | `{"input": {..}, "options": null}` | tool inputs with their call options beside them | the `input` |
 //! | `{"args": [], "kwargs": {..}}` / `{"kwargs": {..}}` | smolagents, LlamaIndex tool inputs | the keyword arguments |
 //! | `[{"text": ".."}, ..]` | Strands' content blocks | the text, JSON text read as JSON |
 //! | `{'city': 'Lisbon'}` (a Python `str(dict)`) | Semantic Kernel's results | the literal, read as JSON |
@@ -100,6 +102,15 @@ fn unwrap_result(v: &Value, out: &mut Unwrapped) -> Option<Value> {
         }
         return o.get("output").map(json_text);
     }
+    // LlamaIndex's tool-call step: the call and its `ToolOutput`.
+    if let Some(output) = o.get("tool_output").filter(|t| t.is_object())
+        && o.contains_key("tool_name")
+    {
+        if out.id.is_none() {
+            out.id = o.get("tool_id").and_then(text);
+        }
+        return Some(output.clone());
+    }
     // LlamaIndex's ToolOutput.
     if o.contains_key("raw_output") && o.contains_key("tool_name") {
         if o.get("is_error").and_then(Value::as_bool) == Some(true) {
@@ -155,6 +166,13 @@ pub(crate) fn arguments(raw: &Value) -> (Value, Option<String>) {
             .is_none_or(|a| a.as_array().is_some_and(Vec::is_empty));
     if keyword_only && let Some(kwargs) = o.get("kwargs").filter(|k| k.is_object()) {
         return (kwargs.clone(), None);
+    }
+    // `{"input": {..}, "options": ..}`: the input object, its call options beside it.
+    if o.len() == 2
+        && let (Some(input @ Value::Object(_)), Some(options)) = (o.get("input"), o.get("options"))
+        && (options.is_null() || options.is_object())
+    {
+        return (input.clone(), None);
     }
     (v, None)
 }
@@ -221,5 +239,25 @@ mod tests {
         assert_eq!(arguments(&positional).0, positional);
         assert_eq!(arguments(&json!("HTL-205")).0, json!("HTL-205"));
         assert_eq!(arguments(&json!("")).0, json!({}));
+        assert_eq!(
+            arguments(&json!({"input": {"city": "Lisbon"}, "options": null})).0,
+            json!({"city": "Lisbon"})
+        );
+        // A tool whose own parameters are `input` and `options` keeps them.
+        let own = json!({"input": "Lisbon", "options": "fast"});
+        assert_eq!(arguments(&own).0, own);
+    }
+
+    #[test]
+    fn a_llamaindex_tool_step_is_its_tool_output_and_id() {
+        let r = result(
+            &json!({"tool_name": "book_hotel", "tool_kwargs": {"hotel_id": "HTL-205"},
+            "tool_id": "call_2_0", "tool_output": {"blocks": [], "tool_name": "book_hotel",
+            "raw_input": {"hotel_id": "HTL-205"}, "raw_output": "HTL-205 is sold out", "is_error": true},
+            "return_direct": false}),
+        );
+        assert_eq!(r.value, Some(json!("HTL-205 is sold out")));
+        assert_eq!(r.id.as_deref(), Some("call_2_0"));
+        assert_eq!(r.failure.as_deref(), Some("HTL-205 is sold out"));
     }
 }

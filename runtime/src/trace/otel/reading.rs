@@ -29,6 +29,7 @@
 //! 6. **Text**: the input is the first step's last user message, the reply the last answer
 //!    with text of a top-level agent's step, else the root span's own input and output.
 
+mod graphs;
 mod join;
 
 use std::collections::{HashMap, HashSet};
@@ -38,7 +39,7 @@ use serde_json::Value;
 use super::payload::json_text;
 use super::spans::{Span, text};
 use super::{ModelStep, RequestedCall, Role, ToolSpan, convention, vercel};
-use crate::model::{Call, Gap, Part, Reply, Turn, Usage};
+use crate::model::{Call, Gap, Part, Reply, SpanReading, Turn, UnreadSpans, Usage};
 
 /// The turn of one trace.
 pub(crate) fn turn(index: usize, mut spans: Vec<Span>) -> Turn {
@@ -126,14 +127,17 @@ impl<'a> Reading<'a> {
                     .filter(|&p| p != i)
             })
             .collect();
-        let mut children = vec![Vec::new(); spans.len()];
-        let mut roots = Vec::new();
-        for (i, p) in parent.iter().enumerate() {
-            match p.and_then(|p| children.get_mut(p)) {
-                Some(siblings) => siblings.push(i),
-                None => roots.push(i),
-            }
-        }
+        let mut parent = parent;
+        let mut roles = roles;
+        graphs::adopt(spans, &roles, &mut parent);
+        let children = children_of(&parent);
+        graphs::subgraph_agents(spans, &mut roles, &children);
+        let roots = parent
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_none())
+            .map(|(i, _)| i)
+            .collect();
         let mut reading = Reading {
             spans,
             roles,
@@ -227,18 +231,18 @@ impl<'a> Reading<'a> {
                 .map(str::to_owned);
             let declared = (convention(span).agent_of)(span);
             let refined = match role {
-                Role::Agent(a) if Some(&a.name) == enclosing_name.as_ref() => Some(Role::Other),
-                Role::Agent(a) if !a.declared && declared_below.contains(&i) => Some(Role::Other),
-                Role::Other => {
-                    declared
-                        .filter(|d| Some(d) != enclosing_name.as_ref())
-                        .map(|name| {
-                            Role::Agent(super::AgentSpan {
-                                name,
-                                declared: true,
-                            })
-                        })
+                Role::Agent(a) if Some(&a.name) == enclosing_name.as_ref() => Some(Role::Structure),
+                Role::Agent(a) if !a.declared && declared_below.contains(&i) => {
+                    Some(Role::Structure)
                 }
+                Role::Structure | Role::Unknown => declared
+                    .filter(|d| Some(d) != enclosing_name.as_ref())
+                    .map(|name| {
+                        Role::Agent(super::AgentSpan {
+                            name,
+                            declared: true,
+                        })
+                    }),
                 _ => None,
             };
             if let Some(r) = refined
@@ -266,15 +270,7 @@ impl<'a> Reading<'a> {
 
     /// Each span's parent in the tree as [`Reading::walk`] left it.
     fn parents(&self) -> Vec<Option<usize>> {
-        let mut parents = vec![None; self.spans.len()];
-        for (p, list) in self.children.iter().enumerate() {
-            for &c in list {
-                if let Some(parent) = parents.get_mut(c) {
-                    *parent = Some(p);
-                }
-            }
-        }
-        parents
+        parents_of(&self.children, self.spans.len())
     }
 
     /// The children of span `i`.
@@ -367,12 +363,49 @@ impl<'a> Reading<'a> {
                 "no span of the trace carries the agent's answer",
             ));
         }
+        let spans = self.span_reading();
         let mut reply = Reply::text(text.unwrap_or_default());
         reply.calls = calls;
         reply.usage = usage;
         reply.gaps = self.gaps;
         reply.notes = self.notes;
+        reply.spans = Some(spans);
         (input, reply)
+    }
+
+    /// Every span accounted for: those no convention understood, by name in the order they
+    /// started, with why they might be calls ([`unread`](super::unread)); an unread span that
+    /// speaks of tokens leaves the usage a gap.
+    fn span_reading(&mut self) -> SpanReading {
+        let mut reading = SpanReading::new(self.spans.len());
+        let mut model_like = Vec::new();
+        for (span, role) in self.spans.iter().zip(&self.roles) {
+            if !matches!(role, Role::Unknown) {
+                continue;
+            }
+            let why = super::unread::possible_call(span);
+            match reading
+                .unread
+                .iter_mut()
+                .find(|u| u.name == span.name && u.possible_call == why)
+            {
+                Some(u) => u.count += 1,
+                None => reading
+                    .unread
+                    .push(UnreadSpans::new(span.name.clone(), 1, why)),
+            }
+            if let Some(key) = super::unread::possible_model(span) {
+                model_like.push(format!("`{}` (it carries `{key}`)", span.name));
+            }
+        }
+        if !model_like.is_empty() {
+            model_like.dedup();
+            self.gaps.push(Gap::new(
+                Part::Usage,
+                format!("unread spans may be model calls: {}", model_like.join(", ")),
+            ));
+        }
+        reading
     }
 
     /// The call tree: every span's calls, children first.
@@ -414,7 +447,7 @@ impl<'a> Reading<'a> {
                     }
                     nested
                 }
-                Role::Other => nested,
+                Role::Structure | Role::Unknown => nested,
             };
             built.insert(i, calls);
         }
@@ -477,7 +510,12 @@ impl<'a> Reading<'a> {
                 .and_then(text)
                 .unwrap_or_default()
         });
-        let failed = span.error.is_some() || exception.is_some() || t.failure.is_some();
+        // OpenTelemetry's `error.type` marks a failed operation whatever its status says.
+        let error_type = span.text("error.type");
+        let failed = span.error.is_some()
+            || exception.is_some()
+            || t.failure.is_some()
+            || error_type.is_some();
         if failed {
             let status = span
                 .error
@@ -490,6 +528,7 @@ impl<'a> Reading<'a> {
                 .or(result)
                 .or_else(|| t.failure.clone().map(Value::String))
                 .or_else(|| status.map(Value::String))
+                .or_else(|| error_type.map(Value::String))
                 .unwrap_or_else(|| Value::String("failed".into()));
             call = call.failed(why);
         } else if let Some(r) = result {
@@ -506,6 +545,30 @@ impl<'a> Reading<'a> {
         };
         nested.into_iter().fold(call, Call::child)
     }
+}
+
+/// Each span's children, in document order, from each span's parent.
+fn children_of(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); parent.len()];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(siblings) = p.and_then(|p| children.get_mut(p)) {
+            siblings.push(i);
+        }
+    }
+    children
+}
+
+/// Each span's parent, from each span's children.
+fn parents_of(children: &[Vec<usize>], n: usize) -> Vec<Option<usize>> {
+    let mut parent = vec![None; n];
+    for (p, list) in children.iter().enumerate() {
+        for &c in list {
+            if let Some(slot) = parent.get_mut(c) {
+                *slot = Some(p);
+            }
+        }
+    }
+    parent
 }
 
 /// Tool names for a message: `a`, `b` and `c` (each once, in the order of their spans).
@@ -569,6 +632,9 @@ fn normalized(name: &str) -> String {
 fn root_texts(span: &Span) -> (Option<String>, Option<String>) {
     if vercel::claims(span) {
         return vercel::texts(span);
+    }
+    if super::haystack::claims(span) {
+        return super::haystack::texts(span);
     }
     let (mut input, mut output) = super::genai::agent_messages(span);
     input = input.or_else(|| {

@@ -46,10 +46,11 @@ pub(crate) fn role(s: &Span) -> Role {
                     name,
                     declared: true,
                 }),
-                None => Role::Other,
+                None => Role::Structure,
             }
         }
-        _ => Role::Other,
+        o if o.starts_with("ai.embed") => Role::Structure,
+        _ => Role::Unknown,
     }
 }
 
