@@ -237,6 +237,7 @@ where
             attributes,
             events: Vec::new(),
             error: None,
+            unknown_status: None,
         };
         self.captured.lock().open.insert(id.into_u64(), span);
     }

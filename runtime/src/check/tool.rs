@@ -284,8 +284,9 @@ impl ToolCheck {
         self
     }
 
-    /// The values an RFC 9535 JSONPath query selects in the call's result (a failed call's
-    /// error): some selected value must satisfy `expected`, as [`ToolCheck::arg_json_path`].
+    /// The values an RFC 9535 JSONPath query selects in the call's result (of a call that
+    /// succeeded, or with [`ToolCheck::failed`] a failed call's error): some selected value
+    /// must satisfy `expected`, as [`ToolCheck::arg_json_path`].
     ///
     /// ```
     /// use agent_test::prelude::*;
@@ -346,7 +347,24 @@ impl ToolCheck {
     }
 
     /// The call's result must satisfy `expected` (a value or a matcher such as
-    /// `contains("delivered")`). For a failed call the result is its error.
+    /// `contains("delivered")`). Results are those of calls that succeeded: a failed call has
+    /// none, unless the check asks for failures ([`ToolCheck::failed`]), whose error text is
+    /// then what is matched.
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Call, Reply, Transcript, Turn};
+    /// let reply = Reply::text("").call(Call::tool("book", json!({})).failed(json!("booking not confirmed")));
+    /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
+    /// let v = evaluate(&t, &[
+    ///     tool("book").result(contains("confirmed")).into_expectation(),
+    ///     tool("book").failed().result(contains("not confirmed")).into_expectation(),
+    /// ]);
+    /// assert_eq!(v[0].status, Status::Fail);
+    /// assert_eq!(v[0].details.violations[0].message,
+    ///     r#"call at conversation position 0: result: the call failed ("booking not confirmed"), and a failed call has no result — its error text would have matched: add `.failed()` to check a failure's text"#);
+    /// assert_eq!(v[1].status, Status::Pass);
+    /// ```
     ///
     /// ```
     /// # use agent_test::prelude::*;

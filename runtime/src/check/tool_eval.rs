@@ -146,10 +146,12 @@ impl ToolCheck {
             }
             None => call.arguments.is_null() || (!self.strict && self.forbidden.is_empty()),
         };
-        let result_ok = self
-            .result
-            .iter()
-            .all(|c| c.is_match(call.result.as_ref(), env));
+        let result_ok = self.result.is_empty()
+            || (self.compares_result_of(call)
+                && self
+                    .result
+                    .iter()
+                    .all(|c| c.is_match(call.result.as_ref(), env)));
         values_ok
             && shape_ok
             && !(self.no_error && call.error)
@@ -263,8 +265,36 @@ impl ToolCheck {
         }
     }
 
+    /// Whether the result constraints apply to `call`'s result: a call that succeeded, or a
+    /// failed call when the check asks for failures (`.failed()`, `.failed_with(..)`) — a
+    /// failed call's result is its error text, which is no result.
+    pub(crate) fn compares_result_of(&self, call: &Call) -> bool {
+        !call.error || matches!(self.filter, CallFilter::Failed | CallFilter::FailedWith(_))
+    }
+
     /// The result constraints `call` fails.
     fn result_problems(&self, call: &Call, env: &Env<'_>, out: &mut Vec<Problem>) {
+        if !self.result.is_empty() && !self.compares_result_of(call) {
+            let error = call
+                .result
+                .as_ref()
+                .map_or_else(|| "no message".to_owned(), crate::util::text::compact);
+            // Say when the error text is what the check would have matched.
+            let would = self
+                .result
+                .iter()
+                .all(|c| c.is_match(call.result.as_ref(), env));
+            let hint = if would {
+                " — its error text would have matched: add `.failed()` to check a failure's text"
+            } else {
+                ""
+            };
+            out.push(Problem::Mismatch(
+                "result_mismatch",
+                format!("result: the call failed ({error}), and a failed call has no result{hint}"),
+            ));
+            return;
+        }
         for c in &self.result {
             let label = if c.path.as_str().is_empty() {
                 "result".to_owned()

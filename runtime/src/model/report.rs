@@ -139,14 +139,16 @@ impl Report {
         duration_ms: u64,
     ) -> Self {
         let summary = Summary::of(&verdicts);
-        // What the agent's adapter or trace reader said of each turn, and what it could not
-        // read, in the report's notes (once each).
+        // What the agent's adapter or trace reader said of each turn, the spans it was read
+        // from (every one accounted for), and what it could not read, in the report's notes
+        // (once each).
         let mut notes: Vec<String> = Vec::new();
         for t in &transcript.turns {
             let turn = super::turn_number(t.index);
             let said = t.reply.notes.iter().map(|n| format!("turn {turn}: {n}"));
+            let spans = t.reply.spans.iter().map(|s| format!("turn {turn}: trace of {s}"));
             let gaps = t.reply.gaps.iter().map(|g| format!("turn {turn}: {g}"));
-            for note in said.chain(gaps) {
+            for note in said.chain(spans).chain(gaps) {
                 if !notes.contains(&note) {
                     notes.push(note);
                 }

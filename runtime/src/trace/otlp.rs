@@ -517,6 +517,11 @@ fn protobuf(body: &[u8]) -> Result<Vec<Span>, String> {
                         .as_ref()
                         .filter(|st| st.code == 2)
                         .map(|st| st.message.clone()),
+                    unknown_status: s
+                        .status
+                        .as_ref()
+                        .and_then(|st| u64::try_from(st.code).ok())
+                        .filter(|c| *c > 2),
                 });
             }
         }

@@ -260,10 +260,28 @@ fn tool_results() {
         outcome(&t, tool("lookup_order").result_at("status", "shipped")),
         r#"call at conversation position 0: result.status: expected "shipped", got "delivered""#
     );
+    // A failed call has no result: its error text is matched only when the check asks for
+    // failures, and the failure says when it would have matched.
     assert_eq!(
         outcome(&t, tool("refund").result(contains("already"))),
-        "pass",
-        "a failed call's result is its error"
+        r#"call at conversation position 1: result: the call failed ("already refunded"), and a failed call has no result — its error text would have matched: add `.failed()` to check a failure's text"#
+    );
+    assert_eq!(
+        outcome(&t, tool("refund").result(contains("approved"))),
+        r#"call at conversation position 1: result: the call failed ("already refunded"), and a failed call has no result"#
+    );
+    assert_eq!(
+        outcome(&t, tool("refund").failed().result(contains("already"))),
+        "pass"
+    );
+    assert_eq!(
+        outcome(
+            &t,
+            tool("refund")
+                .failed_with(agent_test_runtime::model::ToolErrorKind::Execution)
+                .result(contains("already"))
+        ),
+        "call at conversation position 1 failed, but its error has no kind (expected execution)"
     );
     assert_eq!(outcome(&t, tool("refund").failed()), "pass");
     assert_eq!(outcome(&t, tool("lookup_order").failed().never()), "pass");

@@ -297,7 +297,7 @@ fn a_failed_root_span_is_the_turn_s_error_and_repeated_spans_count_once() {
         "invoke_agent a",
         0,
         1,
-        json!({"gen_ai.operation.name": "invoke_agent"}),
+        json!({"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "a"}),
     );
     root["status"] = json!({"code": 2, "message": "model quota exceeded"});
     let tool_span = span(
@@ -436,3 +436,5 @@ async fn an_in_process_agent_s_tracing_spans_are_its_turn() {
 mod corpus;
 #[path = "../otel/frameworks.rs"]
 mod frameworks;
+#[path = "../otel/mutants.rs"]
+mod mutants;

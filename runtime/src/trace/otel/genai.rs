@@ -27,26 +27,30 @@ pub(crate) fn role(s: &Span) -> Role {
             .filter(|n| !n.is_empty())
             .map(str::to_owned)
     };
-    let agent = |key: &str, prefix: &str, fallback: &str| {
+    // The conventions name the agent in an attribute whenever the application gives one,
+    // and the span after it: a span with a name in its span's name only (the AI SDK's
+    // `invoke_agent <model>`) may name something else — a wrapper when it wraps named agents
+    // (`Agent workflow`), else an agent nobody can name.
+    let agent = |key: &str, prefix: &str| {
         let declared = s.text(key);
         Role::Agent(AgentSpan {
             declared: declared.is_some(),
+            guessed: declared.is_none(),
             name: declared
                 .or_else(|| named(prefix))
-                .unwrap_or_else(|| fallback.to_owned()),
+                .unwrap_or_else(|| prefix.to_owned()),
         })
     };
     match (op.as_deref(), traceloop.as_deref()) {
-        (Some("invoke_agent"), _) => agent("gen_ai.agent.name", "invoke_agent", "agent"),
-        (Some("invoke_workflow"), _) => {
-            agent("gen_ai.workflow.name", "invoke_workflow", "workflow")
+        (Some("invoke_agent"), _) => agent("gen_ai.agent.name", "invoke_agent"),
+        (Some("invoke_workflow"), _) => agent("gen_ai.workflow.name", "invoke_workflow"),
+        // A tool span that names no tool is a call nobody can count.
+        (Some("execute_tool"), _) => {
+            match s.text("gen_ai.tool.name").or_else(|| named("execute_tool")) {
+                Some(name) => tool(s, name),
+                None => Role::Unknown,
+            }
         }
-        (Some("execute_tool"), _) => tool(
-            s,
-            s.text("gen_ai.tool.name")
-                .or_else(|| named("execute_tool"))
-                .unwrap_or_else(|| s.name.clone()),
-        ),
         (Some("chat" | "text_completion" | "generate_content"), _) => Role::Model(model(s)),
         // Building an agent, embedding text: nothing a turn did with tools or models; a
         // framework's step (the AI SDK 7's `agent_step`, Strands' event loop cycle) holds its
@@ -55,49 +59,97 @@ pub(crate) fn role(s: &Span) -> Role {
             Role::Structure
         }
         // OpenLLMetry's tasks (a LangGraph node, a LlamaIndex step), with the operation name
-        // newer versions write: a task that calls a tool names it.
+        // newer versions write: a task that calls a tool names it; one that carries a model's
+        // call or a tool call's envelope without saying so is not structure.
+        (Some("execute_task"), _) | (None, Some("task")) if is_model(s) => Role::Model(model(s)),
         (Some("execute_task"), _) | (None, Some("task"))
             if s.attributes.contains_key("tool.name") =>
         {
-            with_failure(
-                s,
-                ToolSpan::read(
-                    s.text("tool.name").unwrap_or_default(),
-                    None,
-                    s.attributes.get("tool.arguments"),
-                    s.attributes.get("traceloop.entity.output"),
-                ),
-            )
+            let mut t = ToolSpan::read(
+                s.text("tool.name").unwrap_or_default(),
+                None,
+                s.attributes.get("tool.arguments"),
+                s.attributes.get("traceloop.entity.output"),
+            );
+            // LlamaIndex says a call failed only in its output (`is_error`).
+            t.failure_in_result = true;
+            with_failure(s, t)
         }
+        (Some("execute_task"), _) | (None, Some("task")) if carries_call(s) => Role::Unknown,
         (Some("execute_task"), _) | (None, Some("task")) => Role::Structure,
         (Some(_), _) if framework_step(&s.name) => Role::Structure,
         (Some(_), _) => Role::Unknown,
         // A workflow named after the framework's method (LlamaIndex's
         // `FunctionAgent.workflow`) names no agent: it is the run's wrapper.
         (None, Some("agent" | "workflow")) if method_name(s) => Role::Structure,
-        (None, Some("agent" | "workflow")) => Role::Agent(AgentSpan {
-            declared: s.attributes.contains_key("traceloop.entity.name"),
-            name: s
-                .text("traceloop.entity.name")
-                .unwrap_or_else(|| s.name.clone()),
-        }),
-        (None, Some("tool")) => with_failure(
-            s,
-            ToolSpan::read(
-                s.text("traceloop.entity.name")
-                    .unwrap_or_else(|| s.name.clone()),
-                None,
-                s.attributes.get("traceloop.entity.input"),
-                s.attributes.get("traceloop.entity.output"),
+        // OpenLLMetry names its spans `<entity>.<kind>`: without the entity's name, the span's
+        // name gives it; a span named otherwise names nothing.
+        (None, Some(kind @ ("agent" | "workflow"))) => {
+            match s.text("traceloop.entity.name").or_else(|| entity(s, kind)) {
+                Some(name) => Role::Agent(AgentSpan {
+                    declared: s.attributes.contains_key("traceloop.entity.name"),
+                    name,
+                    ..Default::default()
+                }),
+                None => Role::Unknown,
+            }
+        }
+        (None, Some("tool")) => match s
+            .text("traceloop.entity.name")
+            .or_else(|| entity(s, "tool"))
+        {
+            Some(name) => with_failure(
+                s,
+                ToolSpan::read(
+                    name,
+                    None,
+                    s.attributes.get("traceloop.entity.input"),
+                    s.attributes.get("traceloop.entity.output"),
+                ),
             ),
-        ),
+            None => Role::Unknown,
+        },
         (None, _) if s.attributes.contains_key("gen_ai.tool.name") => {
             tool(s, s.text("gen_ai.tool.name").unwrap_or_default())
         }
-        (None, _) if is_model(s) => Role::Model(model(s)),
+        // A model's attributes beside an agent's name, and no operation to tell which: an agent
+        // span that lost its operation (read as a model it would hide the agent) — unread.
+        (None, _) if is_model(s) && !s.attributes.contains_key("gen_ai.agent.name") => {
+            Role::Model(model(s))
+        }
         (None, _) if framework_step(&s.name) => Role::Structure,
         _ => Role::Unknown,
     }
+}
+
+/// The entity an OpenLLMetry span's name gives (`travel_agent.workflow` for `workflow`).
+fn entity(s: &Span, kind: &str) -> Option<String> {
+    s.name
+        .strip_suffix(&format!(".{kind}"))
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+}
+
+/// Whether an OpenLLMetry task carries a tool call in its payload (a LlamaIndex tool step
+/// whose `tool.name` is gone: its output names the tool, its `ToolOutput`, its call id).
+fn carries_call(s: &Span) -> bool {
+    ["traceloop.entity.output", "traceloop.entity.input"]
+        .iter()
+        .filter_map(|k| s.attributes.get(*k))
+        .map(json_text)
+        .any(|v| {
+            v.as_object().is_some_and(|o| {
+                [
+                    "tool_name",
+                    "tool_output",
+                    "tool_id",
+                    "tool_call_id",
+                    "is_error",
+                ]
+                .iter()
+                .any(|k| o.contains_key(*k))
+            })
+        })
 }
 
 /// Whether an OpenLLMetry agent or workflow span is named by the framework's method
@@ -126,7 +178,7 @@ fn framework_step(name: &str) -> bool {
 
 /// The failure a span's attributes declare beyond its status and events: rig's
 /// `gen_ai.tool.call.outcome` (`error`, `denied`, `skipped`) and `gen_ai.tool.error.type`,
-/// OpenLLMetry's `gen_ai.task.status = failure`.
+/// Strands' `gen_ai.tool.status` (`error`), OpenLLMetry's `gen_ai.task.status = failure`.
 pub(crate) fn declared_failure(s: &Span) -> Option<String> {
     let outcome = s.text("gen_ai.tool.call.outcome");
     let error_type = s.text("gen_ai.tool.error.type");
@@ -139,6 +191,9 @@ pub(crate) fn declared_failure(s: &Span) -> Option<String> {
             });
         }
         (Some(other), None) => return Some(other.to_owned()),
+    }
+    if let Some(status) = s.text("gen_ai.tool.status").filter(|v| v != "success") {
+        return Some(status);
     }
     (s.text("gen_ai.task.status").as_deref() == Some("failure")).then(|| "failure".to_owned())
 }

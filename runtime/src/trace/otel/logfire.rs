@@ -61,11 +61,18 @@ pub(crate) fn claims(s: &Span) -> bool {
 /// What a span is.
 pub(crate) fn role(s: &Span) -> Role {
     match kind(s) {
-        Some(Kind::Agent) => Role::Agent(AgentSpan {
-            declared: s.attributes.contains_key("name"),
-            name: s.text("name").unwrap_or_else(|| s.name.clone()),
-        }),
-        Some(Kind::Function) => Role::Tool(tool(s)),
+        // Without its `name`, a span names only its template: an agent or a call nobody can
+        // count.
+        Some(Kind::Agent) => match s.text("name") {
+            Some(name) => Role::Agent(AgentSpan {
+                declared: true,
+                name,
+                ..Default::default()
+            }),
+            None => Role::Unknown,
+        },
+        Some(Kind::Function) if s.attributes.contains_key("name") => Role::Tool(tool(s)),
+        Some(Kind::Function) => Role::Unknown,
         Some(Kind::Generation | Kind::Response) => Role::Model(model(s)),
         Some(Kind::Structure) => Role::Structure,
         Some(Kind::Unread) | None => Role::Unknown,
@@ -79,7 +86,7 @@ pub(crate) fn agent_of(_: &Span) -> Option<String> {
 
 fn tool(s: &Span) -> ToolSpan {
     let mut t = ToolSpan::read(
-        s.text("name").unwrap_or_else(|| s.name.clone()),
+        s.text("name").unwrap_or_default(),
         None,
         s.attributes.get("input"),
         s.attributes.get("output"),

@@ -52,10 +52,14 @@ pub(crate) enum Role {
 
 /// An agent span: its name, and whether an attribute says it (`gen_ai.agent.name`,
 /// `agent.name`) rather than only the span's name.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct AgentSpan {
     pub(crate) name: String,
     pub(crate) declared: bool,
+    /// The name is the span's, where the convention puts the agent's name in an attribute
+    /// whenever there is one (GenAI's `invoke_agent <name>`): unless the span wraps named
+    /// agents, nobody knows which agent it is.
+    pub(crate) guessed: bool,
 }
 
 /// A tool span's call.
@@ -71,6 +75,9 @@ pub(crate) struct ToolSpan {
     pub(crate) result: Option<Value>,
     /// A failure the result's wrapper reports (beyond the span's status and events).
     pub(crate) failure: Option<String>,
+    /// The convention writes a failure only in the result (LlamaIndex's `is_error`): without
+    /// a result, whether the call failed is unknown.
+    pub(crate) failure_in_result: bool,
 }
 
 impl ToolSpan {
@@ -95,6 +102,7 @@ impl ToolSpan {
             arguments,
             result: result.value,
             failure: result.failure,
+            failure_in_result: false,
         }
     }
 }

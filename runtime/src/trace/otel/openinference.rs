@@ -42,6 +42,7 @@ pub(crate) fn role(s: &Span) -> Role {
                 // smolagents names an agent's span `<agent>.run`.
                 name: declared
                     .unwrap_or_else(|| s.name.strip_suffix(".run").unwrap_or(&s.name).to_owned()),
+                ..Default::default()
             })
         }
         "TOOL" => Role::Tool(ToolSpan::read(

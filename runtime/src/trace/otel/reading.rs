@@ -29,6 +29,7 @@
 //! 6. **Text**: the input is the first step's last user message, the reply the last answer
 //!    with text of a top-level agent's step, else the root span's own input and output.
 
+mod echoes;
 mod graphs;
 mod join;
 
@@ -105,6 +106,8 @@ struct Reading<'a> {
     /// Tools whose span carries no arguments (or only a display text), and no result.
     no_arguments: Vec<(usize, String)>,
     no_result: Vec<(usize, String)>,
+    /// Calls whose spans may say they failed in a convention not read.
+    unknown_outcomes: Vec<(usize, String)>,
     gaps: Vec<Gap>,
     notes: Vec<String>,
 }
@@ -132,6 +135,7 @@ impl<'a> Reading<'a> {
         graphs::adopt(spans, &roles, &mut parent);
         let children = children_of(&parent);
         graphs::subgraph_agents(spans, &mut roles, &children);
+        echoes::collapse(spans, &mut roles, &parent);
         let roots = parent
             .iter()
             .enumerate()
@@ -152,6 +156,7 @@ impl<'a> Reading<'a> {
             unjoined: Vec::new(),
             no_arguments: Vec::new(),
             no_result: Vec::new(),
+            unknown_outcomes: Vec::new(),
             gaps: Vec::new(),
             notes: Vec::new(),
         };
@@ -235,12 +240,14 @@ impl<'a> Reading<'a> {
                 Role::Agent(a) if !a.declared && declared_below.contains(&i) => {
                     Some(Role::Structure)
                 }
+                Role::Agent(a) if a.guessed => Some(Role::Unknown),
                 Role::Structure | Role::Unknown => declared
                     .filter(|d| Some(d) != enclosing_name.as_ref())
                     .map(|name| {
                         Role::Agent(super::AgentSpan {
                             name,
                             declared: true,
+                            ..Default::default()
                         })
                     }),
                 _ => None,
@@ -320,6 +327,17 @@ impl<'a> Reading<'a> {
                      request gives them",
                     names(&self.no_arguments)
                 ),
+            ));
+        }
+        if !self.unknown_outcomes.is_empty() {
+            let marked: Vec<&str> = self
+                .unknown_outcomes
+                .iter()
+                .map(|(_, m)| m.as_str())
+                .collect();
+            self.gaps.push(Gap::new(
+                Part::Outcomes,
+                format!("whether {} failed is unknown", marked.join(", ")),
             ));
         }
         if !self.no_result.is_empty() {
@@ -516,6 +534,17 @@ impl<'a> Reading<'a> {
             || exception.is_some()
             || t.failure.is_some()
             || error_type.is_some();
+        if !failed && let Some(marker) = super::unread::unread_failure(span) {
+            self.unknown_outcomes.push((
+                i,
+                format!("`{name}` (its span carries {marker}, which no convention here reads)"),
+            ));
+        } else if !failed && result.is_none() && t.failure_in_result {
+            self.unknown_outcomes.push((
+                i,
+                format!("`{name}` (it reports a failure only in its result, and has none)"),
+            ));
+        }
         if failed {
             let status = span
                 .error

@@ -24,6 +24,9 @@ pub(crate) struct Span {
     pub(crate) events: Vec<SpanEvent>,
     /// The status message of a span whose status is ERROR (`Some("")` without a message).
     pub(crate) error: Option<String>,
+    /// A status code OTLP does not define (0 unset, 1 ok, 2 error are): how the span ended is
+    /// unknown.
+    pub(crate) unknown_status: Option<u64>,
 }
 
 /// An event of a span.
@@ -236,8 +239,12 @@ fn span(s: &Value, at: &str, format: TraceFormat) -> Result<Span, TraceError> {
             });
         }
     }
+    let code = s
+        .get("status")
+        .and_then(|st| st.get("code"))
+        .and_then(count);
     let error = match s.get("status") {
-        Some(status) if status.get("code").and_then(count) == Some(2) => Some(
+        Some(status) if code == Some(2) => Some(
             status
                 .get("message")
                 .and_then(Value::as_str)
@@ -257,6 +264,7 @@ fn span(s: &Value, at: &str, format: TraceFormat) -> Result<Span, TraceError> {
         attributes: own,
         events,
         error,
+        unknown_status: code.filter(|c| *c > 2),
     })
 }
 

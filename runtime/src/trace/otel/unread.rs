@@ -116,6 +116,64 @@ pub(crate) fn possible_model(s: &Span) -> Option<&str> {
         .map(String::as_str)
 }
 
+/// Words that speak of how an operation ended.
+const FAILURE_WORDS: [&str; 10] = [
+    "error",
+    "errors",
+    "exception",
+    "exceptions",
+    "fail",
+    "failed",
+    "failure",
+    "failures",
+    "outcome",
+    "status",
+];
+
+/// Attributes some convention reads for a call's failure (the others that speak of failure
+/// are a convention not read).
+const FAILURE_KEYS: [&str; 14] = [
+    "error",
+    "gen_ai.tool.status",
+    "error.type",
+    "error.message",
+    "otel.status_code",
+    "otel.status_message",
+    "gen_ai.tool.call.outcome",
+    "gen_ai.tool.error.type",
+    "gen_ai.task.status",
+    "haystack.tool.error",
+    "exception.type",
+    "exception.message",
+    "exception.stacktrace",
+    "exception.escaped",
+];
+
+/// Where a read call's span may say it failed in a way no convention here reads: a status
+/// code OTLP does not define, an event or an attribute whose name speaks of errors, failures
+/// or outcomes. Then whether the call succeeded is not known.
+pub(crate) fn unread_failure(s: &Span) -> Option<String> {
+    if let Some(code) = s.unknown_status {
+        return Some(format!(
+            "its status code {code}, which OTLP does not define"
+        ));
+    }
+    let speaks = |name: &str| words(name).any(|w| FAILURE_WORDS.contains(&w.as_str()));
+    if let Some(e) = s
+        .events
+        .iter()
+        .find(|e| e.name != "exception" && speaks(&e.name))
+    {
+        return Some(format!("its event `{}`", e.name));
+    }
+    s.attributes
+        .keys()
+        .filter(|k| !FAILURE_KEYS.contains(&k.as_str()))
+        .filter(|k| !PLACES.iter().any(|p| k.starts_with(p)))
+        .find(|k| speaks(k))
+        .map(|k| format!("`{k}`"))
+}
+
 /// The words of a name, lower case: split at anything not a letter or digit and where a
 /// lower-case letter meets an upper-case one (`toolCall` is `tool`, `call`).
 fn words(name: &str) -> impl Iterator<Item = String> + '_ {
@@ -157,6 +215,7 @@ mod tests {
             attributes,
             events: Vec::new(),
             error: None,
+            unknown_status: None,
         }
     }
 

@@ -45,6 +45,7 @@ pub(crate) fn role(s: &Span) -> Role {
                 Some(name) => Role::Agent(AgentSpan {
                     name,
                     declared: true,
+                    ..Default::default()
                 }),
                 None => Role::Structure,
             }

@@ -41,6 +41,7 @@ pub(super) fn subgraph_agents(spans: &[Span], roles: &mut [Role], children: &[Ve
             *role = Role::Agent(AgentSpan {
                 name: span.name.clone(),
                 declared: true,
+                ..Default::default()
             });
         }
     }
