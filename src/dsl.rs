@@ -99,9 +99,11 @@ pub const min_pass_rate: Word = Word;
 /// ```
 pub const prices: Word = Word;
 
-/// `runtime = <RuntimeFlavor>;` — the tokio runtime each test builds: by default a
-/// current-thread one (as `#[tokio::test]`); `RuntimeFlavor::multi_thread(n)` for an agent
-/// that calls `block_in_place` or needs real parallelism. Suite or scenario level.
+/// `runtime = <RuntimeFlavor>;` — the tokio runtime a test runs on: by default one runtime
+/// shared by every scenario of the test binary (so a client built once in a `LazyLock` works in
+/// all of them); `RuntimeFlavor::current_thread()` for a runtime of the test's own (as
+/// `#[tokio::test]`), `RuntimeFlavor::multi_thread(n)` for an agent that calls
+/// `block_in_place` or needs real parallelism. Suite or scenario level.
 ///
 /// ```text
 /// runtime = RuntimeFlavor::multi_thread(2);

@@ -63,7 +63,7 @@ fn runtime_item(suite: &SuiteAst, runtime_fn: &Ident) -> TokenStream {
         .iter()
         .find(|s| s.name == RUNTIME)
         .map_or_else(
-            || quote! { ::agent_test::__private::RuntimeFlavor::current_thread() },
+            || quote! { ::agent_test::__private::RuntimeFlavor::shared() },
             |s| {
                 let v = s.value.braced();
                 quote! { #v }

@@ -11,5 +11,6 @@ mod instrumented;
 mod judged;
 mod over_http;
 mod seed_files;
+mod shared_client;
 mod support;
 mod workflows;

@@ -14,7 +14,7 @@ fn __agent_test_suite_a9bc8acca21f39b1() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_a9bc8acca21f39b1() -> ::agent_test::__private::RuntimeFlavor {
-    ::agent_test::__private::RuntimeFlavor::current_thread()
+    ::agent_test::__private::RuntimeFlavor::shared()
 }
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]

@@ -45,7 +45,7 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_1be99f68d75d2e45() -> ::agent_test::__private::RuntimeFlavor {
-    ::agent_test::__private::RuntimeFlavor::current_thread()
+    ::agent_test::__private::RuntimeFlavor::shared()
 }
 /// Doc comments become the scenario's description,
 /// over several lines.

@@ -33,7 +33,7 @@ fn __agent_test_suite_691bb03f4c49c2b1() -> ::agent_test::__private::Suite {
 #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]
 #[allow(dead_code, non_snake_case, unused_braces, unexpected_cfgs)]
 fn __agent_test_runtime_691bb03f4c49c2b1() -> ::agent_test::__private::RuntimeFlavor {
-    ::agent_test::__private::RuntimeFlavor::current_thread()
+    ::agent_test::__private::RuntimeFlavor::shared()
 }
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]

@@ -146,7 +146,11 @@ impl Report {
         for t in &transcript.turns {
             let turn = super::turn_number(t.index);
             let said = t.reply.notes.iter().map(|n| format!("turn {turn}: {n}"));
-            let spans = t.reply.spans.iter().map(|s| format!("turn {turn}: trace of {s}"));
+            let spans = t
+                .reply
+                .spans
+                .iter()
+                .map(|s| format!("turn {turn}: trace of {s}"));
             let gaps = t.reply.gaps.iter().map(|g| format!("turn {turn}: {g}"));
             for note in said.chain(spans).chain(gaps) {
                 if !notes.contains(&note) {

@@ -38,8 +38,8 @@ pub type ScenarioBody<'a> =
     dyn for<'r> FnMut(&'r mut ScenarioRun) -> Pin<Box<dyn Future<Output = ()> + 'r>> + 'a;
 
 /// A scenario of `agent_test!` as a test: runs `body` against a fresh `suite()` as many times
-/// as the scenario's `repeat` says, on the tokio runtime `flavor` says (by default a
-/// current-thread one, what `#[tokio::test]` builds), writes the report and fails the test
+/// as the scenario's `repeat` says, on the tokio runtime `flavor` says (by default the
+/// process's shared one, see [`RuntimeFlavor`]), writes the report and fails the test
 /// unless it passed. The failure points at the
 /// caller: the generated call carries the scenario name's span.
 #[doc(hidden)]
@@ -115,15 +115,15 @@ async fn repeated(suite: fn() -> Suite, info: ScenarioInfo, mut steps: Steps<'_,
     }
 }
 
-/// Runs `future` to completion on a runtime of `flavor` with every driver enabled (by default
-/// a current-thread one, as `#[tokio::test]` builds).
+/// Runs `future` to completion on the test's thread, on the runtime `flavor` says (by default
+/// the process's shared one).
 #[allow(
     clippy::panic,
     reason = "runs a generated test: without a runtime, failing that test is the only answer"
 )]
 fn block_on(flavor: RuntimeFlavor, future: impl Future<Output = Report>) -> Report {
-    match flavor.build() {
-        Ok(runtime) => runtime.block_on(future),
+    match flavor.block_on(future) {
+        Ok(report) => report,
         Err(e) => panic!("agent-test: {e}"),
     }
 }
