@@ -24,11 +24,19 @@ struct Differences {
     found: Vec<(String, String, String)>,
     /// All differences counted (up to [`MAX_COUNTED`]).
     count: usize,
+    /// How much the differing texts differ, in characters (what changed between their common
+    /// start and end; 1 for any other value): between two entries that differ at as many
+    /// places, the one whose texts are nearer is the closest.
+    changed: usize,
 }
 
 impl Differences {
     fn add(&mut self, path: &str, recorded: Option<&Value>, now: Option<&Value>) {
         self.count = self.count.saturating_add(1);
+        self.changed = self.changed.saturating_add(match (recorded, now) {
+            (Some(Value::String(a)), Some(Value::String(b))) => changed_chars(a, b),
+            _ => 1,
+        });
         if self.found.len() < SHOWN {
             let (recorded, now) = shown(recorded, now);
             self.found.push((
@@ -46,6 +54,25 @@ impl Differences {
     fn full(&self) -> bool {
         self.count >= MAX_COUNTED
     }
+}
+
+/// How many characters differ between two texts once their common start and end are set
+/// aside: the length of an edit that makes one the other (exact for one contiguous change,
+/// linear in the texts' length).
+fn changed_chars(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (
+        a.get(start..).unwrap_or_default(),
+        b.get(start..).unwrap_or_default(),
+    );
+    let end = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.len().max(b.len()).saturating_sub(end)
 }
 
 /// How many characters of a differing text are shown.
@@ -196,7 +223,8 @@ pub(crate) fn miss_message(dir: &Path, now: &Canonical) -> (String, Option<Strin
             continue;
         };
         let d = differences(&entry.request.canonical(), now);
-        if best.as_ref().is_none_or(|(_, b)| d.count < b.count) {
+        let nearer = |b: &Differences| (d.count, d.changed) < (b.count, b.changed);
+        if best.as_ref().is_none_or(|(_, b)| nearer(b)) {
             best = Some((id, d));
         }
     }
@@ -309,5 +337,38 @@ mod tests {
         let d = differences(&a, &b);
         assert_eq!(d.found[0].1, "\"…s support agent. Be brief.\"");
         assert_eq!(d.found[0].2, "\"…s support agent. Be thorough.\"");
+    }
+
+    #[test]
+    fn the_closest_entry_is_the_one_whose_texts_are_nearest() {
+        // Two recordings that each differ from the request at one place: the one a character
+        // away is the closest, not the first found.
+        let dir = std::env::temp_dir().join(format!("agent-test-closest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let body = |text: &str| json!({"messages": [{"role": "user", "content": text}]});
+        for text in ["I want to speak to a human", "Where is ORD-1?"] {
+            let recorded = request(body(text));
+            let entry = serde_json::json!({
+                "version": 1,
+                "request": {"method": "POST", "path": "/v1/chat/completions", "body": body(text)},
+                "response": {"status": 200, "latency_ms": 1, "body": {"ok": true}}
+            });
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                entry_path(&dir, &recorded.id()),
+                serde_json::to_string(&entry).unwrap(),
+            )
+            .unwrap();
+        }
+        let (message, _) = miss_message(&dir, &request(body("Where is ORD-2?")));
+        assert!(
+            message.contains(
+                r#"messages[0].content: recorded "Where is ORD-1?", now "Where is ORD-2?""#
+            ),
+            "{message}"
+        );
+        assert_eq!(changed_chars("Where is ORD-1?", "Where is ORD-2?"), 1);
+        assert_eq!(changed_chars("abc", "abXYc"), 2);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -21,6 +21,18 @@ pub trait SchemaFeature {
     fn never(self) -> Infallible;
 }
 
+/// Implemented by nothing: declared tools are checked against their JSON Schemas, which needs
+/// agent-test's `schema` feature.
+#[diagnostic::on_unimplemented(
+    message = "declared tools (`tools = ...`) are checked against their JSON Schemas: they need agent-test's `schema` feature",
+    label = "this needs the `schema` feature",
+    note = "enable it in Cargo.toml: agent-test = {{ version = \"0.1\", features = [\"schema\"] }}"
+)]
+pub trait DeclaredToolsFeature {
+    /// Unreachable: no type implements the trait.
+    fn never(self) -> Infallible;
+}
+
 /// Implemented by nothing: a JSONPath check (`json_path(..)`) needs agent-test's `jsonpath` feature.
 #[diagnostic::on_unimplemented(
     message = "a JSONPath check (`json_path(..)`) needs agent-test's `jsonpath` feature",

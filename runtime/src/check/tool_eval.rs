@@ -415,6 +415,23 @@ impl ToolCheck {
         }
     }
 
+    /// "tool `x` was called 2 times", with how many of them the check's filter counts when it
+    /// leaves some out ("2 times (1 successful)").
+    fn called_filtered(&self, all: &[&Call], t: &Tally<'_>) -> String {
+        let named = all.iter().filter(|c| self.names(c)).count();
+        if self.filter == CallFilter::All || named == t.candidates.len() {
+            return self.called(t.candidates.len());
+        }
+        let which = match self.filter {
+            CallFilter::Succeeded => "successful".to_owned(),
+            CallFilter::Failed => "failed".to_owned(),
+            CallFilter::FailedWith(kind) => format!("with {} errors", kind.name()),
+            CallFilter::SucceededOrInvalid => "successful or refused in validation".to_owned(),
+            CallFilter::All => String::new(),
+        };
+        format!("{} ({} {which})", self.called(named), t.candidates.len())
+    }
+
     /// The failure's one-line reason, the first that applies: not called, called when it
     /// should not be, some calls not matching, too few or many, or the wrong call at the
     /// position.
@@ -444,7 +461,10 @@ impl ToolCheck {
                 t.candidates.len()
             )
         } else if t.matching.is_empty() && !t.count_ok {
-            format!("{}, but no call matched", self.called(t.candidates.len()))
+            format!(
+                "{}, but no call matched",
+                self.called_filtered(calls.calls, t)
+            )
         } else if !t.count_ok {
             format!(
                 "{}{} (expected {})",

@@ -266,12 +266,24 @@ impl Suite {
     /// }}]));
     /// # let _ = suite;
     /// ```
+    ///
+    /// Needs the `schema` feature (the calls are validated against the schemas): without it,
+    /// declaring tools is a compile error naming the feature.
+    #[cfg(feature = "schema")]
     pub fn tools(mut self, tools: serde_json::Value) -> Self {
         match super::DeclaredTools::from_json(&tools) {
             Ok(t) => self.tools = Some(t),
             Err(e) => self.setup_errors.push(format!("declared tools: {e}")),
         }
         self
+    }
+
+    /// Without the `schema` feature: declaring tools is a compile error naming it (see the
+    /// `schema` build's `Suite::tools`).
+    #[cfg(not(feature = "schema"))]
+    #[allow(unreachable_code, reason = "no type implements the bound")]
+    pub fn tools<T: crate::check::gated::DeclaredToolsFeature>(self, tools: T) -> Self {
+        match tools.never() {}
     }
 
     /// Tags every scenario of the suite has (`tags = ["billing"];` in `agent_test!`), before

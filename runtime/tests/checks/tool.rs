@@ -331,6 +331,26 @@ fn errored_calls_count_unless_succeeded_is_asked() {
 }
 
 #[test]
+fn a_filtered_count_says_how_many_calls_it_left_out() {
+    // `refund` called twice: once failing, once succeeding with another amount.
+    let r = Reply::text("")
+        .call(Call::tool("refund", json!({"amount_cents": 99999})).failed(json!("over the total")))
+        .call(Call::tool("refund", json!({"amount_cents": 1200})).result(json!("ok")));
+    let t = one_turn(r);
+    let v = conv(&t, tool("refund").succeeded().arg("amount_cents", 99999));
+    assert_eq!(v.status, Status::Fail);
+    assert_eq!(
+        v.reason,
+        "tool `refund` was called 2 times (1 successful), but no call matched"
+    );
+    let v = conv(&t, tool("refund").failed().arg("amount_cents", 1200));
+    assert_eq!(
+        v.reason,
+        "tool `refund` was called 2 times (1 failed), but no call matched"
+    );
+}
+
+#[test]
 fn nested_tool_calls_inside_nodes_count() {
     let r = Reply::text("").call(
         Call::node("AI Agent")
