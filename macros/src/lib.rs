@@ -186,9 +186,10 @@ use proc_macro2::TokenStream;
 /// declared name, arguments valid against the declared schema — as one more check of each
 /// scenario in which the agent called tools. Tools whose arguments are Rust types are declared as
 /// `tools { search_hotels: SearchArgs, book_hotel: BookArgs }`: their schemas come from
-/// `schemars::JsonSchema` (derive it with your own `schemars` 1 dependency; the `schemars`
-/// feature is on by default), their names are checked at compile time, their arguments at run
-/// time.
+/// `schemars::JsonSchema` (derive it with your own `schemars` 1 dependency, and enable
+/// agent-test's `schemars` feature, which brings `schema`: declared tools are validated against
+/// their schemas, and declaring them without `schema` is a compile error naming it), their names
+/// are checked at compile time, their arguments at run time.
 ///
 /// # Test files
 ///

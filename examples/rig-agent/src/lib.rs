@@ -473,16 +473,17 @@ fn result_value(content: &[ToolResultContent]) -> Value {
     }
 }
 
-/// The agent read from rig's result, as an `agent_fn`: [`run_turn`] then [`reply_from`]. Builds
-/// its rig agent once, when made (the suite makes one per scenario run).
+/// The agent read from rig's result, as an `agent_fn`: [`run_turn`] then [`reply_from`], on
+/// `agent` (which may be shared: nothing here captures spans per turn, so one rig agent can
+/// serve every scenario of a suite).
 ///
 /// ```no_run
-/// use agent_test_example_rig::{ScriptedModel, glue_agent};
-/// let agent = glue_agent(&ScriptedModel::start(), false);
+/// use std::sync::Arc;
+/// use agent_test_example_rig::{ScriptedModel, Transport, glue_agent, support_agent};
+/// let agent = glue_agent(Arc::new(support_agent(&ScriptedModel::start(), Transport::Shared)), false);
 /// # let _ = agent;
 /// ```
-pub fn glue_agent(base_url: &str, streaming: bool) -> impl TestAgent {
-    let agent = std::sync::Arc::new(support_agent(base_url, Transport::OwnClient));
+pub fn glue_agent(agent: std::sync::Arc<rig::Agent>, streaming: bool) -> impl TestAgent {
     agent_test::agent::agent_fn(move |request: AgentRequest| {
         let agent = agent.clone();
         async move {
