@@ -10,27 +10,28 @@
 //! The model is a scripted OpenAI-compatible endpoint on 127.0.0.1 (see the crate's
 //! documentation); one scenario replays the model's traffic from a cassette instead.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use agent_test::agent::traced;
 use agent_test::cassette::{Cassette, RunningCassette};
 use agent_test::model::{Message, Transcript, Turn};
 use agent_test::prelude::*;
-use agent_test_example_rig::{ScriptedModel, SupportAgent, Transport, glue_agent};
+use agent_test_example_rig::{ScriptedModel, SupportAgent, Transport, glue_agent, support_agent};
 
 /// The scripted model, started once for the test binary.
 static MODEL: LazyLock<String> = LazyLock::new(ScriptedModel::start);
 
-/// The rig agent, built once for the suite (its reqwest client and connection pool too):
-/// every scenario runs on agent-test's shared runtime, so the pool's connections outlive the
-/// scenario that opened them.
-static AGENT: LazyLock<std::sync::Arc<SupportAgent>> = LazyLock::new(|| {
-    std::sync::Arc::new(SupportAgent::new(&MODEL, Transport::OwnClient))
-});
+/// One rig agent for every scenario read from rig's result: nothing captures spans per turn
+/// there, so sharing it is safe. (The traced scenarios build theirs per run: a rig agent's
+/// bus is driven by all its concurrent runs, which would mix their turns' spans — see the
+/// crate's documentation.) Both send through rig's process-wide reqwest client, which works
+/// in every scenario because agent-test runs them all on one shared runtime.
+static RIG: LazyLock<Arc<rig::Agent>> =
+    LazyLock::new(|| Arc::new(support_agent(&MODEL, Transport::Shared)));
 
 /// The model traffic of `replays_the_model_from_a_cassette`, recorded from the scripted model
 /// with `AGENT_TEST_CASSETTE_MODE=record` and replayed (by default) without it: in replay mode
-/// nothing is forwarded, and the scripted model is not even started.
+/// nothing is forwarded anywhere (its upstream is then OpenAI's default, never reached).
 static CASSETTE: LazyLock<RunningCassette> = LazyLock::new(|| {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cassettes/support");
     let recording = std::env::var("AGENT_TEST_CASSETTE_MODE").is_ok_and(|m| m != "replay");
@@ -44,7 +45,9 @@ static CASSETTE: LazyLock<RunningCassette> = LazyLock::new(|| {
 });
 
 agent_test! {
-    agent = traced(AGENT.clone());
+    // A rig agent per scenario run (this expression is evaluated for each), on rig's shared
+    // client: one rig agent shared by concurrent traced scenarios mixes their spans.
+    agent = traced(SupportAgent::new(&MODEL, Transport::Shared));
 
     /// A lookup: rig's agent asks the model, runs the tool, answers from its result.
     scenario looks_an_order_up {
@@ -78,7 +81,7 @@ agent_test! {
     /// Two turns, streamed (`agent.prompt(..).stream()`): the second runs on the first's
     /// history.
     scenario streams_a_conversation {
-        agent = traced(SupportAgent::new(&MODEL, Transport::OwnClient).streaming(true));
+        agent = traced(SupportAgent::new(&MODEL, Transport::Shared).streaming(true));
         user "Where is my order ORD-1002?" {
             expect tool("lookup_order").arg("order_id", "ORD-1002").result(contains("shipped"));
         }
@@ -92,7 +95,7 @@ agent_test! {
 
     /// The same refusal read from rig's result instead of its spans (`reply_from`).
     scenario glue_reads_the_failed_refund {
-        agent = glue_agent(&MODEL, false);
+        agent = glue_agent(RIG.clone(), false);
         user "Please refund €999.99 on ORD-1001" {
             expect tool("refund").failed().arg("amount_cents", 99999);
             expect no_tool("escalate");
@@ -102,7 +105,7 @@ agent_test! {
 
     /// A refund read from a streamed run's `FinalResponse` (`reply_from`).
     scenario glue_reads_a_streamed_refund {
-        agent = glue_agent(&MODEL, true);
+        agent = glue_agent(RIG.clone(), true);
         user "Please refund €15.00 on ORD-1001" {
             expect tool("refund").succeeded().arg("amount_cents", 1500).result_json_path("$.refund_id", "RF-1001-1500");
             expect reply().contains("RF-1001-1500");
@@ -111,7 +114,7 @@ agent_test! {
 
     /// rig's OpenAI client pointed at a cassette: the model's answers replayed offline.
     scenario replays_the_model_from_a_cassette {
-        agent = traced(SupportAgent::new(&CASSETTE.base_url(), Transport::OwnClient));
+        agent = traced(SupportAgent::new(&CASSETTE.base_url(), Transport::Shared));
         user "Please refund €15.00 on ORD-1002" {
             expect tool("refund").succeeded().arg("order_id", "ORD-1002").arg("amount_cents", 1500);
             expect reply().contains("RF-1002-1500");
@@ -119,7 +122,8 @@ agent_test! {
     }
 }
 
-/// One turn of `agent`, as a transcript (what a scenario records), on a runtime of its own.
+/// One turn of `agent`, as a transcript (what a scenario records), on a runtime of its own
+/// (so `agent` has a reqwest client of its own: `Transport::OwnClient`).
 fn transcript_of(agent: &impl Agent, input: &str) -> Transcript {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -142,7 +146,13 @@ fn succeeded_fails_on_the_refund_rig_refused() {
             "spans",
             Box::new(traced(SupportAgent::new(&MODEL, Transport::OwnClient))),
         ),
-        ("result", Box::new(glue_agent(&MODEL, false))),
+        (
+            "result",
+            Box::new(glue_agent(
+                Arc::new(support_agent(&MODEL, Transport::OwnClient)),
+                false,
+            )),
+        ),
     ];
     for (route, agent) in agents {
         let t = transcript_of(&agent, "Please refund €999.99 on ORD-1001");
