@@ -43,16 +43,17 @@
 //!   rig's **process-wide** reqwest client: fine on agent-test's shared runtime, not with a
 //!   runtime per test ([`Transport`]);
 //! - an [`Agent`](rig::Agent) owns an effect bus whose driver every concurrent run of that
-//!   agent polls (whichever run takes its lock drives, and drops, the others' tool futures).
-//!   Under [`traced`](agent_test::agent::traced) each turn has a `tracing` subscriber of its
-//!   own, so **one rig agent shared by concurrently running traced scenarios** mixes their
-//!   spans: in this suite it panicked in `tracing-subscriber` ("tried to drop a ref to Id(..),
-//!   but no such span exists!") or lost a turn's tool spans ("tool `refund` was not called")
-//!   in 12–15 of 16 scenarios per run. Build the rig agent per scenario (the suite's
-//!   `agent = ..;` is evaluated for every run) and share the transport; an agent read
-//!   through [`reply_from`] captures no spans and can be shared.
+//!   agent polls (whichever run takes its lock drives, and drops, the others' tool futures):
+//!   one turn's spans are carried into another turn's polls. agent-test's
+//!   [`traced`](agent_test::agent::traced) keeps every traced turn's spans in one registry and
+//!   gives each span to its parent's turn, so one rig agent built once (`LazyLock`) and shared
+//!   by concurrent traced scenarios works (`SupportAgent::shared`); with a registry per turn,
+//!   as agent-test had before, the same suite panicked in `tracing-subscriber` ("tried to drop
+//!   a ref to Id(..), but no such span exists!") or lost a turn's tool spans in 12–15 of 16
+//!   scenarios per run.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use agent_test::agent::{Agent as TestAgent, AgentError, AgentRequest, BoxFuture};
 use agent_test::model::{Call, Message as TestMessage, Reply, Role, Usage};
@@ -376,7 +377,7 @@ pub async fn run_turn(
 /// # let _ = agent;
 /// ```
 pub struct SupportAgent {
-    agent: rig::Agent,
+    agent: Arc<rig::Agent>,
     streaming: bool,
 }
 
@@ -389,8 +390,22 @@ impl SupportAgent {
     /// # let _ = agent;
     /// ```
     pub fn new(base_url: &str, transport: Transport) -> Self {
+        SupportAgent::shared(Arc::new(support_agent(base_url, transport)))
+    }
+
+    /// One rig agent shared by every scenario (built once, in a `LazyLock`): concurrent
+    /// traced turns of one rig agent each read their own spans.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use agent_test_example_rig::{SupportAgent, Transport, support_agent};
+    /// let rig = Arc::new(support_agent("http://127.0.0.1:8080/v1", Transport::Shared));
+    /// let agent = SupportAgent::shared(rig);
+    /// # let _ = agent;
+    /// ```
+    pub fn shared(agent: Arc<rig::Agent>) -> Self {
         SupportAgent {
-            agent: support_agent(base_url, transport),
+            agent,
             streaming: false,
         }
     }
@@ -509,7 +524,7 @@ fn result_value(content: &[ToolResultContent]) -> Value {
 /// let agent = glue_agent(Arc::new(support_agent(&ScriptedModel::start(), Transport::Shared)), false);
 /// # let _ = agent;
 /// ```
-pub fn glue_agent(agent: std::sync::Arc<rig::Agent>, streaming: bool) -> impl TestAgent {
+pub fn glue_agent(agent: Arc<rig::Agent>, streaming: bool) -> impl TestAgent {
     agent_test::agent::agent_fn(move |request: AgentRequest| {
         let agent = agent.clone();
         async move {

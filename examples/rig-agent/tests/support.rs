@@ -21,11 +21,10 @@ use agent_test_example_rig::{ScriptedModel, SupportAgent, Transport, glue_agent,
 /// The scripted model, started once for the test binary.
 static MODEL: LazyLock<String> = LazyLock::new(ScriptedModel::start);
 
-/// One rig agent for every scenario read from rig's result: nothing captures spans per turn
-/// there, so sharing it is safe. (The traced scenarios build theirs per run: a rig agent's
-/// bus is driven by all its concurrent runs, which would mix their turns' spans — see the
-/// crate's documentation.) Both send through rig's process-wide reqwest client, which works
-/// in every scenario because agent-test runs them all on one shared runtime.
+/// One rig agent for every scenario, built once: the traced scenarios and those read from
+/// rig's result share it. Its concurrent runs (one bus, driven by all of them) still give each
+/// traced turn its own spans, and rig's process-wide reqwest client works in every scenario
+/// because agent-test runs them all on one shared runtime.
 static RIG: LazyLock<Arc<rig::Agent>> =
     LazyLock::new(|| Arc::new(support_agent(&MODEL, Transport::Shared)));
 
@@ -45,9 +44,8 @@ static CASSETTE: LazyLock<RunningCassette> = LazyLock::new(|| {
 });
 
 agent_test! {
-    // A rig agent per scenario run (this expression is evaluated for each), on rig's shared
-    // client: one rig agent shared by concurrent traced scenarios mixes their spans.
-    agent = traced(SupportAgent::new(&MODEL, Transport::Shared));
+    // The one rig agent, shared by every scenario (this expression is evaluated for each run).
+    agent = traced(SupportAgent::shared(RIG.clone()));
 
     /// A lookup: rig's agent asks the model, runs the tool, answers from its result.
     scenario looks_an_order_up {
@@ -81,7 +79,7 @@ agent_test! {
     /// Two turns, streamed (`agent.prompt(..).stream()`): the second runs on the first's
     /// history.
     scenario streams_a_conversation {
-        agent = traced(SupportAgent::new(&MODEL, Transport::Shared).streaming(true));
+        agent = traced(SupportAgent::shared(RIG.clone()).streaming(true));
         user "Where is my order ORD-1002?" {
             expect tool("lookup_order").arg("order_id", "ORD-1002").result(contains("shipped"));
         }

@@ -195,3 +195,61 @@ fn traced_turns_lose_no_span_to_untraced_threads() {
     }
     assert!(lost.is_empty(), "rounds whose turn lost its span: {lost:?}");
 }
+
+/// One agent shared by concurrent turns whose work crosses them, as a rig agent in a
+/// `LazyLock` does (every run polls the agent's one driver): each turn leaves a span behind
+/// for a later turn, which starts a span under it and drops it. Every turn still reads its own
+/// call, and none panics on a span another turn started.
+#[test]
+fn one_agent_shared_by_concurrent_turns_keeps_each_turn_s_spans() {
+    use std::sync::Mutex;
+
+    static PARKED: Mutex<Vec<tracing::Span>> = Mutex::new(Vec::new());
+    let agent = Arc::new(traced(agent_fn(|req: AgentRequest| async move {
+        let tool = tracing::info_span!(
+            "execute_tool",
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = req.input.as_str(),
+            "gen_ai.tool.call.arguments" = "{}",
+        );
+        tool.in_scope(|| ());
+        drop(tool);
+        // Another turn's span: a child of it started here, then both dropped here.
+        let earlier = PARKED.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        if let Some(earlier) = earlier {
+            let child = tracing::info_span!(parent: &earlier, "driver_step");
+            child.in_scope(|| ());
+            drop(child);
+            drop(earlier);
+        }
+        let driver = tracing::info_span!("driver", "turn" = req.input.as_str());
+        PARKED
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(driver);
+        Reply::text("done")
+    })));
+    let turns: Vec<_> = (0..16)
+        .map(|i| {
+            let agent = Arc::clone(&agent);
+            std::thread::spawn(move || {
+                let name = format!("tool_{i}");
+                let reply = tokio::runtime::Builder::new_current_thread()
+                    .build()
+                    .expect("a runtime")
+                    .block_on(agent.respond(AgentRequest::new(
+                        "shared",
+                        0,
+                        vec![Message::user(name.clone())],
+                    )))
+                    .expect("the turn");
+                (name, reply)
+            })
+        })
+        .collect();
+    for t in turns {
+        let (name, reply) = t.join().expect("a turn that did not panic");
+        let names: Vec<&str> = reply.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, [name.as_str()], "each turn reads its own call");
+    }
+}
