@@ -2,17 +2,17 @@
 //! `AGENT_TEST_UPDATE_DOCS=1 cargo test -p agent-test --test integration docs` rewrites
 //! these files. Each block is one module, compiled exactly as shown.
 
-/// README.md, the block at line 42.
+/// README.md, the block at line 45.
 mod readme_1 {
     include!("readme_1.rs");
 }
 
-/// README.md, the block at line 123.
+/// README.md, the block at line 136.
 mod readme_2 {
     include!("readme_2.rs");
 }
 
-/// README.md, the block at line 256.
+/// README.md, the block at line 272.
 mod readme_3 {
     include!("readme_3.rs");
 }
