@@ -108,21 +108,27 @@ async fn a_gate_the_runs_meet_passes_and_says_so() {
 }
 
 #[tokio::test]
-async fn a_gate_too_few_runs_can_prove_is_an_error_naming_the_runs_needed() {
+async fn a_gate_too_few_runs_can_prove_is_an_error_naming_the_runs_needed_and_runs_nothing() {
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     let report = run(&CALLS, 10, 0, (0.9, 0.95)).await;
     assert!(
         !report.passed(),
         "10 passes of 10 prove no rate of 0.9: {report}"
     );
-    let setup = report
-        .verdicts
-        .iter()
-        .find(|v| v.check == "setup")
-        .expect("a setup error");
+    // Decided before the first run: the agent was never called, and no run was tallied.
+    assert_eq!(CALLS.load(Ordering::SeqCst), 0);
+    assert!(report.repeats.is_none(), "{report}");
+    assert!(report.transcript.turns.is_empty());
+    let [plan, check] = report.verdicts.as_slice() else {
+        panic!("the plan's error and the check not run: {report}");
+    };
+    assert_eq!((plan.label.as_str(), plan.status), ("repeat plan", Status::Error));
     assert_eq!(
-        setup.reason,
+        plan.reason,
         "impossible constraint: min_pass_rate = (0.9, 0.95) can never be reached with repeat = \
-         10: even 10 passes of 10 give a 95% lower bound of 0.72; it needs repeat = 35 or more"
+         10: even 10 passes of 10 give a 95% lower bound of 0.72; it needs repeat = 35 or more; \
+         the scenario was not run"
     );
+    assert_eq!(check.status, Status::Skipped);
+    assert_eq!(check.reason, "not run: the repeat plan can never be met");
 }

@@ -102,6 +102,10 @@ impl ScenarioRun {
     ) -> T {
         let what = what.into();
         let label = format!("extract {:?}", what.description);
+        // An impossible repeat plan runs nothing, no model call included.
+        if self.plan_refused() {
+            return T::default();
+        }
         match self.try_extract(&what).await {
             Ok(v) => v,
             Err(reason) => {

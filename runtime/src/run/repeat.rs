@@ -123,7 +123,10 @@ impl Repeats {
     pub async fn record(&mut self, run: ScenarioRun) -> Option<Report> {
         let plan = run.suite.repeat;
         let (report, report_dir) = run.finish().await;
-        let mut report = if plan.times <= 1 && self.reports.is_empty() {
+        // A plan that can never be met is decided before the first run: that run sent nothing,
+        // and no other follows.
+        let mut report = if (plan.times <= 1 || plan.problem().is_some()) && self.reports.is_empty()
+        {
             report
         } else {
             self.reports.push(report);

@@ -359,6 +359,10 @@ impl ScenarioRun {
     }
 
     async fn run_turn(&mut self, input: UserInput) {
+        // A repeat plan that can never be met runs nothing: not one call to the agent.
+        if self.plan_refused() {
+            return;
+        }
         let UserInput { text: input, body } = input;
         let index = self.transcript.turns.len();
         let before = std::mem::take(&mut self.pending);
@@ -484,13 +488,47 @@ impl ScenarioRun {
         report
     }
 
+    /// Whether the scenario's repeat plan can never be met: then no step calls the agent or a
+    /// model, and the report is the plan's error alone.
+    pub(crate) fn plan_refused(&self) -> bool {
+        self.suite.repeat.problem().is_some()
+    }
+
+    /// The report of a scenario whose repeat plan can never be met: the plan's error, naming
+    /// the runs it needs, and every check not run — nothing was sent to the agent.
+    fn refused_plan(self, problem: String) -> (Report, Option<crate::util::dirs::ReportDir>) {
+        let mut verdicts = vec![super::step_verdict::step_verdict(
+            "repeat plan".to_owned(),
+            "setup",
+            Severity::Error,
+            Outcome::error(format!(
+                "impossible constraint: {problem}; the scenario was not run"
+            )),
+        )];
+        verdicts.extend(self.expectations.iter().map(|e| {
+            let o = Outcome::skipped("not run: the repeat plan can never be met");
+            Verdict {
+                label: e.display_label(),
+                check: std::borrow::Cow::Borrowed(e.check.kind()),
+                scope: e.scope,
+                severity: e.severity,
+                id: e.id.clone(),
+                status: o.status,
+                reason: o.reason,
+                details: o.details,
+            }
+        }));
+        let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let report = Report::new(self.info, verdicts, self.transcript, duration_ms);
+        (report, self.suite.report_dir)
+    }
+
     /// Evaluates every check: the report, and where the suite wants reports written (the
     /// caller writes it once, after combining repeated runs).
     pub(crate) async fn finish(mut self) -> (Report, Option<crate::util::dirs::ReportDir>) {
         self.user_time();
         if let Some(problem) = self.suite.repeat.problem() {
-            self.setup_errors
-                .push(format!("impossible constraint: {problem}"));
+            return self.refused_plan(problem);
         }
         if self.transcript.turns.is_empty()
             && self.transcript.history.is_empty()

@@ -138,6 +138,10 @@ impl ScenarioRun {
         mut after_each_turn: impl FnMut(&mut ScenarioRun),
     ) {
         let user = user.into();
+        // An impossible repeat plan runs nothing, no model call included.
+        if self.plan_refused() {
+            return;
+        }
         let label = super::step_verdict::objective_label(&user.objective);
         if let Some(problem) = turns_problem(user.min_turns, user.max_turns) {
             self.step_error(
