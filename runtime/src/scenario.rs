@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::check::{Expectation, IntoExpectation, Scope};
+use crate::model::reliability::MinPassRate;
+use crate::model::repeat_plan::Repeat;
 use crate::model::{Context, Message, ScenarioInfo};
 use crate::util::input::IMPOSSIBLE_AT;
 
@@ -61,6 +63,19 @@ pub struct Scenario {
     /// runs, as Lamdis does. Off by default: text is sent as written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interpolate: bool,
+    /// How many times the scenario runs (`repeat = 5;` in `agent_test!`): each run a fresh
+    /// agent and conversation, the report of them all with the pass rate, its interval, pass^k
+    /// and pass@k. Unset: the suite's (once, unless the suite or `agent-test run --repeat`
+    /// says otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<u32>,
+    /// How many of the runs must pass (default: all, unless a pass-rate gate decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_passes: Option<u32>,
+    /// The pass rate the runs must show: its lower confidence bound must reach the rate —
+    /// `0.9` (at 95 %), `[0.9, 0.95]` or `{"rate": 0.9, "confidence": 0.95}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_pass_rate: Option<MinPassRate>,
 }
 
 /// The data form of a [`Scenario`], read before the checks that concern the whole scenario.
@@ -82,6 +97,12 @@ struct ScenarioData {
     expect: Vec<Expectation>,
     #[serde(default)]
     interpolate: bool,
+    #[serde(default)]
+    repeat: Option<u32>,
+    #[serde(default)]
+    min_passes: Option<u32>,
+    #[serde(default)]
+    min_pass_rate: Option<MinPassRate>,
 }
 
 impl TryFrom<ScenarioData> for Scenario {
@@ -97,6 +118,9 @@ impl TryFrom<ScenarioData> for Scenario {
             steps: d.steps,
             expect: d.expect,
             interpolate: d.interpolate,
+            repeat: d.repeat,
+            min_passes: d.min_passes,
+            min_pass_rate: d.min_pass_rate,
         };
         match s.problem() {
             Some(problem) => Err(problem),
@@ -351,7 +375,61 @@ impl Scenario {
             steps: Vec::new(),
             expect: Vec::new(),
             interpolate: false,
+            repeat: None,
+            min_passes: None,
+            min_pass_rate: None,
         }
+    }
+
+    /// Runs the scenario `times` times (see the field `repeat`).
+    ///
+    /// ```
+    /// use agent_test::scenario::Scenario;
+    /// let s = Scenario::new("refund").user("refund please").repeat(20).min_pass_rate((0.8, 0.9));
+    /// assert_eq!((s.repeat, s.min_pass_rate.unwrap().rate), (Some(20), 0.8));
+    /// assert_eq!(
+    ///     Scenario::new("x").user("hi").repeat(5).min_passes(6).problem().unwrap(),
+    ///     "impossible constraint at min_passes: min_passes = 6 can never be reached with repeat = 5"
+    /// );
+    /// ```
+    pub fn repeat(mut self, times: u32) -> Self {
+        self.repeat = Some(times);
+        self
+    }
+
+    /// How many of the runs must pass (see the field `min_passes`).
+    ///
+    /// See [`Scenario::repeat`].
+    pub fn min_passes(mut self, runs: u32) -> Self {
+        self.min_passes = Some(runs);
+        self
+    }
+
+    /// The pass rate the runs must show (see the field `min_pass_rate`).
+    ///
+    /// See [`Scenario::repeat`].
+    pub fn min_pass_rate(mut self, gate: impl Into<MinPassRate>) -> Self {
+        self.min_pass_rate = Some(gate.into());
+        self
+    }
+
+    /// Why the scenario's own repeat plan can never be met, with the field to blame.
+    fn plan_problem(&self) -> Option<(&'static str, String)> {
+        if self.repeat.is_none() && self.min_passes.is_none() && self.min_pass_rate.is_none() {
+            return None;
+        }
+        let plan = Repeat {
+            times: self.repeat.unwrap_or(1),
+            min_passes: self.min_passes,
+            min_pass_rate: self.min_pass_rate,
+        };
+        let problem = plan.problem()?;
+        let at = match (plan.times, plan.min_passes) {
+            (0, _) => "repeat",
+            (times, Some(m)) if m == 0 || m > times => "min_passes",
+            _ => "min_pass_rate",
+        };
+        Some((at, problem))
     }
 
     /// Why the scenario cannot mean what it says, if so: it has no step and no check (it
@@ -375,6 +453,9 @@ impl Scenario {
         }
         if let Some(p) = ScenarioInfo::tags_problem(&self.tags) {
             return Some(p);
+        }
+        if let Some((at, p)) = self.plan_problem() {
+            return Some(format!("{IMPOSSIBLE_AT}{at}: {p}"));
         }
         let checks = |expect: &[Expectation], at: String| {
             expect.iter().enumerate().find_map(|(j, e)| {

@@ -122,7 +122,10 @@ async fn a_gate_too_few_runs_can_prove_is_an_error_naming_the_runs_needed_and_ru
     let [plan, check] = report.verdicts.as_slice() else {
         panic!("the plan's error and the check not run: {report}");
     };
-    assert_eq!((plan.label.as_str(), plan.status), ("repeat plan", Status::Error));
+    assert_eq!(
+        (plan.label.as_str(), plan.status),
+        ("repeat plan", Status::Error)
+    );
     assert_eq!(
         plan.reason,
         "impossible constraint: min_pass_rate = (0.9, 0.95) can never be reached with repeat = \

@@ -224,6 +224,7 @@ fn every_step() -> Scenario {
         .context("K", json!({"nested": 1}))
         .history([Message::user("before")]);
     s.interpolate = true;
+    s = s.repeat(40).min_passes(30).min_pass_rate((0.7, 0.9));
     s.steps = vec![
         Step::System { text: "sys".into() },
         Step::User {

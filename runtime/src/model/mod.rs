@@ -14,6 +14,7 @@ pub(crate) mod outcome;
 pub(crate) mod prices;
 pub(crate) mod recording;
 pub(crate) mod reliability;
+pub(crate) mod repeat_plan;
 mod reply;
 pub(crate) mod report;
 pub(crate) mod scope;

@@ -294,13 +294,72 @@ pub fn percent(confidence: f64) -> String {
 /// );
 /// assert_eq!(MinPassRate::from(0.8), MinPassRate { rate: 0.8, confidence: 0.95 });
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct MinPassRate {
     /// The pass rate the lower bound must reach, in (0, 1).
     pub rate: f64,
     /// The confidence of the bound, in (0, 1).
     pub confidence: f64,
+}
+
+/// Read as a scenario file writes it: `0.9` (at 95 % confidence), `[0.9, 0.95]`, or
+/// `{"rate": 0.9, "confidence": 0.95}` (`confidence` optional) — what reports write.
+impl<'de> Deserialize<'de> for MinPassRate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, MapAccess, SeqAccess, Visitor};
+        struct Form;
+        impl<'de> Visitor<'de> for Form {
+            type Value = MinPassRate;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a pass rate (0.9), [rate, confidence] ([0.9, 0.95]) or \
+                     {\"rate\": 0.9, \"confidence\": 0.95}",
+                )
+            }
+            fn visit_f64<E: Error>(self, rate: f64) -> Result<MinPassRate, E> {
+                Ok(MinPassRate::from(rate))
+            }
+            fn visit_u64<E: Error>(self, rate: u64) -> Result<MinPassRate, E> {
+                Ok(MinPassRate::from(rate as f64))
+            }
+            fn visit_i64<E: Error>(self, rate: i64) -> Result<MinPassRate, E> {
+                Ok(MinPassRate::from(rate as f64))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MinPassRate, A::Error> {
+                let rate = seq
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(0, &self))?;
+                let confidence = seq
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(1, &self))?;
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(A::Error::invalid_length(3, &self));
+                }
+                Ok(MinPassRate { rate, confidence })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MinPassRate, A::Error> {
+                let (mut rate, mut confidence) = (None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    let slot = match key.as_str() {
+                        "rate" => &mut rate,
+                        "confidence" => &mut confidence,
+                        other => {
+                            return Err(A::Error::unknown_field(other, &["rate", "confidence"]));
+                        }
+                    };
+                    if slot.is_some() {
+                        return Err(A::Error::custom(format!("duplicate field `{key}`")));
+                    }
+                    *slot = Some(map.next_value::<f64>()?);
+                }
+                Ok(MinPassRate {
+                    rate: rate.ok_or_else(|| A::Error::missing_field("rate"))?,
+                    confidence: confidence.unwrap_or(DEFAULT_CONFIDENCE),
+                })
+            }
+        }
+        d.deserialize_any(Form)
+    }
 }
 
 impl From<f64> for MinPassRate {

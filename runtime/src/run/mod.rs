@@ -17,12 +17,12 @@ mod step_verdict;
 mod suite;
 mod tools;
 
+pub(crate) use crate::model::repeat_plan::Repeat;
 pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use evaluator::ScenarioEvaluator;
 pub use extract::Extraction;
 pub use file_case::{FileCases, run_file_case};
 pub use flavor::RuntimeFlavor;
-pub(crate) use repeat::Repeat;
 pub use repeat::Repeats;
 pub use scenario_run::ScenarioRun;
 pub use simulate::{SimulatedUser, simulated_user};

@@ -31,16 +31,67 @@ impl Scenario {
     /// JSON; see [`Report`]).
     ///
     /// See the type's example.
+    ///
+    /// A repeated scenario (its `repeat`, else the suite's) runs that many times, each run on
+    /// a clone of `suite` — whose agent is then shared by the runs: give each run an agent of
+    /// its own with [`Scenario::run_fresh`].
     pub async fn run(&self, suite: Suite) -> Report {
-        self.drive(ScenarioRun::with_info(suite, self.info()))
-            .await
-            .report()
-            .await
+        self.run_fresh(|| suite.clone()).await
+    }
+
+    /// Runs the scenario as many times as its repeat plan says (its `repeat`, `min_passes`
+    /// and `min_pass_rate`, else the suite's), each run against a fresh suite from `suite()`
+    /// — a fresh agent and conversation, as `agent_test!` gives every run — and returns the
+    /// report of them all (also written as JSON).
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// use agent_test::scenario::Scenario;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// static CALLS: AtomicUsize = AtomicUsize::new(0);
+    /// let scenario = Scenario::new("refund")
+    ///     .user("refund please")
+    ///     .expect_turn(reply().contains("refund"))
+    ///     .repeat(4)
+    ///     .min_passes(3);
+    /// let report = scenario
+    ///     .run_fresh(|| {
+    ///         Suite::new().agent(agent_fn(|_r| async {
+    ///             // Forgets the refund on every fourth call.
+    ///             if CALLS.fetch_add(1, Ordering::SeqCst) % 4 == 3 { "Done." } else { "Your refund is on its way." }
+    ///         }))
+    ///     })
+    ///     .await;
+    /// let summary = report.repeats.as_ref().unwrap();
+    /// assert_eq!((summary.runs, summary.passed_runs), (4, 3));
+    /// assert!(report.passed());
+    /// # });
+    /// ```
+    pub async fn run_fresh(&self, mut suite: impl FnMut() -> Suite) -> Report {
+        let mut repeats = super::Repeats::new();
+        loop {
+            let info = self.info().repeated(repeats.index());
+            let run = self.drive(ScenarioRun::with_info(suite(), info)).await;
+            if let Some(report) = repeats.record(run).await {
+                return report;
+            }
+        }
     }
 
     /// Takes `run` through the scenario's steps and adds its checks; the caller finishes it
     /// (a report, or one of several repeated runs).
     pub(crate) async fn drive(&self, mut run: ScenarioRun) -> ScenarioRun {
+        // The scenario's own repeat plan wins over the suite's, as in `agent_test!`.
+        if let Some(times) = self.repeat {
+            run.repeat(times);
+        }
+        if let Some(runs) = self.min_passes {
+            run.min_passes(runs);
+        }
+        if let Some(gate) = self.min_pass_rate {
+            run.min_pass_rate(gate);
+        }
         for (k, v) in self.context.iter() {
             run.context(k.clone(), v);
         }

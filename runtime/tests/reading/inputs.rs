@@ -419,3 +419,66 @@ fn every_load_error_says_its_kind() {
     let run = agent_test_runtime::load::run_from_text("[[[", "run.json", None).unwrap_err();
     assert_eq!(run.kind, LoadErrorKind::Syntax);
 }
+
+/// A scenario file's repeat plan: read in every form a gate is written in, and refused at its
+/// place when it can never be met or is not one.
+#[test]
+fn a_scenario_file_s_repeat_plan_is_read_or_refused_at_its_place() {
+    let plan = |fields: &str| {
+        format!(r#"{{"name": "s", "steps": [{{"step": "user", "text": "hi"}}], {fields}}}"#)
+    };
+    let load = |fields: &str| {
+        agent_test_runtime::load::load_json::<Scenario>("s.json", &plan(fields)).map(|s| {
+            (
+                s.repeat,
+                s.min_passes,
+                s.min_pass_rate.map(|g| (g.rate, g.confidence)),
+            )
+        })
+    };
+    assert_eq!(
+        load(r#""repeat": 40, "min_pass_rate": 0.9"#).unwrap(),
+        (Some(40), None, Some((0.9, 0.95)))
+    );
+    assert_eq!(
+        load(r#""repeat": 40, "min_pass_rate": [0.8, 0.9], "min_passes": 30"#).unwrap(),
+        (Some(40), Some(30), Some((0.8, 0.9)))
+    );
+    assert_eq!(
+        load(r#""repeat": 40, "min_pass_rate": {"rate": 0.8}"#).unwrap(),
+        (Some(40), None, Some((0.8, 0.95)))
+    );
+    let refused = [
+        (
+            r#""repeat": 10, "min_pass_rate": [0.9, 0.95]"#,
+            "s.json: at min_pass_rate: impossible constraint: min_pass_rate = (0.9, 0.95) can \
+             never be reached with repeat = 10: even 10 passes of 10 give a 95% lower bound of \
+             0.72; it needs repeat = 35 or more",
+        ),
+        (
+            r#""repeat": 5, "min_passes": 6"#,
+            "s.json: at min_passes: impossible constraint: min_passes = 6 can never be reached \
+             with repeat = 5",
+        ),
+        (
+            r#""repeat": 0"#,
+            "s.json: at repeat: impossible constraint: repeat = 0 runs the scenario no time: it \
+             must be at least 1",
+        ),
+        (
+            r#""repeat": 40, "min_pass_rate": {"rate": 0.9, "conf": 0.95}"#,
+            "s.json: at min_pass_rate.conf: unknown field `conf`, expected `rate` or `confidence`",
+        ),
+        (
+            r#""repeat": -3"#,
+            "s.json: at repeat: invalid value: integer `-3`, expected u32",
+        ),
+        (
+            r#""repeat": 40, "min_pass_rate": [0.9]"#,
+            "s.json: at min_pass_rate: invalid length 1, expected a pass rate (0.9), [rate, confidence] ([0.9, 0.95]) or {\"rate\": 0.9, \"confidence\": 0.95}",
+        ),
+    ];
+    for (fields, expected) in refused {
+        assert_eq!(load(fields).unwrap_err().to_string(), expected, "{fields}");
+    }
+}
