@@ -387,11 +387,51 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) work: Work,
     #[command(flatten)]
+    pub(crate) repeats: RepeatOptions,
+    #[command(flatten)]
     pub(crate) judge: JudgeOptions,
     #[command(flatten)]
     pub(crate) pricing: Pricing,
     #[command(flatten)]
     pub(crate) output: Output,
+}
+
+/// Repeated runs of each scenario, as reliability: a scenario file's own `repeat`,
+/// `min_passes` and `min_pass_rate` win over these.
+#[derive(Debug, Args)]
+pub(crate) struct RepeatOptions {
+    /// Run each scenario N times, each run with a fresh agent and conversation: the report
+    /// gives the pass rate with its interval, pass^k and pass@k, and each check's tally.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Repeats")]
+    pub(crate) repeat: Option<u32>,
+    /// How many of the runs must pass (default: all, unless --min-pass-rate decides).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Repeats")]
+    pub(crate) min_passes: Option<u32>,
+    /// The pass rate the runs must show: the lower bound of its Wilson interval at
+    /// confidence C (default 0.95) must reach R, e.g. 0.9 or 0.9@0.99.
+    #[arg(long, value_name = "R[@C]", value_parser = min_pass_rate, help_heading = "Repeats")]
+    pub(crate) min_pass_rate: Option<agent_test_runtime::report::reliability::MinPassRate>,
+}
+
+/// `R` or `R@C`: a pass rate, and its confidence.
+fn min_pass_rate(s: &str) -> Result<agent_test_runtime::report::reliability::MinPassRate, String> {
+    use agent_test_runtime::report::reliability::MinPassRate;
+    let number = |t: &str, what: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("`{t}` is not a {what}: write R or R@C, like 0.9 or 0.9@0.99"))
+    };
+    let gate = match s.split_once('@') {
+        Some((rate, confidence)) => MinPassRate::from((
+            number(rate, "pass rate")?,
+            number(confidence, "confidence")?,
+        )),
+        None => MinPassRate::from(number(s, "pass rate")?),
+    };
+    match gate.problem() {
+        Some(p) => Err(p),
+        None => Ok(gate),
+    }
 }
 
 /// An agent behind an HTTP endpoint.

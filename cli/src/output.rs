@@ -37,6 +37,8 @@ pub(crate) struct Kept {
     pub(crate) duration_ms: u64,
     /// What the agent's turns cost, when a price table priced them.
     pub(crate) cost: Option<Cost>,
+    /// A repeated scenario's reliability, as JUnit properties (`agent-test.pass_rate`, ...).
+    pub(crate) reliability: Vec<(String, String)>,
 }
 
 impl Kept {
@@ -68,8 +70,56 @@ impl Kept {
             json,
             duration_ms: report.duration_ms,
             cost: total_cost(&report.transcript.turns),
+            reliability: report
+                .repeats
+                .as_ref()
+                .map(reliability_properties)
+                .unwrap_or_default(),
         }
     }
+}
+
+/// A repeated scenario's figures as name–value pairs: the runs, the gate, the pass rate with
+/// its interval, pass^k and pass@k — what the text report's "repeats" line says.
+fn reliability_properties(r: &agent_test_runtime::report::RepeatSummary) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("agent-test.runs".to_owned(), r.runs.to_string()),
+        (
+            "agent-test.passed_runs".to_owned(),
+            r.passed_runs.to_string(),
+        ),
+    ];
+    if r.required > 0 {
+        out.push(("agent-test.min_passes".to_owned(), r.required.to_string()));
+    }
+    if let Some(g) = r.min_pass_rate {
+        out.push((
+            "agent-test.min_pass_rate".to_owned(),
+            format!("{}@{}", g.rate, g.confidence),
+        ));
+    }
+    if let Some(rel) = &r.reliability {
+        out.push((
+            "agent-test.pass_rate".to_owned(),
+            format!("{:.4}", rel.pass_rate),
+        ));
+        out.push((
+            "agent-test.interval".to_owned(),
+            format!(
+                "{:.4}..{:.4} at {}",
+                rel.interval[0], rel.interval[1], rel.confidence
+            ),
+        ));
+        let by_k = |m: &std::collections::BTreeMap<u32, f64>| {
+            m.iter()
+                .map(|(k, v)| format!("{k}:{v:.4}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        out.push(("agent-test.pass_hat_k".to_owned(), by_k(&rel.pass_hat_k)));
+        out.push(("agent-test.pass_at_k".to_owned(), by_k(&rel.pass_at_k)));
+    }
+    out
 }
 
 /// A report's JSON without its transcript.
@@ -357,6 +407,7 @@ fn junit_case(r: RunResult) -> quick_junit::TestCase {
     case.set_classname(r.scenario);
     if let Ok(k) = &r.outcome {
         case.set_time(Duration::from_millis(k.duration_ms));
+        case.add_properties(k.reliability.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     }
     case
 }

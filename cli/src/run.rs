@@ -288,6 +288,19 @@ impl<'a> LiveRun<'a> {
         if let Some(shard) = args.work.shard {
             scenarios.retain(|s| shard.holds(&s.name));
         }
+        // A plan the runs can never meet is refused before anything runs.
+        let r = &args.repeats;
+        if r.repeat.is_some() || r.min_passes.is_some() || r.min_pass_rate.is_some() {
+            let times = r.repeat.unwrap_or(1);
+            if let Some(m) = r.min_passes.filter(|m| *m > times) {
+                return Err(format!(
+                    "--min-passes {m} can never be reached with --repeat {times}"
+                ));
+            }
+            if let Some(p) = r.min_pass_rate.and_then(|g| g.problem_with(times)) {
+                return Err(format!("--min-pass-rate: {p}"));
+            }
+        }
         Ok(LiveRun {
             agent,
             // One judge for every scenario, with the command line's settings.
@@ -350,7 +363,31 @@ impl<'a> LiveRun<'a> {
 
     async fn run_one(&self, scenario: &Scenario) -> RunResult {
         let args = self.args;
+        // Each run of a repeated scenario gets a suite, and an agent, of its own.
+        let report = scenario.run_fresh(|| self.suite()).await;
+        RunResult {
+            source: report
+                .json_path
+                .as_ref()
+                .map_or_else(|| scenario.name.clone(), |p| p.display().to_string()),
+            scenario: scenario.name.clone(),
+            outcome: Ok(Kept::of(&report, args.output.format, true)),
+        }
+    }
+
+    /// A run's suite: a fresh agent, and the command line's settings.
+    fn suite(&self) -> Suite {
+        let args = self.args;
         let mut suite = Suite::new().agent(self.agent.next()).timeout(args.timeout);
+        if let Some(times) = args.repeats.repeat {
+            suite = suite.repeat(times);
+        }
+        if let Some(runs) = args.repeats.min_passes {
+            suite = suite.min_passes(runs);
+        }
+        if let Some(gate) = args.repeats.min_pass_rate {
+            suite = suite.min_pass_rate(gate);
+        }
         if let Some(j) = &self.judge {
             suite = suite.judge(j.clone());
         }
@@ -366,14 +403,6 @@ impl<'a> LiveRun<'a> {
         if let Some(dir) = &args.record_dir {
             suite = suite.report_dir_over_env(dir.clone());
         }
-        let report = scenario.run(suite).await;
-        RunResult {
-            source: report
-                .json_path
-                .as_ref()
-                .map_or_else(|| scenario.name.clone(), |p| p.display().to_string()),
-            scenario: scenario.name.clone(),
-            outcome: Ok(Kept::of(&report, args.output.format, true)),
-        }
+        suite
     }
 }

@@ -61,6 +61,47 @@ pub(crate) fn summary(c: &Collection, title: &str) -> String {
     if let (Some(p50), Some(p95)) = (s.latency(0.5), s.latency(0.95)) {
         let _ = writeln!(m, "| turn latency | p50 {p50} ms, p95 {p95} ms |");
     }
+    let repeated: Vec<&Entry> = c
+        .entries
+        .iter()
+        .filter(|e| e.report.repeats.is_some())
+        .collect();
+    if !repeated.is_empty() {
+        let _ = writeln!(m, "\n### Reliability\n");
+        let _ = writeln!(
+            m,
+            "| scenario | runs | pass rate | pass^k |\n|---|---|---|---|"
+        );
+        for e in repeated.iter().take(MAX_LISTED) {
+            let Some(r) = &e.report.repeats else { continue };
+            let (rate, hat) = r.reliability.as_ref().map_or_else(
+                || ("—".to_owned(), "—".to_owned()),
+                |rel| {
+                    (
+                        format!(
+                            "{:.2} ({:.0}% CI {:.2}–{:.2})",
+                            rel.pass_rate,
+                            rel.confidence * 100.0,
+                            rel.interval[0],
+                            rel.interval[1]
+                        ),
+                        rel.pass_hat_k
+                            .iter()
+                            .map(|(k, v)| format!("k={k} {v:.2}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )
+                },
+            );
+            let mark = if e.report.passed() { "✅" } else { "❌" };
+            let _ = writeln!(
+                m,
+                "| {mark} {} | {} | {rate} | {hat} |",
+                cell(&e.report.scenario.name),
+                cell(&r.headline()),
+            );
+        }
+    }
     let failed: Vec<&Entry> = c.entries.iter().filter(|e| !e.report.passed()).collect();
     if !failed.is_empty() {
         let _ = writeln!(m, "\n### Failed scenarios\n");

@@ -10,6 +10,7 @@ mod extremes;
 mod mcp;
 mod options;
 mod proxy;
+mod repeats;
 mod reports;
 mod seed_vocabulary;
 mod support;
