@@ -404,6 +404,10 @@ pub(crate) struct RepeatOptions {
     /// gives the pass rate with its interval, pass^k and pass@k, and each check's tally.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Repeats")]
     pub(crate) repeat: Option<u32>,
+    /// Run each scenario up to N times, stopping as soon as the runs decide its gate
+    /// (--min-pass-rate, or --min-passes): the report says how many runs it took.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "repeat", help_heading = "Repeats")]
+    pub(crate) repeat_up_to: Option<u32>,
     /// How many of the runs must pass (default: all, unless --min-pass-rate decides).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Repeats")]
     pub(crate) min_passes: Option<u32>,

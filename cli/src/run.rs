@@ -289,17 +289,8 @@ impl<'a> LiveRun<'a> {
             scenarios.retain(|s| shard.holds(&s.name));
         }
         // A plan the runs can never meet is refused before anything runs.
-        let r = &args.repeats;
-        if r.repeat.is_some() || r.min_passes.is_some() || r.min_pass_rate.is_some() {
-            let times = r.repeat.unwrap_or(1);
-            if let Some(m) = r.min_passes.filter(|m| *m > times) {
-                return Err(format!(
-                    "--min-passes {m} can never be reached with --repeat {times}"
-                ));
-            }
-            if let Some(p) = r.min_pass_rate.and_then(|g| g.problem_with(times)) {
-                return Err(format!("--min-pass-rate: {p}"));
-            }
+        if let Some(p) = repeat_plan(&args.repeats, Suite::new()).repeat_problem() {
+            return Err(format!("the repeat options: {p}"));
         }
         Ok(LiveRun {
             agent,
@@ -378,16 +369,10 @@ impl<'a> LiveRun<'a> {
     /// A run's suite: a fresh agent, and the command line's settings.
     fn suite(&self) -> Suite {
         let args = self.args;
-        let mut suite = Suite::new().agent(self.agent.next()).timeout(args.timeout);
-        if let Some(times) = args.repeats.repeat {
-            suite = suite.repeat(times);
-        }
-        if let Some(runs) = args.repeats.min_passes {
-            suite = suite.min_passes(runs);
-        }
-        if let Some(gate) = args.repeats.min_pass_rate {
-            suite = suite.min_pass_rate(gate);
-        }
+        let mut suite = repeat_plan(
+            &args.repeats,
+            Suite::new().agent(self.agent.next()).timeout(args.timeout),
+        );
         if let Some(j) = &self.judge {
             suite = suite.judge(j.clone());
         }
@@ -405,4 +390,21 @@ impl<'a> LiveRun<'a> {
         }
         suite
     }
+}
+
+/// `suite` with the command line's repeat plan.
+fn repeat_plan(r: &crate::args::RepeatOptions, mut suite: Suite) -> Suite {
+    if let Some(times) = r.repeat {
+        suite = suite.repeat(times);
+    }
+    if let Some(most) = r.repeat_up_to {
+        suite = suite.repeat(agent_test_runtime::prelude::up_to(most));
+    }
+    if let Some(runs) = r.min_passes {
+        suite = suite.min_passes(runs);
+    }
+    if let Some(gate) = r.min_pass_rate {
+        suite = suite.min_pass_rate(gate);
+    }
+    suite
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::check::{Expectation, IntoExpectation, Scope};
 use crate::model::reliability::MinPassRate;
-use crate::model::repeat_plan::Repeat;
+use crate::model::repeat_plan::{Repeat, Runs};
 use crate::model::{Context, Message, ScenarioInfo};
 use crate::util::input::IMPOSSIBLE_AT;
 
@@ -63,12 +63,13 @@ pub struct Scenario {
     /// runs, as Lamdis does. Off by default: text is sent as written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interpolate: bool,
-    /// How many times the scenario runs (`repeat = 5;` in `agent_test!`): each run a fresh
-    /// agent and conversation, the report of them all with the pass rate, its interval, pass^k
-    /// and pass@k. Unset: the suite's (once, unless the suite or `agent-test run --repeat`
-    /// says otherwise).
+    /// How many times the scenario runs (`repeat = 5;` in `agent_test!`; `"repeat": 5`), or up
+    /// to how many, stopping as soon as the runs decide the gate (`"repeat": {"up_to": 100}`):
+    /// each run a fresh agent and conversation, the report of them all with the pass rate, its
+    /// interval, pass^k and pass@k. Unset: the suite's (once, unless the suite or `agent-test
+    /// run --repeat` says otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<u32>,
+    pub repeat: Option<Runs>,
     /// How many of the runs must pass (default: all, unless a pass-rate gate decides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_passes: Option<u32>,
@@ -98,7 +99,7 @@ struct ScenarioData {
     #[serde(default)]
     interpolate: bool,
     #[serde(default)]
-    repeat: Option<u32>,
+    repeat: Option<Runs>,
     #[serde(default)]
     min_passes: Option<u32>,
     #[serde(default)]
@@ -386,14 +387,14 @@ impl Scenario {
     /// ```
     /// use agent_test::scenario::Scenario;
     /// let s = Scenario::new("refund").user("refund please").repeat(20).min_pass_rate((0.8, 0.9));
-    /// assert_eq!((s.repeat, s.min_pass_rate.unwrap().rate), (Some(20), 0.8));
+    /// assert_eq!((s.repeat, s.min_pass_rate.unwrap().rate), (Some(20.into()), 0.8));
     /// assert_eq!(
     ///     Scenario::new("x").user("hi").repeat(5).min_passes(6).problem().unwrap(),
     ///     "impossible constraint at min_passes: min_passes = 6 can never be reached with repeat = 5"
     /// );
     /// ```
-    pub fn repeat(mut self, times: u32) -> Self {
-        self.repeat = Some(times);
+    pub fn repeat(mut self, runs: impl Into<Runs>) -> Self {
+        self.repeat = Some(runs.into());
         self
     }
 
@@ -418,14 +419,17 @@ impl Scenario {
         if self.repeat.is_none() && self.min_passes.is_none() && self.min_pass_rate.is_none() {
             return None;
         }
-        let plan = Repeat {
-            times: self.repeat.unwrap_or(1),
+        let mut plan = Repeat {
             min_passes: self.min_passes,
             min_pass_rate: self.min_pass_rate,
+            ..Repeat::default()
         };
+        plan.runs(self.repeat.unwrap_or(Runs::Exactly(1)));
         let problem = plan.problem()?;
+        let gateless = plan.min_pass_rate.is_none() && plan.min_passes.is_none();
         let at = match (plan.times, plan.min_passes) {
             (0, _) => "repeat",
+            _ if plan.sequential && gateless => "repeat",
             (times, Some(m)) if m == 0 || m > times => "min_passes",
             _ => "min_pass_rate",
         };

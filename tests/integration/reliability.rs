@@ -23,7 +23,7 @@ agent_test! {
 /// `fail_every`-th call (never when 0), with the gate `min_pass_rate`.
 async fn run(
     calls: &'static AtomicUsize,
-    times: u32,
+    runs: impl Into<agent_test::prelude::Runs> + Copy,
     fail_every: usize,
     gate: (f64, f64),
 ) -> Report {
@@ -37,7 +37,7 @@ async fn run(
                 "Refund issued."
             }
         });
-        let suite = Suite::new().agent(agent).repeat(times).min_pass_rate(gate);
+        let suite = Suite::new().agent(agent).repeat(runs).min_pass_rate(gate);
         let info = agent_test::ScenarioInfo::new("refund").repeated(repeats.index());
         let mut run = ScenarioRun::with_info(suite, info);
         run.user("refund please").await;
@@ -134,4 +134,41 @@ async fn a_gate_too_few_runs_can_prove_is_an_error_naming_the_runs_needed_and_ru
     );
     assert_eq!(check.status, Status::Skipped);
     assert_eq!(check.reason, "not run: the repeat plan can never be met");
+}
+
+#[tokio::test]
+async fn a_sequential_plan_stops_as_soon_as_the_runs_decide() {
+    // Always right: 0.9 at 95 % is proven after 51 runs of up to 200 (51 / (51 + z²) ≥ 0.9, z = 2.36) (with the wider bounds
+    // that looking after every run takes), not 200.
+    static RIGHT: AtomicUsize = AtomicUsize::new(0);
+    let report = run(&RIGHT, up_to(200), 0, (0.9, 0.95)).await;
+    assert!(report.passed(), "{report}");
+    let summary = report.repeats.as_ref().expect("repeats");
+    assert_eq!((summary.runs, summary.passed_runs), (51, 51));
+    assert_eq!(RIGHT.load(Ordering::SeqCst), 51);
+    let sequential = summary.sequential.expect("a sequential plan");
+    assert_eq!(sequential.up_to, 200);
+    assert!(
+        report.to_string().contains(
+            "repeats: 51 of 51 runs passed (min_pass_rate = (0.9, 0.95), up to 200 runs)"
+        ),
+        "{report}"
+    );
+    // Wrong every other time: failed after a handful of runs, saying which bound decided.
+    static HALF: AtomicUsize = AtomicUsize::new(0);
+    let report = run(&HALF, up_to(200), 2, (0.9, 0.95)).await;
+    assert!(!report.passed());
+    let summary = report.repeats.as_ref().expect("repeats");
+    assert!(summary.runs < 10, "{report}");
+    let failure = &summary.failures()[0];
+    assert!(
+        failure.contains("sequential 95% upper bound") && failure.contains("of up to 200 runs"),
+        "{failure}"
+    );
+    // A sequential plan needs a gate to decide.
+    let plan = Suite::new().repeat(up_to(20)).repeat_problem().unwrap();
+    assert_eq!(
+        plan,
+        "repeat = up_to(20) runs until a gate is decided: add min_pass_rate (or min_passes)"
+    );
 }

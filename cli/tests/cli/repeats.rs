@@ -138,7 +138,7 @@ fn a_black_box_agent_s_repeated_scenarios_are_gated_by_their_pass_rate() {
     assert_exit(&out, 2);
     assert!(
         stderr(&out).contains(
-            "agent-test: --min-pass-rate: min_pass_rate = (0.95, 0.95) can never be reached \
+            "agent-test: the repeat options: min_pass_rate = (0.95, 0.95) can never be reached \
              with repeat = 20: even 20 passes of 20 give a 95% lower bound of 0.84; it needs \
              repeat = 73 or more"
         ),

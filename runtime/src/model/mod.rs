@@ -18,6 +18,7 @@ pub(crate) mod repeat_plan;
 mod reply;
 pub(crate) mod report;
 pub(crate) mod scope;
+pub(crate) mod sequential;
 mod span_reading;
 mod transcript;
 mod turn;

@@ -113,10 +113,14 @@ fn inverse_normal(p: f64) -> Option<f64> {
 /// assert_eq!(wilson(0, 0, 0.95), None);
 /// ```
 pub fn wilson(passes: u32, runs: u32, confidence: f64) -> Option<(f64, f64)> {
-    if runs == 0 || passes > runs {
+    wilson_z(passes, runs, z_score(confidence)?)
+}
+
+/// [`wilson`] with its normal quantile `z` given (what a sequential gate's wider bound uses).
+pub(crate) fn wilson_z(passes: u32, runs: u32, z: f64) -> Option<(f64, f64)> {
+    if runs == 0 || passes > runs || !(z.is_finite() && z > 0.0) {
         return None;
     }
-    let z = z_score(confidence)?;
     let n = f64::from(runs);
     let p = f64::from(passes) / n;
     let z2 = z * z;

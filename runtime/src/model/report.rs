@@ -9,6 +9,7 @@ use super::judge_usage::JudgeUsage;
 use super::outcome::Status;
 use super::reliability::{DEFAULT_CONFIDENCE, MinPassRate, Reliability};
 use super::scope::{Scope, Severity};
+use super::sequential::Sequential;
 use super::{ScenarioInfo, Transcript, Verdict};
 
 /// Counts of verdicts by status.
@@ -296,6 +297,10 @@ pub struct RepeatSummary {
     /// pass^k and pass@k; absent when no run was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reliability: Option<Reliability>,
+    /// A sequential plan (`repeat = up_to(n);`): at most how many runs, and the wider bounds
+    /// that decided the gate as the runs came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<Sequential>,
     /// Each check's tally, in the order written.
     pub checks: Vec<CheckTally>,
 }
@@ -317,8 +322,30 @@ impl RepeatSummary {
             required,
             min_pass_rate,
             reliability: Reliability::of(passed_runs, runs, Self::confidence_of(min_pass_rate)),
+            sequential: None,
             checks: Vec::new(),
         }
+    }
+
+    /// The summary of a sequential plan of at most `up_to` runs: its gate (if any) is decided
+    /// by the wider bounds that looking after every run takes.
+    ///
+    /// ```
+    /// # use agent_test::report::RepeatSummary;
+    /// let s = RepeatSummary::new(51, 51, 0, Some((0.9, 0.95).into())).sequential(200);
+    /// assert_eq!(s.headline(), "51 of 51 runs passed (min_pass_rate = (0.9, 0.95), up to 200 runs)");
+    /// assert!(s.passed());
+    /// let early = RepeatSummary::new(12, 6, 0, Some((0.9, 0.95).into())).sequential(200);
+    /// assert!(!early.passed());
+    /// assert!(early.failures()[0].starts_with("pass rate 6/12 = 0.50, sequential 95% upper bound"));
+    /// ```
+    pub fn sequential(mut self, up_to: u32) -> Self {
+        let z = self
+            .min_pass_rate
+            .and_then(|g| super::sequential::bounds(g, up_to))
+            .map_or(f64::NAN, |b| b.z);
+        self.sequential = Some(Sequential { up_to, z });
+        self
     }
 
     /// The confidence of the intervals: the gate's, else 95 %.
@@ -359,6 +386,9 @@ impl RepeatSummary {
         if let Some(gate) = &self.min_pass_rate {
             rules.push(gate.to_string());
         }
+        if let Some(s) = &self.sequential {
+            rules.push(format!("up to {} runs", s.up_to));
+        }
         format!(
             "{} of {} run{} passed ({})",
             self.passed_runs,
@@ -388,12 +418,42 @@ impl RepeatSummary {
                 self.passed_runs, self.runs, self.required
             ));
         }
-        if let Some(gate) = &self.min_pass_rate
-            && let Err(e) = gate.check(self.passed_runs, self.runs)
-        {
-            out.push(e.to_string());
+        match (&self.min_pass_rate, &self.sequential) {
+            (Some(gate), Some(s)) => out.extend(self.sequential_failure(*gate, *s)),
+            (Some(gate), None) => {
+                if let Err(e) = gate.check(self.passed_runs, self.runs) {
+                    out.push(e.to_string());
+                }
+            }
+            (None, _) => {}
         }
         out
+    }
+
+    /// Why a sequential plan's runs fail its gate, if they do: the bound that decided it.
+    fn sequential_failure(&self, gate: MinPassRate, s: Sequential) -> Option<String> {
+        let bounds = super::sequential::bounds(gate, s.up_to)?;
+        let (passes, runs) = (self.passed_runs, self.runs);
+        if bounds.decide(passes, runs) == super::sequential::Decision::Pass {
+            return None;
+        }
+        let (low, high) = super::reliability::wilson_z(passes, runs, bounds.z)?;
+        let pct = super::reliability::percent(gate.confidence);
+        let rate = f64::from(passes) / f64::from(runs);
+        Some(if high < gate.rate {
+            format!(
+                "pass rate {passes}/{runs} = {rate:.2}, sequential {pct} upper bound {high:.2} < \
+                 {:.2} required: decided after {runs} of up to {} runs",
+                gate.rate, s.up_to
+            )
+        } else {
+            format!(
+                "pass rate {passes}/{runs} = {rate:.2}, sequential {pct} lower bound {low:.2} < \
+                 {:.2} required after {runs} of up to {} runs (the bounds of a sequential plan \
+                 are wider: z = {:.2})",
+                gate.rate, s.up_to, bounds.z
+            )
+        })
     }
 }
 

@@ -46,6 +46,7 @@ pub mod reliability {
         DEFAULT_CONFIDENCE, MAX_K, MinPassRate, PassRateError, PassRateErrorKind, Reliability,
         pass_at_k, pass_hat_k, percent, wilson, z_score,
     };
+    pub use crate::model::sequential::Sequential;
 }
 
 impl Report {

@@ -18,6 +18,7 @@ mod suite;
 mod tools;
 
 pub(crate) use crate::model::repeat_plan::Repeat;
+pub use crate::model::repeat_plan::{Runs, up_to};
 pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use evaluator::ScenarioEvaluator;
 pub use extract::Extraction;

@@ -76,7 +76,10 @@ impl Repeats {
             report
         } else {
             self.reports.push(report);
-            if self.reports.len() < plan.times as usize {
+            let runs = u32::try_from(self.reports.len()).unwrap_or(u32::MAX);
+            let passes = self.reports.iter().filter(|r| r.passed()).count();
+            // A sequential plan stops as soon as its runs decide it; a fixed one at its last.
+            if !plan.decided(u32::try_from(passes).unwrap_or(u32::MAX), runs) {
                 return None;
             }
             combine(std::mem::take(&mut self.reports), plan)
@@ -109,6 +112,9 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
         }
     }
     let mut summary = RepeatSummary::new(runs, passed_runs, plan.required(), plan.min_pass_rate);
+    if plan.sequential {
+        summary = summary.sequential(plan.times);
+    }
     let confidence = summary.confidence();
     summary.checks = order
         .into_iter()

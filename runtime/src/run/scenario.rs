@@ -83,8 +83,8 @@ impl Scenario {
     /// (a report, or one of several repeated runs).
     pub(crate) async fn drive(&self, mut run: ScenarioRun) -> ScenarioRun {
         // The scenario's own repeat plan wins over the suite's, as in `agent_test!`.
-        if let Some(times) = self.repeat {
-            run.repeat(times);
+        if let Some(runs) = self.repeat {
+            run.repeat(runs);
         }
         if let Some(runs) = self.min_passes {
             run.min_passes(runs);

@@ -209,7 +209,8 @@ impl ScenarioRun {
         self
     }
 
-    /// Runs this scenario `times` times (`repeat = 5;` inside a scenario); see
+    /// Runs this scenario that many times, or up to that many (`repeat = 5;`, `repeat =
+    /// up_to(100);` inside a scenario); see
     /// [`Suite::repeat`].
     ///
     /// ```
@@ -217,8 +218,8 @@ impl ScenarioRun {
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.repeat(5).min_passes(4);
     /// ```
-    pub fn repeat(&mut self, times: u32) -> &mut Self {
-        self.suite.repeat.times = times;
+    pub fn repeat(&mut self, runs: impl Into<crate::model::repeat_plan::Runs>) -> &mut Self {
+        self.suite.repeat.runs(runs.into());
         self
     }
 

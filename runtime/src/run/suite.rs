@@ -13,6 +13,7 @@ use crate::compare::clock::Clock;
 use crate::judge::Judge;
 use crate::model::prices::{IntoPrices, Prices};
 use crate::model::reliability::MinPassRate;
+use crate::model::repeat_plan::Runs;
 use crate::model::{Context, ScenarioInfo};
 use crate::util::dirs::ReportDir;
 
@@ -185,18 +186,37 @@ impl Suite {
         self
     }
 
-    /// Runs every scenario `times` times (`repeat = 5;`); by default every run must pass, see
-    /// [`Suite::min_passes`]. `repeat(0)`, `min_passes(0)` and more passes than runs are
-    /// impossible constraints: the run gets an error verdict saying so.
+    /// Runs every scenario `runs` times (`repeat = 5;`), or up to that many, stopping as soon
+    /// as the runs decide the gate (`repeat = up_to(100);`, see [`up_to`](crate::prelude::up_to));
+    /// by default every run must pass, see [`Suite::min_passes`]. `repeat(0)`, `min_passes(0)`
+    /// and more passes than runs are impossible constraints: the scenario is not run, and its
+    /// report says so.
     ///
     /// ```
-    /// use agent_test::Suite;
-    /// let suite = Suite::new().repeat(5).min_passes(4);
-    /// # let _ = suite;
+    /// use agent_test::prelude::*;
+    /// let fixed = Suite::new().repeat(5).min_passes(4);
+    /// let sequential = Suite::new().repeat(up_to(200)).min_pass_rate(0.9);
+    /// # let _ = (fixed, sequential);
     /// ```
-    pub fn repeat(mut self, times: u32) -> Self {
-        self.repeat.times = times;
+    pub fn repeat(mut self, runs: impl Into<Runs>) -> Self {
+        self.repeat.runs(runs.into());
         self
+    }
+
+    /// Why the suite's repeat plan (`repeat`, `min_passes`, `min_pass_rate`) can never be met,
+    /// if so — what a scenario run with it reports instead of running.
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// assert_eq!(
+    ///     Suite::new().repeat(10).min_pass_rate((0.9, 0.95)).repeat_problem().unwrap(),
+    ///     "min_pass_rate = (0.9, 0.95) can never be reached with repeat = 10: even 10 passes \
+    ///      of 10 give a 95% lower bound of 0.72; it needs repeat = 35 or more"
+    /// );
+    /// assert_eq!(Suite::new().repeat(up_to(200)).min_pass_rate(0.9).repeat_problem(), None);
+    /// ```
+    pub fn repeat_problem(&self) -> Option<String> {
+        self.repeat.problem()
     }
 
     /// How many of the repeated runs must pass (`min_passes = 4;`); the default is all of them.

@@ -299,16 +299,19 @@ mod builder {
         let cases = [
             (
                 suite().repeat(0),
-                "impossible constraint: repeat = 0 runs the scenario no time: it must be at least 1",
+                "impossible constraint: repeat = 0 runs the scenario no time: it must be at least \
+                 1; the scenario was not run",
             ),
             (
                 suite().repeat(5).min_passes(6),
-                "impossible constraint: min_passes = 6 can never be reached with repeat = 5",
+                "impossible constraint: min_passes = 6 can never be reached with repeat = 5; the \
+                 scenario was not run",
             ),
             (
                 suite().min_passes(0),
                 "impossible constraint: min_passes = 0 passes without a single passing run: it \
-                 must be at least 1 (make the checks `.warning()` to only report them)",
+                 must be at least 1 (make the checks `.warning()` to only report them); the \
+                 scenario was not run",
             ),
         ];
         for (suite, expected) in cases {
@@ -430,7 +433,7 @@ fn a_scenario_file_s_repeat_plan_is_read_or_refused_at_its_place() {
     let load = |fields: &str| {
         agent_test_runtime::load::load_json::<Scenario>("s.json", &plan(fields)).map(|s| {
             (
-                s.repeat,
+                s.repeat.map(|r| r.to_string()),
                 s.min_passes,
                 s.min_pass_rate.map(|g| (g.rate, g.confidence)),
             )
@@ -438,15 +441,19 @@ fn a_scenario_file_s_repeat_plan_is_read_or_refused_at_its_place() {
     };
     assert_eq!(
         load(r#""repeat": 40, "min_pass_rate": 0.9"#).unwrap(),
-        (Some(40), None, Some((0.9, 0.95)))
+        (Some("40".to_owned()), None, Some((0.9, 0.95)))
     );
     assert_eq!(
         load(r#""repeat": 40, "min_pass_rate": [0.8, 0.9], "min_passes": 30"#).unwrap(),
-        (Some(40), Some(30), Some((0.8, 0.9)))
+        (Some("40".to_owned()), Some(30), Some((0.8, 0.9)))
     );
     assert_eq!(
         load(r#""repeat": 40, "min_pass_rate": {"rate": 0.8}"#).unwrap(),
-        (Some(40), None, Some((0.8, 0.95)))
+        (Some("40".to_owned()), None, Some((0.8, 0.95)))
+    );
+    assert_eq!(
+        load(r#""repeat": {"up_to": 200}, "min_pass_rate": 0.9"#).unwrap(),
+        (Some("up_to(200)".to_owned()), None, Some((0.9, 0.95)))
     );
     let refused = [
         (
@@ -471,7 +478,16 @@ fn a_scenario_file_s_repeat_plan_is_read_or_refused_at_its_place() {
         ),
         (
             r#""repeat": -3"#,
-            "s.json: at repeat: invalid value: integer `-3`, expected u32",
+            "s.json: at repeat: -3 runs: a number of runs is at least 1",
+        ),
+        (
+            r#""repeat": {"up_to": 20}"#,
+            "s.json: at repeat: impossible constraint: repeat = up_to(20) runs until a gate is \
+             decided: add min_pass_rate (or min_passes)",
+        ),
+        (
+            r#""repeat": {"upto": 20}"#,
+            "s.json: at repeat.upto: unknown field `upto`, expected `up_to`",
         ),
         (
             r#""repeat": 40, "min_pass_rate": [0.9]"#,

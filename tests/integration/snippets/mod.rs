@@ -12,7 +12,7 @@ mod readme_2 {
     include!("readme_2.rs");
 }
 
-/// README.md, the block at line 272.
+/// README.md, the block at line 273.
 mod readme_3 {
     include!("readme_3.rs");
 }
@@ -42,7 +42,7 @@ mod testing_5 {
     include!("testing_5.rs");
 }
 
-/// docs/testing.md, the block at line 423.
+/// docs/testing.md, the block at line 437.
 mod testing_6 {
     include!("testing_6.rs");
 }
