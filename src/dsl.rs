@@ -99,6 +99,16 @@ pub const min_pass_rate: Word = Word;
 /// ```
 pub const prices: Word = Word;
 
+/// `max_cost_usd = <f64>;` — stops spending: once the agent's turns, priced by `prices`, have
+/// cost that many US dollars, no further turn or run of the block's scenarios starts, and each
+/// scenario with a turn left reports "budget spent" — an error, never a pass. The scenarios of
+/// the `agent_test!` block share it. Needs `prices`. Suite level.
+///
+/// ```text
+/// max_cost_usd = 5.0;
+/// ```
+pub const max_cost_usd: Word = Word;
+
 /// `runtime = <RuntimeFlavor>;` — the tokio runtime a test runs on: by default one runtime
 /// shared by every scenario of the test binary (so a client built once in a `LazyLock` works in
 /// all of them); `RuntimeFlavor::current_thread()` for a runtime of the test's own (as

@@ -388,6 +388,11 @@ pub(crate) struct RunArgs {
     pub(crate) work: Work,
     #[command(flatten)]
     pub(crate) repeats: RepeatOptions,
+    /// Stop spending at USD US dollars: once the agent's turns, priced with --prices, cost that
+    /// much, no further turn or run starts, and every scenario with a turn left reports
+    /// "budget spent" (exit status 1).
+    #[arg(long, value_name = "USD", value_parser = max_cost, requires = "prices")]
+    pub(crate) max_cost: Option<f64>,
     #[command(flatten)]
     pub(crate) judge: JudgeOptions,
     #[command(flatten)]
@@ -679,5 +684,15 @@ mod tests {
         assert!(seconds("0").unwrap_err().contains("out of range"));
         assert!(seconds("NaN").unwrap_err().contains("out of range"));
         assert!(seconds("soon").unwrap_err().contains("not a number"));
+    }
+}
+
+/// A spend limit: a positive number of US dollars.
+fn max_cost(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(usd) if usd.is_finite() && usd > 0.0 => Ok(usd),
+        _ => Err(format!(
+            "`{s}` is not a budget: a number of US dollars more than 0"
+        )),
     }
 }

@@ -236,6 +236,8 @@ pub(crate) struct LiveRun<'a> {
     agent: AgentTemplate,
     judge: Option<Judge>,
     prices: Option<agent_test_runtime::report::prices::Prices>,
+    /// `--max-cost`: one budget for every run.
+    budget: Option<agent_test_runtime::prelude::Budget>,
     jobs: usize,
 }
 
@@ -297,6 +299,7 @@ impl<'a> LiveRun<'a> {
             // One judge for every scenario, with the command line's settings.
             judge: crate::judge(&args.judge),
             prices: args.pricing.load()?,
+            budget: args.max_cost.map(agent_test_runtime::prelude::Budget::usd),
             jobs: args.work.jobs.map_or(DEFAULT_LIVE_JOBS, usize::from),
             args,
             scenarios,
@@ -378,6 +381,9 @@ impl<'a> LiveRun<'a> {
         }
         if let Some(p) = &self.prices {
             suite = suite.prices(p.clone());
+        }
+        if let Some(b) = &self.budget {
+            suite = suite.budget(b.clone());
         }
         if let Some(c) = &args.clock {
             suite = suite.clock(Clock::fixed(c.clone()));

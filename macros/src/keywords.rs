@@ -20,6 +20,7 @@ pub(crate) const SETTINGS: &[&str] = &[
     "min_passes",
     "min_pass_rate",
     "prices",
+    "max_cost_usd",
     "tags",
     "tools",
     "runtime",

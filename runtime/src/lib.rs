@@ -145,7 +145,7 @@ pub mod prelude {
     pub use crate::model::{Call, Guardrail, Message, Reply, ToolErrorKind, Usage, Workflow};
     /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.
     pub use crate::request;
-    pub use crate::run::{Extraction, Runs, RuntimeFlavor, simulated_user, up_to};
+    pub use crate::run::{Budget, Extraction, Runs, RuntimeFlavor, simulated_user, up_to};
     pub use crate::{Clock, RecordedRun, ScenarioRun, Suite, evaluate};
     pub use serde_json::json;
     pub use std::time::Duration;

@@ -11,6 +11,8 @@ fn metered() -> impl Agent {
 agent_test! {
     agent = metered();
     prices = Prices::builtin().unnamed_as("gpt-4o-mini");
+    // The block's scenarios share one budget, far from spent here.
+    max_cost_usd = 1.0;
 
     /// At gpt-4o-mini's list price a turn costs $0.00228; two cost $0.00456.
     scenario within_budget {
@@ -91,4 +93,90 @@ async fn a_price_table_that_cannot_be_read_is_an_error_of_the_scenario() {
          `Prices::builtin()`) to give each turn a cost"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A spend limit stops spending: the turn that reaches it is the last one any scenario of the
+/// budget runs, and every scenario with a turn left reports "budget spent" — an error, never a
+/// pass.
+#[tokio::test]
+async fn a_spend_limit_stops_within_one_turn_of_reaching_it() {
+    use agent_test::scenario::Scenario;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    // $0.002 a turn: 1000 input tokens at $1 and 100 output tokens at $10 per million.
+    let priced = || {
+        agent_fn(|_r| async {
+            CALLS.fetch_add(1, Ordering::SeqCst);
+            Reply::text("Done.").usage(Usage::new(1_000, 100))
+        })
+    };
+    let budget = Budget::usd(0.005);
+    let suite = || {
+        Suite::new()
+            .agent(priced())
+            .prices(Prices::new().model("m", 1.0, 10.0).unnamed_as("m"))
+            .budget(budget.clone())
+    };
+    let five_turns = (1..=5).fold(Scenario::new("five turns"), |s, i| {
+        s.user(format!("step {i}"))
+    });
+    let five_turns = five_turns.expect(replies().contains("Done"));
+    let report = five_turns.run(suite()).await;
+    // $0.004 after two turns is under the limit, so the third runs; $0.006 is over it.
+    assert_eq!(CALLS.load(Ordering::SeqCst), 3);
+    assert_eq!(report.transcript.turns.len(), 3);
+    assert!(!report.passed(), "{report}");
+    let spent = report
+        .verdicts
+        .iter()
+        .find(|v| v.check == "budget")
+        .expect("a budget verdict");
+    assert_eq!(spent.status, Status::Error);
+    assert_eq!(
+        spent.reason,
+        "budget spent: $0.006 of max_cost_usd = $0.005 was spent before turn 4: it and the \
+         turns after it were not run"
+    );
+    // Another scenario on the same budget runs nothing at all.
+    let report = Scenario::new("later")
+        .user("hello")
+        .expect_turn(reply().contains("Done"))
+        .run(suite())
+        .await;
+    assert_eq!(CALLS.load(Ordering::SeqCst), 3);
+    assert!(!report.passed());
+    assert!(
+        report.verdicts.iter().any(|v| v.check == "budget"
+            && v.reason
+                .ends_with("before turn 1: it and the turns after it were not run")),
+        "{report}"
+    );
+    assert_eq!(budget.spent_usd().map(|s| (s * 1000.0).round()), Some(6.0));
+    // A turn whose cost is unknown leaves the spend unknown: nothing runs after it.
+    let unpriced = Budget::usd(1.0);
+    let suite = Suite::new()
+        .agent(agent_fn(|_r| async { "no usage" }))
+        .prices(Prices::new().model("m", 1.0, 10.0).unnamed_as("m"))
+        .budget(unpriced.clone());
+    let report = Scenario::new("unknown")
+        .user("a")
+        .user("b")
+        .expect(replies().contains("usage"))
+        .run(suite)
+        .await;
+    assert_eq!(report.transcript.turns.len(), 1);
+    assert_eq!(unpriced.spent_usd(), None);
+    let v = report
+        .verdicts
+        .iter()
+        .find(|v| v.check == "budget")
+        .expect("budget");
+    assert!(
+        v.reason.starts_with(
+            "budget spent: the spend against max_cost_usd = $1.00 is unknown (scenario `unknown`, \
+             turn 1: the turn reported no token usage)"
+        ),
+        "{}",
+        v.reason
+    );
 }

@@ -53,8 +53,27 @@ pub fn test_scenario(
     let info = ScenarioInfo::new(source.name)
         .described(source.description)
         .located(source.module, source.file, source.line);
-    let report = block_on(flavor, repeated(suite, info, Steps::Written(body)));
+    let suite = || shared_budget(source.module, suite());
+    let report = block_on(flavor, repeated(&suite, info, Steps::Written(body)));
     report.assert_passed();
+}
+
+/// `suite` with its budget (`max_cost_usd = ..;`) shared by every test of the same
+/// `agent_test!` block — its module — so that the block's scenarios spend one budget.
+fn shared_budget(module: &'static str, mut suite: Suite) -> Suite {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Shared = Mutex<HashMap<(&'static str, u64), super::Budget>>;
+    static BUDGETS: OnceLock<Shared> = OnceLock::new();
+    if let Some(own) = suite.budget.take() {
+        let mut budgets = BUDGETS
+            .get_or_init(Shared::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let key = (module, own.limit_usd().to_bits());
+        suite.budget = Some(budgets.entry(key).or_insert(own).clone());
+    }
+    suite
 }
 
 /// Case `index` of `cases` as a test (what `files "..."` generates): evaluated on its
@@ -81,9 +100,10 @@ pub fn test_file_case(
     let mut info = case.scenario.info();
     info.module = Some(module.to_owned());
     info.file = Some(cases.file.to_owned());
+    let suite = || shared_budget(module, suite());
     let report = block_on(flavor, async {
         if case.recording.is_none() {
-            return repeated(suite, info, Steps::Data(&case.scenario)).await;
+            return repeated(&suite, info, Steps::Data(&case.scenario)).await;
         }
         let suite = suite();
         let mut report = run_file_case(suite.clone(), case).await;
@@ -101,7 +121,11 @@ enum Steps<'a, 'b> {
 }
 
 /// Runs the scenario until its repeats are done; the report of them all.
-async fn repeated(suite: fn() -> Suite, info: ScenarioInfo, mut steps: Steps<'_, '_>) -> Report {
+async fn repeated(
+    suite: &dyn Fn() -> Suite,
+    info: ScenarioInfo,
+    mut steps: Steps<'_, '_>,
+) -> Report {
     let mut repeats = Repeats::new();
     loop {
         let mut run = ScenarioRun::with_info(suite(), info.clone().repeated(repeats.index()));
@@ -199,5 +223,22 @@ mod tests {
         // The line after the one `Location::caller()` is on, at the call's column.
         let call = call.map(|l| format!("{}:{}:13", l.file(), l.line() + 1));
         assert_eq!(at, call);
+    }
+
+    #[test]
+    fn the_tests_of_one_block_share_its_budget() {
+        let budget = |module| {
+            super::shared_budget(module, Suite::new().max_cost_usd(2.0))
+                .budget
+                .expect("a budget")
+        };
+        let (a, b) = (budget("suite_a"), budget("suite_a"));
+        a.add(&crate::model::prices::Cost::Usd(1.5), "turn 1");
+        assert_eq!(b.spent_usd(), Some(1.5), "one block, one budget");
+        assert_eq!(
+            budget("suite_b").spent_usd(),
+            Some(0.0),
+            "another block's own"
+        );
     }
 }

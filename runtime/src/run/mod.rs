@@ -3,6 +3,7 @@
 
 mod agent_call;
 mod bag;
+mod budget;
 mod data_steps;
 mod entry;
 mod evaluator;
@@ -19,6 +20,7 @@ mod tools;
 
 pub(crate) use crate::model::repeat_plan::Repeat;
 pub use crate::model::repeat_plan::{Runs, up_to};
+pub use budget::Budget;
 pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub use evaluator::ScenarioEvaluator;
 pub use extract::Extraction;

@@ -364,6 +364,21 @@ impl ScenarioRun {
         if self.plan_refused() {
             return;
         }
+        // A spent budget starts no turn (said once: the turns after it did not run either).
+        if let Some(why) = self.budget_refusal() {
+            let index = self.transcript.turns.len();
+            if !self.step_verdicts.iter().any(|v| v.check == "budget") {
+                self.step_error(
+                    "budget".to_owned(),
+                    "budget",
+                    format!(
+                        "{why} before turn {}: it and the turns after it were not run",
+                        index + 1
+                    ),
+                );
+            }
+            return;
+        }
         let UserInput { text: input, body } = input;
         let index = self.transcript.turns.len();
         let before = std::mem::take(&mut self.pending);
@@ -403,7 +418,34 @@ impl ScenarioRun {
             }
         };
         turn.before = before;
+        self.spend(&turn);
         self.transcript.turns.push(turn);
+    }
+
+    /// Why the suite's budget lets no turn start, if it does not: spent, unknown, or not
+    /// measurable (no prices to price the turns with).
+    fn budget_refusal(&self) -> Option<String> {
+        let budget = self.suite.budget.as_ref()?;
+        if self.suite.prices.is_none() {
+            return Some(format!(
+                "budget spent: max_cost_usd = {} cannot be kept without prices to price the \
+                 turns (set `prices = ..;`)",
+                crate::model::prices::usd_text(budget.limit_usd())
+            ));
+        }
+        budget.spent()
+    }
+
+    /// Adds what `turn` cost to the suite's budget.
+    fn spend(&self, turn: &Turn) {
+        if let (Some(budget), Some(prices)) = (&self.suite.budget, &self.suite.prices) {
+            let usage = turn.reply.token_usage();
+            let cost = prices.cost(turn.reply.chat_model.as_deref(), usage.as_ref());
+            budget.add(
+                &cost,
+                &format!("scenario `{}`, turn {}", self.info.name, turn.index + 1),
+            );
+        }
     }
 
     /// Adds a check on the whole conversation.

@@ -48,6 +48,7 @@ pub struct Suite {
     pub(crate) tools: Option<super::DeclaredTools>,
     pub(crate) tags: Vec<String>,
     pub(crate) prices: Option<Prices>,
+    pub(crate) budget: Option<super::Budget>,
 }
 
 /// The per-turn timeout when none is set: generous, because real models are slow.
@@ -68,6 +69,7 @@ impl Default for Suite {
             tools: None,
             tags: Vec::new(),
             prices: None,
+            budget: None,
         }
     }
 }
@@ -246,6 +248,33 @@ impl Suite {
     /// ```
     pub fn min_pass_rate(mut self, gate: impl Into<MinPassRate>) -> Self {
         self.repeat.min_pass_rate = Some(gate.into());
+        self
+    }
+
+    /// Stops spending at `usd` US dollars (`max_cost_usd = 5.0;`): once the agent's turns, priced
+    /// by the suite's [`prices`](Suite::prices), have cost that much, no further turn or run
+    /// starts, and every scenario with a turn left reports "budget spent" — an error, never a
+    /// pass. In `agent_test!` the scenarios of the block share the budget; with the builder
+    /// API, share a [`Budget`](super::Budget) with [`Suite::budget`]. Needs `prices`.
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// let suite = Suite::new().prices(Prices::builtin()).max_cost_usd(5.0);
+    /// # let _ = suite;
+    /// ```
+    pub fn max_cost_usd(self, usd: f64) -> Self {
+        self.budget(super::Budget::usd(usd))
+    }
+
+    /// Shares a spend limit with every suite that holds a clone of `budget` (see
+    /// [`Suite::max_cost_usd`] and [`Budget`](super::Budget)).
+    ///
+    /// See [`Budget`](super::Budget).
+    pub fn budget(mut self, budget: super::Budget) -> Self {
+        if let Some(p) = budget.problem() {
+            self.setup_errors.push(p);
+        }
+        self.budget = Some(budget);
         self
     }
 
