@@ -181,7 +181,7 @@ fn unknown_words_suggest_the_closest_keyword() {
     assert_eq!(
         errors(r#"agnet = a(); scenario s { user "hi"; }"#),
         [
-            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `tags`, `tools`, `runtime`)",
+            "unknown setting `agnet`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `max_cost_usd`, `tags`, `tools`, `runtime`)",
             "agent_test! needs the agent under test: add `agent = my_agent();` before the scenarios",
         ]
     );

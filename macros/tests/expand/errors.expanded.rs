@@ -151,7 +151,7 @@ fn unnamed_scenario_3() {
     );
 }
 ::core::compile_error! {
-    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `tags`, `tools`, `runtime`)"
+    "unknown setting `agnt`; did you mean `agent`? (settings: `agent`, `judge`, `timeout`, `report_dir`, `clock`, `timezone`, `repeat`, `min_passes`, `min_pass_rate`, `prices`, `max_cost_usd`, `tags`, `tools`, `runtime`)"
 }
 ::core::compile_error! {
     "unknown statement `usr`; did you mean `user`?"
