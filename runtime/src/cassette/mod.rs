@@ -23,6 +23,10 @@
 //! - **auto** replays what is recorded and records what is not; it is refused when the `CI`
 //!   environment variable is set.
 //!
+//! Every answer a request got is kept, in the order it was asked: the k-th ask of a request
+//! is answered by its k-th sample (`<id>~2.json` for the second), so a scenario recorded with
+//! `repeat = 20` replays its 20 runs' outcomes, run by run.
+//!
 //! `AGENT_TEST_CASSETTE_MODE` overrides the mode set in code, so a suite is recorded again
 //! with `AGENT_TEST_CASSETTE_MODE=record cargo test` and replays by default. Each scenario's
 //! report lists the entries its model calls used (`cassette` in its JSON); [`unused`] and
@@ -70,6 +74,8 @@ mod replay;
 mod response;
 #[cfg(feature = "cassette")]
 mod running;
+#[cfg(feature = "cassette")]
+mod samples;
 #[cfg(feature = "cassette")]
 mod shared;
 #[cfg(feature = "cassette")]

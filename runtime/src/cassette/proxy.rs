@@ -77,7 +77,15 @@ async fn handle(req: hyper::Request<hyper::body::Incoming>, shared: Arc<Shared>)
         Ok(c) => c,
         Err(e) => return failure(400, &format!("agent-test cassette: {e}"), false),
     };
-    let id = canonical.id();
+    let base = canonical.id();
+    // The k-th ask of a request is answered by its k-th sample (see `samples`).
+    let ask = shared.ask(&base);
+    // Recording stores each ask as its own sample; a replay hands them out (a request recorded
+    // once answers every ask).
+    let (id, beyond) = match shared.mode {
+        Mode::Record => (super::samples::sample_id(&base, ask), None),
+        Mode::Replay | Mode::Auto => super::samples::pick(&shared.dir, &base, ask),
+    };
     let path = entry_path(&shared.dir, &id);
     let found = match Entry::read(&path) {
         // Another request under this name (an edited file, a collision) is no recording of
@@ -96,6 +104,15 @@ async fn handle(req: hyper::Request<hyper::body::Incoming>, shared: Arc<Shared>)
         (Mode::Replay | Mode::Auto, Ok(Some(entry))) => {
             shared.used(&id);
             replay::answer(entry, &id, shared.recorded_timing).await
+        }
+        (Mode::Replay, Ok(None)) if beyond.is_some() => {
+            let message = beyond.unwrap_or_default();
+            shared.missed(Miss {
+                request: format!("{} {}", canonical.method, canonical.path),
+                closest: Some(base),
+                message: message.clone(),
+            });
+            failure(MISS_STATUS, &message, true)
         }
         (Mode::Replay, Ok(None)) => {
             let (message, closest) = miss_message(&shared.dir, &canonical);

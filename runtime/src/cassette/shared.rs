@@ -61,6 +61,9 @@ pub(crate) struct Shared {
 /// What the proxy has done so far.
 #[derive(Default)]
 pub(super) struct State {
+    /// How often each request (its entry id) was asked so far: the k-th ask is answered by
+    /// the k-th sample.
+    pub(super) asked: std::collections::HashMap<String, u32>,
     pub(super) used: Vec<String>,
     pub(super) last_miss: Option<Miss>,
     pub(super) problems: Vec<String>,
@@ -101,6 +104,15 @@ impl Shared {
             .get_or_init(|| client(UPSTREAM_TIMEOUT).map_err(|e| e.message().to_owned()))
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// How often request `id` was asked before this ask (0 the first time).
+    pub(crate) fn ask(&self, id: &str) -> u32 {
+        let mut state = self.lock();
+        let n = state.asked.entry(id.to_owned()).or_insert(0);
+        let before = *n;
+        *n = n.saturating_add(1);
+        before
     }
 
     /// Notes that entry `id` answered a request (its first use is appended to the used log).

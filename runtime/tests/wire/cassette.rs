@@ -666,3 +666,111 @@ fn a_cassette_that_cannot_work_is_refused_at_start() {
         .expect_err("not a URL");
     assert!(e.message().contains("is not a URL"), "{e}");
 }
+
+/// A model that answers the same question differently from one call to the next: right
+/// (mentions the refund) about 7 times in 10, by a seeded sequence, with a second step when it
+/// asks for the order first — so the runs take different paths through the conversation.
+async fn fickle_model() -> (String, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let calls = Arc::new(AtomicU64::new(0));
+    let counter = calls.clone();
+    let router = axum::Router::new().route(
+        "/v1/chat/completions",
+        axum::routing::post(move |axum::Json(body): axum::Json<Value>| {
+            let n = counter.fetch_add(1, Ordering::SeqCst);
+            async move {
+                // xorshift of the call number: the same answers in every run of the test.
+                let mut x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                x ^= x >> 33;
+                x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+                x ^= x >> 33;
+                let turns = body["messages"].as_array().map_or(0, Vec::len);
+                let text = if x % 10 < 7 {
+                    format!("Your refund is on its way (answer {n}, {turns} messages).")
+                } else {
+                    format!("Sorry, I cannot help with that (answer {n}).")
+                };
+                axum::Json(json!({"id": format!("c{n}"), "object": "chat.completion",
+                    "model": "gpt-4o-mini", "choices": [{"index": 0, "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}))
+            }
+        }),
+    );
+    (super::servers::serve(router).await, calls)
+}
+
+/// Twenty runs of a two-turn refund conversation through `cassette`.
+async fn twenty_runs(cassette: &RunningCassette, runs: u32) -> Report {
+    use agent_test_runtime::scenario::Scenario;
+    Scenario::new("fickle refund")
+        .user("I want a refund")
+        .user("Order ORD-7, please")
+        .expect_turn(reply().contains("refund"))
+        .repeat(runs)
+        .min_passes(1)
+        .run_fresh(|| Suite::new().agent(ChatAgent::new("gpt-4o-mini").cassette(cassette)))
+        .await
+}
+
+/// A repeated scenario recorded against a model that answers differently each time replays
+/// its runs' own answers, run by run: the same 20 outcomes and the same pass^k offline. A
+/// replay that asks more than the recording holds leaves the recorded paths and says so.
+#[tokio::test]
+async fn a_repeated_scenario_replays_each_run_s_own_answers() {
+    let dir = cassette_dir("samples");
+    let (upstream, calls) = fickle_model().await;
+    let recording = start(&dir, Mode::Record, &format!("{upstream}/v1"));
+    let recorded = twenty_runs(&recording, 20).await;
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 40);
+    let summary = recorded.repeats.as_ref().expect("repeats");
+    assert!(
+        summary.passed_runs > 5 && summary.passed_runs < 20,
+        "the model is fickle: {recorded}"
+    );
+    // Every answer kept: the first turn's request is the same in every run (20 samples), the
+    // second's differs with the first answer.
+    let ids = entries(&dir).expect("entries");
+    assert_eq!(ids.len(), 40, "{ids:?}");
+    assert!(ids.iter().any(|id| id.ends_with("~20")), "{ids:?}");
+    drop(recording);
+
+    let replaying = start(&dir, Mode::Replay, "http://127.0.0.1:9/v1");
+    let replayed = twenty_runs(&replaying, 20).await;
+    assert!(
+        replaying.last_miss().is_none(),
+        "{:?}",
+        replaying.last_miss()
+    );
+    assert_eq!(
+        serde_json::to_value(replayed.repeats.as_ref().expect("repeats")).expect("json"),
+        serde_json::to_value(summary).expect("json"),
+        "the same runs, the same tallies, the same pass^k"
+    );
+    assert_eq!(replayed.passed(), recorded.passed());
+    assert!(unused(&dir, replaying.used()).expect("listed").is_empty());
+    drop(replaying);
+
+    // `unused` holds per sample: ten runs use the first ten samples and their paths.
+    let replaying = start(&dir, Mode::Replay, "http://127.0.0.1:9/v1");
+    let _ = twenty_runs(&replaying, 10).await;
+    let left = unused(&dir, replaying.used()).expect("listed");
+    assert_eq!(left.len(), 20, "{left:?}");
+    assert!(
+        left.iter().any(|id| id.ends_with("~11")) && !left.iter().any(|id| id.ends_with("~10"))
+    );
+    drop(replaying);
+
+    // A 21st run asks the first question a 21st time: no recorded path holds it.
+    let replaying = start(&dir, Mode::Replay, "http://127.0.0.1:9/v1");
+    let more = twenty_runs(&replaying, 21).await;
+    // The run's first turn is refused with the reason; the report shown is that run's.
+    let shown = more.to_string();
+    assert!(
+        shown.contains("the cassette holds 20 samples of it (the answers of 20 asks"),
+        "{shown}"
+    );
+    assert!(replaying.last_miss().is_some());
+    assert_eq!(more.repeats.as_ref().map(|r| r.runs), Some(21));
+}
