@@ -436,3 +436,95 @@ async fn an_answer_over_the_size_limit_fails_at_once_naming_its_size() {
         "{report}"
     );
 }
+
+/// An HTTP server that cannot be reached, or answers with an error status, is named with the
+/// cause (the refused connection, the status and its body) — never the transport's Rust type.
+#[tokio::test]
+async fn http_faults_name_their_cause() {
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap()
+    };
+    let failure = agent_failure(&faulty(McpServer::http(format!("http://{refused}/mcp"))).await);
+    assert_eq!(
+        failure,
+        format!(
+            "the agent failed: MCP server `127.0.0.1` (http://{refused}/mcp) could not start: \
+             error sending request for url (http://{refused}/mcp): client error (Connect): tcp \
+             connect error: Connection refused (os error 111)"
+        )
+    );
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let missing = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut request = [0u8; 8192];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(
+                b"HTTP/1.1 404 Not Found\r\ncontent-length: 9\r\nconnection: close\r\n\r\nnot found",
+            );
+        }
+    });
+    let failure = agent_failure(&faulty(McpServer::http(format!("http://{missing}/mcp"))).await);
+    assert_eq!(
+        failure,
+        format!(
+            "the agent failed: MCP server `127.0.0.1` (http://{missing}/mcp) could not start: \
+             unexpected server response: HTTP 404 Not Found: not found"
+        )
+    );
+    assert!(!failure.contains("Transport ["), "{failure}");
+}
+
+/// A stdio server's standard output carries only JSON-RPC: a line that is not is shown, and
+/// fails the server at once — before its handshake, or after it, as a server that prints a
+/// banner and then speaks MCP does. A prompt without a line end is shown when the handshake
+/// times out.
+#[tokio::test]
+async fn what_a_server_prints_that_is_not_mcp_is_shown_at_once() {
+    let junk = McpServer::stdio("sh")
+        .args([
+            "-c",
+            "echo 'Welcome to my server v1'; echo loading...; sleep 30",
+        ])
+        .timeout(Duration::from_secs(20));
+    let failure = agent_failure(&faulty(junk).await);
+    assert!(
+        failure.ends_with(
+            "could not start: it wrote to its standard output what is not an MCP message: \
+             `Welcome to my server v1` (a stdio server's standard output carries only JSON-RPC \
+             messages; logs belong on its standard error)"
+        ),
+        "{failure}"
+    );
+
+    let banner = McpServer::stdio("sh").args([
+        "-c",
+        &format!(
+            "echo '{{\"level\":\"info\",\"msg\":\"demo starting\"}}'; exec {}",
+            env!("CARGO_BIN_EXE_demo-mcp")
+        ),
+    ]);
+    let failure = agent_failure(&faulty(banner).await);
+    assert!(
+        failure.contains(
+            r#"it wrote to its standard output what is not an MCP message: `{"level":"info","msg":"demo starting"}`"#
+        ),
+        "{failure}"
+    );
+
+    let prompt = McpServer::stdio("sh")
+        .args(["-c", "printf 'Enter the API key: '; sleep 30"])
+        .timeout(Duration::from_millis(500));
+    let failure = agent_failure(&faulty(prompt).await);
+    assert!(
+        failure.ends_with(
+            "did not answer the MCP handshake within 500 ms; its standard output so far (no line \
+             end): `Enter the API key: `"
+        ),
+        "{failure}"
+    );
+}

@@ -10,7 +10,11 @@
 //!   them), sampling and elicitation;
 //! - binary and large results: an image a model is told about, a 6 MiB file within the message
 //!   limit and a 17 MB one over it;
-//! - a `ChatAgent` whose scripted model (on 127.0.0.1) calls the servers' tools;
+//! - a `ChatAgent` whose scripted model (on 127.0.0.1) calls the servers' tools, and is told
+//!   when a structured result breaks its tool's output schema;
+//! - servers written for the tests on the official TypeScript and Python SDKs
+//!   (`sdk_server.mjs`, `sdk_server.py`), over stdio and streamable HTTP: paginated tool lists,
+//!   `outputSchema` met and broken, `isError`, an unknown tool, an HTTP server killed mid-run;
 //! - the faults — a server that does not start, server-everything that does not exit on its own
 //!   while its timers run, a turn that times out, a command under a directory with a space —
 //!   each followed by a look in `/proc` that no server process is left.
@@ -20,7 +24,7 @@
 //! a failure.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use agent_test::agent::{ChatAgent, Elicitation, McpAgent, McpServer, mcp};
@@ -31,120 +35,8 @@ use agent_test::report::Report;
 use agent_test::serde_json::Value;
 
 mod support;
+use support::reference::{MARKER, Sdk, assert_none_left, marker, reference};
 use support::running;
-
-// ---- the installed servers ----
-
-/// The commands that start the installed reference servers over stdio.
-struct Reference {
-    /// Where install.sh installed them.
-    dir: PathBuf,
-    everything: String,
-    filesystem: String,
-    time: String,
-    git: String,
-}
-
-const INSTALL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../runtime/tests/fixtures/mcp/install.sh"
-);
-
-/// The installed servers; `None` (the test is skipped, saying why) when they are not
-/// installed, unless `AGENT_TEST_REQUIRE_MCP_SERVERS=1`, where that fails the test.
-fn reference() -> Option<&'static Reference> {
-    static INSTALLED: OnceLock<Result<Reference, String>> = OnceLock::new();
-    match INSTALLED.get_or_init(installed) {
-        Ok(r) => Some(r),
-        Err(why) if std::env::var("AGENT_TEST_REQUIRE_MCP_SERVERS").is_ok_and(|v| v == "1") => {
-            panic!(
-                "the MCP reference servers are required (AGENT_TEST_REQUIRE_MCP_SERVERS=1): {why}"
-            )
-        }
-        Err(why) => {
-            eprintln!("skipped: {why} (AGENT_TEST_REQUIRE_MCP_SERVERS=1 makes this a failure)");
-            None
-        }
-    }
-}
-
-/// Asks `install.sh --check` (which installs nothing) for the start commands.
-fn installed() -> Result<Reference, String> {
-    let script = r#"out="$(bash "$0" --check)" || exit $?
-eval "$out"
-printf '%s\n' "$AGENT_TEST_MCP_SERVERS" "$MCP_EVERYTHING_STDIO" "$MCP_FILESYSTEM_STDIO" "$MCP_TIME_STDIO" "$MCP_GIT_STDIO""#;
-    let out = std::process::Command::new("bash")
-        .args(["-c", script, INSTALL])
-        .output()
-        .map_err(|e| format!("cannot run bash: {e}"))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        // install.sh says what is missing.
-        return Err(stderr.trim().to_owned());
-    }
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    match lines[..] {
-        [dir, everything, filesystem, time, git] if lines.iter().all(|l| !l.trim().is_empty()) => {
-            Ok(Reference {
-                dir: PathBuf::from(dir),
-                everything: everything.to_owned(),
-                filesystem: filesystem.to_owned(),
-                time: time.to_owned(),
-                git: git.to_owned(),
-            })
-        }
-        _ => Err(format!(
-            "`install.sh --check` printed no start commands: {stdout:?} {stderr}"
-        )),
-    }
-}
-
-/// The environment variable that marks a test's server processes (see [`running`]).
-const MARKER: &str = "AGENT_TEST_MCP_REFERENCE_MARKER";
-
-impl Reference {
-    /// A server from its start command (shell words, as install.sh prints them), named, and
-    /// marked with `marker` in its environment.
-    fn server(name: &str, command: &str, marker: &str) -> McpServer {
-        McpServer::parse(&format!("{name}=stdio:{command}"))
-            .expect("install.sh prints shell words")
-            .env(MARKER, marker)
-    }
-
-    fn everything(&self, marker: &str) -> McpServer {
-        Self::server("everything", &self.everything, marker)
-    }
-
-    /// server-filesystem, allowed `dirs` (its command-line arguments).
-    fn filesystem(&self, marker: &str, dirs: &[&Path]) -> McpServer {
-        Self::server("files", &self.filesystem, marker)
-            .args(dirs.iter().map(|d| d.display().to_string()))
-    }
-
-    fn time(&self, marker: &str) -> McpServer {
-        Self::server("time", &self.time, marker)
-    }
-
-    fn git(&self, marker: &str) -> McpServer {
-        Self::server("git", &self.git, marker)
-    }
-}
-
-/// A marker for one test's servers: no other process has it.
-fn marker(test: &str) -> String {
-    format!("mcp-reference-{}-{test}", std::process::id())
-}
-
-/// No process of the test's servers is left (the agent that started them is gone).
-#[track_caller]
-fn assert_none_left(marker: &str) {
-    assert_eq!(
-        running(marker),
-        Vec::<String>::new(),
-        "a server outlived its agent"
-    );
-}
 
 /// A fresh temporary directory for one test.
 fn temp(name: &str) -> PathBuf {
@@ -1327,6 +1219,38 @@ async fn a_turn_that_times_out_names_the_server_it_waited_for() {
     assert_none_left(&m);
 }
 
+/// A server's own request timeout ends the turn when it is over: the failure does not wait for
+/// a live server's standard error to end (it never does; the wait once added its whole 5 s
+/// bound to every timeout). The bound asserted is loose — a busy machine is slow — and still
+/// far under the 6 s the wait cost.
+#[tokio::test]
+async fn a_server_timeout_costs_the_timeout_not_more() {
+    let Some(r) = reference() else { return };
+    let m = marker("server-timeout");
+    let server = r.everything(&m).timeout(Duration::from_secs(1));
+    let mut run = run_of(McpAgent::new(server), "server timeout");
+    run.user(mcp::request("ping", json!({}))).await;
+    let started = Instant::now();
+    run.user(mcp::call_tool(
+        "trigger-long-running-operation",
+        json!({"duration": 600, "steps": 2}),
+    ))
+    .await;
+    let took = started.elapsed();
+    let failure = agent_failure(&run.report().await);
+    assert!(
+        failure.contains("failed during tools/call: no answer within 1000 ms")
+            && failure
+                .contains("its standard error ended with:\n    Starting default (STDIO) server..."),
+        "{failure}"
+    );
+    assert!(
+        took < Duration::from_secs(4),
+        "the timeout of 1 s took {took:?}"
+    );
+    assert_none_left(&m);
+}
+
 #[tokio::test]
 async fn a_command_under_a_directory_with_a_space() {
     let Some(r) = reference() else { return };
@@ -1366,4 +1290,173 @@ async fn a_command_under_a_directory_with_a_space() {
     assert!(report.passed(), "{report}");
     assert_none_left(&m);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap_or(&dir));
+}
+
+// ---- servers on the official SDKs, written for the tests ----
+
+/// One SDK test server under test (`sdk_server.mjs` or `sdk_server.py`): its paginated tool
+/// list read whole, a structured result that meets its output schema and one that does not, an
+/// `isError` result, and an unknown tool.
+async fn an_sdk_server_under_test(server: McpServer, name: &str) {
+    let mut run = run_of(McpAgent::new(server), name);
+    run.user(mcp::list_tools()).await;
+    // Five tools over three pages (two per page): all of them, each once, in order.
+    let listed: Vec<Value> = last_body(&run)["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&str> = listed.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["add", "bad_weather", "fail", "slow", "echo"],
+        "{name}"
+    );
+    run.expect_turn(valid_tool_list());
+
+    run.user(mcp::call_tool("add", json!({"a": 2, "b": 3})))
+        .await;
+    run.expect_turn(tool("add").result_at("sum", 5).succeeded());
+    run.expect_turn(valid_structured_output());
+
+    run.user(mcp::call_tool("bad_weather", json!({"city": "Lisbon"})))
+        .await;
+    // The server's broken contract is this check's failure, naming the field.
+    run.expect_turn(valid_structured_output());
+
+    run.user(mcp::call_tool("fail", json!({"reason": "no stock"})))
+        .await;
+    run.expect_turn(tool("fail").failed_with(ToolErrorKind::Execution));
+    run.expect_turn(reply().contains("failed: no stock"));
+
+    run.user(mcp::call_tool("no_such_tool", json!({}))).await;
+    run.expect_turn(tool("no_such_tool").failed_with(ToolErrorKind::Validation));
+    let report = run.report().await;
+    let failed: Vec<_> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.status != Status::Pass)
+        .collect();
+    assert_eq!(failed.len(), 1, "{name}: {report}");
+    assert_eq!(failed[0].status, Status::Fail, "{report}");
+    assert!(
+        failed[0]
+            .reason
+            .starts_with("turn 3: the structured result does not meet the tool's output schema:")
+            && failed[0].reason.contains("temperature_c"),
+        "{name}: {}",
+        failed[0].reason
+    );
+}
+
+#[tokio::test]
+async fn a_typescript_sdk_server_over_stdio() {
+    let Some(r) = reference() else { return };
+    let m = marker("sdk-ts-stdio");
+    an_sdk_server_under_test(r.sdk_stdio(Sdk::TypeScript, &m), "ts stdio").await;
+    assert_none_left(&m);
+}
+
+#[tokio::test]
+async fn a_typescript_sdk_server_over_http() {
+    let Some(r) = reference() else { return };
+    let http = r.sdk_http(Sdk::TypeScript, &marker("sdk-ts-http"));
+    an_sdk_server_under_test(http.server(), "ts http").await;
+}
+
+#[tokio::test]
+async fn a_python_sdk_server_over_stdio() {
+    let Some(r) = reference() else { return };
+    let m = marker("sdk-py-stdio");
+    an_sdk_server_under_test(r.sdk_stdio(Sdk::Python, &m), "py stdio").await;
+    assert_none_left(&m);
+}
+
+#[tokio::test]
+async fn a_python_sdk_server_over_http() {
+    let Some(r) = reference() else { return };
+    let http = r.sdk_http(Sdk::Python, &marker("sdk-py-http"));
+    an_sdk_server_under_test(http.server(), "py http").await;
+}
+
+/// A model's call whose structured result breaks the tool's output schema is refused as the
+/// SDK clients refuse it: the model is told why, the call fails with an `output` error, and
+/// `valid_structured_output()` measures the model's calls (it had nothing to measure before).
+#[tokio::test]
+async fn a_model_is_told_when_a_result_breaks_its_output_schema() {
+    let Some(r) = reference() else { return };
+    let m = marker("sdk-model");
+    let http = r.sdk_http(Sdk::TypeScript, &m);
+    let (url, received) = calling_model();
+    let agent = model_with(&url, [r.sdk_stdio(Sdk::Python, &m)]);
+    let mut run = run_of(agent, "sdk model");
+    run.user("call add {\"a\": 2, \"b\": 3}").await;
+    run.expect_turn(tool("add").result_at("sum", 5).succeeded());
+    run.expect_turn(valid_structured_output());
+    run.user("call bad_weather {\"city\": \"Lisbon\"}").await;
+    run.expect_turn(tool("bad_weather").failed_with(ToolErrorKind::Output));
+    run.expect_turn(valid_structured_output());
+    let report = run.report().await;
+    let failed: Vec<_> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.status != Status::Pass)
+        .collect();
+    assert_eq!(failed.len(), 1, "{report}");
+    assert!(
+        failed[0].reason.starts_with(
+            "turn 2: `bad_weather`: the structured result does not meet the tool's output schema:"
+        ) && failed[0].reason.contains("temperature_c"),
+        "{}",
+        failed[0].reason
+    );
+    let received = received.lock().unwrap().clone();
+    let told = received[3]["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .cloned()
+        .expect("a tool message");
+    let told: Value =
+        agent_test::serde_json::from_str(told["content"].as_str().unwrap_or("")).expect("JSON");
+    assert!(
+        told["error"].as_str().is_some_and(|e| e.starts_with(
+            "the tool's result was refused: the structured result does not meet the tool's output schema"
+        )),
+        "{told}"
+    );
+
+    // Over HTTP too; and with no call of a tool that declares a schema, nothing is measured.
+    let agent = model_with(&url, [http.server()]);
+    let mut run = run_of(agent, "sdk model http");
+    run.user("call echo {\"text\": \"hi\"}").await;
+    run.expect_turn(valid_structured_output());
+    run.user("call bad_weather {\"city\": \"Porto\"}").await;
+    run.expect_turn(valid_structured_output());
+    let report = run.report().await;
+    let statuses: Vec<Status> = report.verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(statuses, [Status::Error, Status::Fail], "{report}");
+    assert!(
+        report.verdicts[0].reason.starts_with("not measured"),
+        "{report}"
+    );
+    drop(http);
+    assert_none_left(&m);
+}
+
+/// An HTTP server that dies mid-run: the next turn fails naming the refused connection.
+#[tokio::test]
+async fn an_http_server_that_dies_mid_run_is_named_with_the_cause() {
+    let Some(r) = reference() else { return };
+    let mut http = r.sdk_http(Sdk::TypeScript, &marker("sdk-killed"));
+    let mut run = run_of(McpAgent::new(http.server()), "killed");
+    run.user(mcp::call_tool("echo", json!({"text": "one"})))
+        .await;
+    http.kill();
+    run.user(mcp::call_tool("echo", json!({"text": "two"})))
+        .await;
+    let failure = agent_failure(&run.report().await);
+    assert!(
+        failure.contains("`ts` (") && failure.contains("Connection refused"),
+        "{failure}"
+    );
+    assert!(!failure.contains("Transport ["), "{failure}");
 }

@@ -2,6 +2,8 @@
 //! left when its agent is gone.
 #![allow(dead_code)]
 
+pub mod reference;
+
 /// The processes running with `marker` in their command line or their environment (read from
 /// `/proc`; a test gives its servers a marker no other process has: an argument, or an
 /// environment variable, which what they start inherits). Zombies — exited, not yet reaped —

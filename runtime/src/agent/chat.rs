@@ -502,21 +502,40 @@ async fn call_on(
     use super::mcp::Failure;
     use crate::model::ToolErrorKind;
     let (answer, took) = session.call_tool(name, args).await;
-    let call = call.took_ms(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
-    let (call, content) = match answer {
-        Ok(a) if a.is_error => (
+    let mut call = call.took_ms(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
+    // A result that breaks the tool's declared output schema is refused, as the official SDK
+    // clients refuse it: the model is told why instead of being handed the bad JSON, and the
+    // call fails with an `output` error that `valid_structured_output()` reports.
+    let schema = session.output_schema(name);
+    let broken = match (&answer, &schema) {
+        (Ok(a), Some(schema)) => crate::check::structured_problem(schema, &a.raw),
+        _ => None,
+    };
+    if let Some(schema) = schema {
+        call = call.with_output_schema(schema);
+    }
+    let (call, content) = match (answer, broken) {
+        (Ok(a), _) if a.is_error => (
             call.failed_with(ToolErrorKind::Execution, a.result.clone()),
             json!({"error": a.text}),
         ),
-        Ok(a) => (call.result(a.result.clone()), Value::String(a.text)),
-        Err(Failure::Protocol { code, message }) => (
+        (Ok(a), Some(why)) => {
+            let refused =
+                json!({"error": why, "structuredContent": a.raw.get("structuredContent")});
+            (
+                call.failed_with(ToolErrorKind::Output, refused),
+                json!({"error": format!("the tool's result was refused: {why}")}),
+            )
+        }
+        (Ok(a), None) => (call.result(a.result.clone()), Value::String(a.text)),
+        (Err(Failure::Protocol { code, message }), _) => (
             call.failed_with(
                 ToolErrorKind::Validation,
                 json!({"code": code, "message": message}),
             ),
             json!({"error": message}),
         ),
-        Err(f) => {
+        (Err(f), _) => {
             return Err(AgentError::new(
                 session.failure_text("tools/call", &f).await,
             ));

@@ -43,6 +43,7 @@ pub(super) fn generic_call(v: &Value) -> Option<Call> {
             .and_then(|k| match k {
                 "validation" => Some(crate::model::ToolErrorKind::Validation),
                 "execution" => Some(crate::model::ToolErrorKind::Execution),
+                "output" => Some(crate::model::ToolErrorKind::Output),
                 _ => None,
             });
     }

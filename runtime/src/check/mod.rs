@@ -66,6 +66,8 @@ pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
+#[cfg(feature = "mcp")]
+pub(crate) use structured_output::problem as structured_problem;
 pub use structured_output::{StructuredOutputCheck, valid_structured_output};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
 pub use tool::{ToolCheck, any_call, any_tool, no_tool, node, tool};

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{EvalContext, Outcome, Violation};
-use crate::model::{Part, turn_number};
+use crate::model::{Part, ToolErrorKind, turn_number};
 
 /// A check of the tool calls an MCP server under test answered (turns built with
 /// [`mcp::call_tool`](crate::agent::mcp::call_tool)): every successful result of a tool that
@@ -62,6 +62,7 @@ impl StructuredOutputCheck {
         let mut checked = 0;
         let mut reasons = Vec::new();
         let mut violations = Vec::new();
+        // An MCP server under test: each `tools/call` turn's result, beside the schema.
         for t in cx.turns() {
             let Some(body) = t.reply.body.as_ref() else {
                 continue;
@@ -70,35 +71,37 @@ impl StructuredOutputCheck {
                 continue;
             };
             checked += 1;
-            if body.get("isError").and_then(Value::as_bool) == Some(true) {
-                continue;
-            }
-            let problem = match body.get("structuredContent") {
-                None | Some(Value::Null) => Some(
-                    "the tool declares an output schema, and its result has no \
-                     `structuredContent`"
-                        .to_owned(),
-                ),
-                Some(value) => {
-                    match crate::compare::schema::Schema::new(schema.clone()).validate(value) {
-                        Ok(()) => None,
-                        Err(crate::compare::schema::SchemaError::Invalid(errors)) => Some(format!(
-                            "the structured result does not meet the tool's output schema: {}",
-                            errors.join("; ")
-                        )),
-                        Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
-                    }
-                }
-            };
-            if let Some(p) = problem {
+            if let Some(p) = problem(schema, body) {
                 reasons.push(format!("turn {}: {p}", turn_number(t.index)));
                 violations.push(Violation::new("invalid_structured_output", p).in_turn(t.index));
+            }
+        }
+        // A model's calls of MCP tools: the agent checked each result when it arrived (and told
+        // the model when it broke the schema); a refused result failed the call.
+        let calls = cx.tool_calls();
+        for (i, c) in calls.iter().enumerate() {
+            if c.output_schema.is_none() {
+                continue;
+            }
+            checked += 1;
+            if c.error_kind == Some(ToolErrorKind::Output) {
+                let why = c
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.get("error"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("the result broke the tool's output schema");
+                let turn = cx.turn_of_call(i);
+                let p = format!("`{}`: {why}", c.name);
+                reasons.push(format!("turn {}: {p}", turn_number(turn)));
+                violations.push(Violation::new("invalid_structured_output", p).in_turn(turn));
             }
         }
         if checked == 0 {
             return Outcome::error(
                 "not measured: no turn called a tool that declares an output schema (a turn \
-                 `user mcp::call_tool(..);` of an MCP server under test)",
+                 `user mcp::call_tool(..);` of an MCP server under test, or a model's call of \
+                 an MCP server's tool)",
             );
         }
         if reasons.is_empty() {
@@ -106,6 +109,29 @@ impl StructuredOutputCheck {
         } else {
             Outcome::fail(reasons.join("; ")).violations(violations)
         }
+    }
+}
+
+/// What is wrong with an MCP `CallToolResult` (`result`, as the protocol has it) of a tool
+/// that declares `schema` as its output schema: none when it is an error result (`isError`
+/// results need not follow the schema) or its `structuredContent` is valid.
+pub(crate) fn problem(schema: &Value, result: &Value) -> Option<String> {
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        return None;
+    }
+    match result.get("structuredContent") {
+        None | Some(Value::Null) => Some(
+            "the tool declares an output schema, and its result has no `structuredContent`"
+                .to_owned(),
+        ),
+        Some(value) => match crate::compare::schema::Schema::new(schema.clone()).validate(value) {
+            Ok(()) => None,
+            Err(crate::compare::schema::SchemaError::Invalid(errors)) => Some(format!(
+                "the structured result does not meet the tool's output schema: {}",
+                errors.join("; ")
+            )),
+            Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
+        },
     }
 }
 

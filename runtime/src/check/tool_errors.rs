@@ -88,7 +88,9 @@ impl NoToolErrors {
         };
         match self.kind {
             None => format!("{who} failed"),
-            Some(ToolErrorKind::Execution) => format!("{who} failed with an execution error"),
+            Some(k @ (ToolErrorKind::Execution | ToolErrorKind::Output)) => {
+                format!("{who} failed with an {} error", k.name())
+            }
             Some(k) => format!("{who} failed with a {} error", k.name()),
         }
     }

@@ -511,7 +511,8 @@ impl ToolCheck {
             }
             CallFilter::FailedWith(kind) if all.iter().any(same_name) => {
                 let article = match kind {
-                    crate::model::ToolErrorKind::Execution => "an",
+                    crate::model::ToolErrorKind::Execution
+                    | crate::model::ToolErrorKind::Output => "an",
                     _ => "a",
                 };
                 format!(

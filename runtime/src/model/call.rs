@@ -42,16 +42,20 @@ pub enum ToolErrorKind {
     Validation,
     /// The tool ran and failed.
     Execution,
+    /// The tool ran, and its result broke the output schema it declared (an MCP tool's
+    /// `outputSchema`): the client refused the result, as the official MCP SDK clients do.
+    Output,
 }
 
 impl ToolErrorKind {
-    /// `validation` or `execution`, for messages.
+    /// `validation`, `execution` or `output`, for messages.
     ///
     /// See the type's example.
     pub fn name(self) -> &'static str {
         match self {
             ToolErrorKind::Validation => "validation",
             ToolErrorKind::Execution => "execution",
+            ToolErrorKind::Output => "output",
         }
     }
 }
@@ -111,6 +115,11 @@ pub struct Call {
     /// tool call, a tool span's duration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
+    /// The schema the tool declared its structured results meet (an MCP tool's
+    /// `outputSchema`), when the agent knows it: such a call is one
+    /// [`valid_structured_output`](crate::check::valid_structured_output) measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     /// Calls made inside this one (tool calls of an agent node).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Call>,
@@ -140,6 +149,7 @@ impl Call {
             error_kind: None,
             step: None,
             latency_ms: None,
+            output_schema: None,
             children: Vec::new(),
             position: 0,
         }
@@ -215,6 +225,19 @@ impl Call {
         self.result = Some(error);
         self.error = true;
         self.error_kind = Some(kind);
+        self
+    }
+
+    /// Sets the output schema the tool declared (an MCP tool's `outputSchema`).
+    ///
+    /// ```
+    /// # use agent_test::model::Call;
+    /// # use serde_json::json;
+    /// let c = Call::tool("weather", json!({})).with_output_schema(json!({"type": "object"}));
+    /// assert_eq!(c.output_schema, Some(json!({"type": "object"})));
+    /// ```
+    pub fn with_output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
         self
     }
 

@@ -13,6 +13,7 @@ mod client;
 mod process;
 mod session;
 mod spec_error;
+mod stdout;
 
 use std::time::Duration;
 

@@ -7,19 +7,16 @@
 //! test. The sequence runs in `Drop` and needs no async runtime (it waits by polling, bounded
 //! by the grace period twice), so no server outlives the agent that started it.
 //!
-//! Its standard output is read through [`LineLimit`]: a message longer than the limit fails
-//! at once, naming its size and the limit, instead of being dropped by the transport while
-//! the request waits for its timeout.
+//! Its standard output is read through [`StdoutCheck`](super::stdout::StdoutCheck).
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::AsyncWrite;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 
 /// A spawned server: the process group, and the write end of its standard input (shared with
@@ -162,171 +159,5 @@ impl AsyncWrite for SharedStdin {
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         self.with(|s| s.poll_shutdown(cx), || Poll::Ready(Ok(())))
-    }
-}
-
-/// How a message over the limit was seen: its size in bytes (0 while none was).
-#[derive(Clone, Default)]
-pub(crate) struct Oversize(Arc<AtomicU64>);
-
-impl Oversize {
-    /// The size of the message that was over the limit, if one was.
-    pub(crate) fn seen(&self) -> Option<u64> {
-        match self.0.load(Ordering::Relaxed) {
-            0 => None,
-            n => Some(n),
-        }
-    }
-}
-
-/// A server's standard output with a bound on one message (one line of JSON-RPC): a longer
-/// line is read to its end to learn its size, then the stream fails, so the pending request
-/// fails at once and [`Oversize`] says why.
-pub(crate) struct LineLimit<R> {
-    inner: R,
-    limit: u64,
-    /// Bytes of the current line so far.
-    line: u64,
-    /// Reading past the limit: counting to the end of the line.
-    discarding: bool,
-    /// The long line ended: every read fails.
-    failed: bool,
-    oversize: Oversize,
-}
-
-impl<R> LineLimit<R> {
-    pub(crate) fn new(inner: R, limit: u64) -> (Self, Oversize) {
-        let oversize = Oversize::default();
-        (
-            LineLimit {
-                inner,
-                limit,
-                line: 0,
-                discarding: false,
-                failed: false,
-                oversize: oversize.clone(),
-            },
-            oversize,
-        )
-    }
-}
-
-impl<R> LineLimit<R> {
-    fn refusal(&self) -> io::Error {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "a message of {} bytes, over the limit of {} bytes",
-                self.line, self.limit
-            ),
-        )
-    }
-
-    /// The long line ended (or the stream did): from now on the stream fails.
-    fn refuse(&mut self) {
-        self.discarding = false;
-        self.failed = true;
-        self.oversize.0.store(self.line.max(1), Ordering::Relaxed);
-    }
-}
-
-impl<R: AsyncRead + Unpin> AsyncRead for LineLimit<R> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        loop {
-            if this.failed {
-                return Poll::Ready(Err(this.refusal()));
-            }
-            if this.discarding {
-                let mut scratch = [0u8; 64 * 1024];
-                let mut rb = ReadBuf::new(&mut scratch);
-                match Pin::new(&mut this.inner).poll_read(cx, &mut rb) {
-                    Poll::Pending => return Poll::Pending,
-                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                    Poll::Ready(Ok(())) => {
-                        let read = rb.filled();
-                        let end = read.iter().position(|&b| b == b'\n');
-                        let counted = end.unwrap_or(read.len()) as u64;
-                        this.line = this.line.saturating_add(counted);
-                        if end.is_some() || read.is_empty() {
-                            this.refuse();
-                        }
-                        continue;
-                    }
-                }
-            }
-            let before = buf.filled().len();
-            match Pin::new(&mut this.inner).poll_read(cx, buf) {
-                Poll::Ready(Ok(())) => {}
-                other => return other,
-            }
-            let new = buf.filled().get(before..).unwrap_or_default();
-            let mut over = None;
-            for (i, &b) in new.iter().enumerate() {
-                if b == b'\n' {
-                    this.line = 0;
-                } else {
-                    this.line += 1;
-                    if this.line > this.limit {
-                        over = Some(i);
-                        break;
-                    }
-                }
-            }
-            let Some(at) = over else {
-                return Poll::Ready(Ok(()));
-            };
-            // The complete lines before the long one are handed on; the long one is refused
-            // whole, once its end shows its size.
-            let head = new.get(..at).unwrap_or_default();
-            let keep = head.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-            let rest = new.get(at + 1..).unwrap_or_default();
-            match rest.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    this.line = this.line.saturating_add(end as u64);
-                    this.refuse();
-                }
-                None => {
-                    this.line = this.line.saturating_add(rest.len() as u64);
-                    this.discarding = true;
-                }
-            }
-            buf.set_filled(before + keep);
-            if keep > 0 {
-                return Poll::Ready(Ok(()));
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tokio::io::AsyncReadExt;
-
-    #[tokio::test]
-    async fn a_line_over_the_limit_fails_with_its_size() {
-        let mut text = b"{\"ok\":1}\n".to_vec();
-        text.extend(std::iter::repeat_n(b'x', 100));
-        text.extend(b"\n{\"later\":2}\n");
-        let (mut r, over) = LineLimit::new(&text[..], 50);
-        let mut out = Vec::new();
-        let e = r.read_to_end(&mut out).await.unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "a message of 100 bytes, over the limit of 50 bytes"
-        );
-        assert_eq!(over.seen(), Some(100));
-        assert!(out.starts_with(b"{\"ok\":1}\n"));
-        // Lines within the limit pass whole.
-        let (mut r, over) = LineLimit::new(&b"abc\ndef\n"[..], 3);
-        let mut out = Vec::new();
-        r.read_to_end(&mut out).await.unwrap();
-        assert_eq!(out, b"abc\ndef\n");
-        assert_eq!(over.seen(), None);
     }
 }

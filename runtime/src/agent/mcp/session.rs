@@ -15,7 +15,8 @@ use serde_json::{Map, Value};
 use tokio::io::AsyncReadExt;
 
 use super::client::{Client, Received, Recording};
-use super::process::{LineLimit, Oversize, ServerProcess};
+use super::process::ServerProcess;
+use super::stdout::{Fault, StdoutCheck, StdoutFault};
 use super::{McpServer, Transport};
 
 /// A tool an MCP server offers.
@@ -41,12 +42,13 @@ pub(crate) struct Answer {
 }
 
 /// Why a request got no answer: a protocol error the server sent (the request was wrong — an
-/// unknown tool, invalid parameters), or the connection failed (the server died, hung, or
-/// could not be reached).
+/// unknown tool, invalid parameters), the connection failed (the server died or could not be
+/// reached), or no answer came within the timeout (the server is alive but silent).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Failure {
     Protocol { code: i32, message: String },
     Connection(String),
+    Timeout(Duration),
 }
 
 /// The last lines a stdio server wrote to its standard error.
@@ -172,8 +174,8 @@ pub(crate) struct Session {
     stderr: StderrTail,
     /// A stdio server's process (ended with the session; see [`ServerProcess`]).
     process: Mutex<Option<ServerProcess>>,
-    /// A message over the size limit, if the server sent one.
-    oversize: Oversize,
+    /// What was wrong with a stdio server's standard output, if anything was.
+    stdout: StdoutFault,
     pub(crate) tools: Vec<McpTool>,
 }
 
@@ -183,14 +185,14 @@ struct Started {
     received: Received,
     stderr: StderrTail,
     process: Option<ServerProcess>,
-    oversize: Oversize,
+    stdout: StdoutFault,
 }
 
 /// Why a server could not start, and what it said meanwhile.
 struct NotStarted {
     why: String,
     stderr: StderrTail,
-    oversize: Oversize,
+    stdout: StdoutFault,
 }
 
 impl Session {
@@ -202,14 +204,13 @@ impl Session {
         }
         // A server that hangs in the handshake is ended with the dropped future: its process
         // guard is inside it.
-        let started = tokio::time::timeout(server.timeout, Self::start(server)).await;
+        let stdout = StdoutFault::default();
+        let started =
+            tokio::time::timeout(server.timeout, Self::start(server, stdout.clone())).await;
         let started = match started {
             Ok(Ok(started)) => started,
             Ok(Err(e)) => {
-                let why = match e.oversize.seen() {
-                    Some(n) => oversized(server, n),
-                    None => e.why,
-                };
+                let why = e.stdout.seen().map_or(e.why, |f| stdout_fault(server, &f));
                 return Err(format!(
                     "{} could not start: {why}{}",
                     server.describe(),
@@ -217,8 +218,14 @@ impl Session {
                 ));
             }
             Err(_) => {
+                // What a hung server printed is the likeliest reason it hangs (a prompt for
+                // input, a line without its end).
+                let printed = stdout
+                    .unfinished()
+                    .map(|line| format!("; its standard output so far (no line end): {line}"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "{} did not answer the MCP handshake within {} ms",
+                    "{} did not answer the MCP handshake within {} ms{printed}",
                     server.describe(),
                     server.timeout.as_millis()
                 ));
@@ -236,7 +243,7 @@ impl Session {
             client: Some(started.client),
             stderr: started.stderr,
             process: Mutex::new(started.process),
-            oversize: started.oversize,
+            stdout: started.stdout,
             tools: Vec::new(),
         };
         let listed = match &session.client {
@@ -257,21 +264,20 @@ impl Session {
                 return Err(session.failure_text("tools/list", &connection(&e)).await);
             }
             Err(_) => {
-                let hung = Failure::Connection(format!(
-                    "no answer within {} ms",
-                    server.timeout.as_millis()
-                ));
+                let hung = Failure::Timeout(server.timeout);
                 return Err(session.failure_text("tools/list", &hung).await);
             }
         };
         Ok(session)
     }
 
-    async fn start(server: &McpServer) -> Result<Started, NotStarted> {
+    /// Starts or reaches the server; `stdout` is where a stdio server's output faults are kept
+    /// (passed in, so that they are seen when the start times out).
+    async fn start(server: &McpServer, stdout: StdoutFault) -> Result<Started, NotStarted> {
         let not = |why: String| NotStarted {
             why,
             stderr: StderrTail::default(),
-            oversize: Oversize::default(),
+            stdout: StdoutFault::default(),
         };
         match &server.transport {
             Transport::Stdio { command, args, env } => {
@@ -282,7 +288,9 @@ impl Session {
                 }
                 let (process, pipes) =
                     ServerProcess::spawn(cmd, server.grace).map_err(|e| not(e.to_string()))?;
-                let (stdout, oversize) = LineLimit::new(pipes.stdout, server.max_message_bytes);
+                let fault = stdout;
+                let stdout =
+                    StdoutCheck::new(pipes.stdout, server.max_message_bytes, fault.clone());
                 let stderr = pipes.stderr.map(StderrTail::read).unwrap_or_default();
                 // The size limit is ours (a clear failure at once); rmcp's would drop the line
                 // and leave the request waiting for its timeout.
@@ -297,7 +305,7 @@ impl Session {
                         received,
                         stderr,
                         process: Some(process),
-                        oversize,
+                        stdout: fault,
                     }),
                     Err(e) => {
                         // The server is ended first, so that its standard error ends too.
@@ -306,7 +314,7 @@ impl Session {
                         Err(NotStarted {
                             why: cause(&e),
                             stderr,
-                            oversize,
+                            stdout: fault,
                         })
                     }
                 }
@@ -338,7 +346,7 @@ impl Session {
                         received,
                         stderr: StderrTail::default(),
                         process: None,
-                        oversize: Oversize::default(),
+                        stdout: StdoutFault::default(),
                     })
                     .map_err(|e| not(cause(&e)))
             }
@@ -348,16 +356,29 @@ impl Session {
     /// What a failed request of `what` says, with the server's standard error (waiting a
     /// moment for its end when the connection failed).
     pub(crate) async fn failure_text(&self, what: &str, f: &Failure) -> String {
-        if let Some(n) = self.oversize.seen() {
-            return format!(
-                "{} answered {what} with {}",
-                self.server.describe(),
-                oversized(&self.server, n)
-            );
+        match self.stdout.seen() {
+            Some(Fault::TooLong(n)) => {
+                return format!(
+                    "{} answered {what} with {}",
+                    self.server.describe(),
+                    oversized(&self.server, n)
+                );
+            }
+            Some(fault) => {
+                return format!(
+                    "{} failed during {what}: {}{}",
+                    self.server.describe(),
+                    stdout_fault(&self.server, &fault),
+                    self.stderr.shown()
+                );
+            }
+            None => {}
         }
         if let Failure::Connection(_) = f {
-            // A server whose connection closed is ended (it is exiting, or hung with its
-            // output closed), so that its standard error ends and its last words are whole.
+            // A server whose connection failed is exiting, or hung with its output closed: it
+            // is ended when closed, so that its standard error ends and its last words are
+            // whole. A server that only timed out is alive and keeps its standard error open:
+            // waiting for its end would add the whole settle bound to every timeout.
             if self.closed() {
                 self.end_process();
             }
@@ -371,6 +392,12 @@ impl Session {
             Failure::Connection(e) => format!(
                 "{} failed during {what}: {e}{}",
                 self.server.describe(),
+                self.stderr.shown()
+            ),
+            Failure::Timeout(after) => format!(
+                "{} failed during {what}: no answer within {} ms{}",
+                self.server.describe(),
+                after.as_millis(),
                 self.stderr.shown()
             ),
         }
@@ -560,10 +587,7 @@ impl Session {
         match tokio::time::timeout(self.server.timeout, request).await {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(connection(&e)),
-            Err(_) => Err(Failure::Connection(format!(
-                "no answer within {} ms",
-                self.server.timeout.as_millis()
-            ))),
+            Err(_) => Err(Failure::Timeout(self.server.timeout)),
         }
     }
 }
@@ -593,23 +617,65 @@ fn typed<T: serde::de::DeserializeOwned>(method: &str, params: Value) -> Result<
 /// An error with its causes, as a sentence: what failed, then why (`source()` after
 /// `source()`), so that a transport's failure shows the refused connection or the HTTP status
 /// rather than only the transport's type.
-fn cause(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut next = e.source();
-    let mut depth = 0;
-    while let Some(s) = next {
-        let text = s.to_string();
-        if !out.contains(&text) {
-            out.push_str(": ");
-            out.push_str(&text);
+///
+/// rmcp's wrappers are seen through rather than printed: `DynamicTransportError` prints the
+/// transport's Rust type (`Transport [..Recording<..WorkerTransport<..>>]`), and its HTTP
+/// client error does not mark the reqwest error inside as its source — without reaching in, a
+/// refused connection read "error sending request" and never "refused".
+fn cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(e);
+    for _ in 0..12 {
+        let Some(err) = next else { break };
+        let (text, inner) = layer(err);
+        if let Some(text) = text
+            && !parts.iter().any(|p| p.contains(&text))
+        {
+            parts.push(text);
         }
-        next = s.source();
-        depth += 1;
-        if depth > 8 {
-            break;
-        }
+        next = inner;
     }
-    out
+    parts.join(": ")
+}
+
+/// One error of a chain: its own text (none for a wrapper that only names a type or repeats
+/// its inner error), and the error it wraps.
+fn layer<'e>(
+    err: &'e (dyn std::error::Error + 'static),
+) -> (
+    Option<String>,
+    Option<&'e (dyn std::error::Error + 'static)>,
+) {
+    use rmcp::service::ClientInitializeError;
+    use rmcp::transport::DynamicTransportError;
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    if let Some(ClientInitializeError::TransportError { error, .. }) = err.downcast_ref() {
+        return (None, Some(error));
+    }
+    if let Some(ServiceError::TransportSend(error)) = err.downcast_ref() {
+        return (None, Some(error));
+    }
+    if let Some(d) = err.downcast_ref::<DynamicTransportError>() {
+        return (None, Some(&*d.error));
+    }
+    if let Some(StreamableHttpError::Client(e)) =
+        err.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        return (None, Some(e));
+    }
+    (Some(err.to_string()), err.source())
+}
+
+/// What was wrong with a server's standard output, for a failure's text.
+fn stdout_fault(server: &McpServer, fault: &Fault) -> String {
+    match fault {
+        Fault::TooLong(n) => oversized(server, *n),
+        Fault::NotMcp(line) => format!(
+            "it wrote to its standard output what is not an MCP message: {line} (a stdio \
+             server's standard output carries only JSON-RPC messages; logs belong on its \
+             standard error)"
+        ),
+    }
 }
 
 /// A message over the size limit, for a failure's text.
