@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use agent_test_runtime::agent::McpServer;
+use agent_test_runtime::agent::{Elicitation, McpServer};
 use agent_test_runtime::formats::SeedFormat;
 use agent_test_runtime::trace::TraceFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser, ValueParser};
@@ -584,6 +584,19 @@ pub(crate) struct OpenAiOptions {
     /// `1GiB`; default 16MiB). A longer answer fails at once, naming its size.
     #[arg(long, value_name = "SIZE", value_parser = byte_size, help_heading = "MCP servers")]
     pub(crate) mcp_max_message: Option<u64>,
+    /// Offer the MCP servers the roots capability, answering `roots/list` with these URIs
+    /// (comma-separated or repeated: `file:///srv/data`). Without it no roots are offered.
+    #[arg(long, value_name = "URI", value_delimiter = ',', value_parser = root_uri, help_heading = "MCP servers")]
+    pub(crate) mcp_roots: Vec<String>,
+    /// Offer the MCP servers sampling, answering every `sampling/createMessage` with this
+    /// text (a scripted model reply). Without it sampling is not offered.
+    #[arg(long, value_name = "TEXT", help_heading = "MCP servers")]
+    pub(crate) mcp_sampling_reply: Option<String>,
+    /// Offer the MCP servers elicitation, answering every `elicitation/create` with
+    /// `accept:JSON` (the form's values, an object), `decline` or `cancel`. Without it
+    /// elicitation is not offered.
+    #[arg(long, value_name = "ANSWER", value_parser = elicitation, help_heading = "MCP servers")]
+    pub(crate) mcp_elicitation: Option<Elicitation>,
 }
 
 /// Output formats.
@@ -613,6 +626,47 @@ fn trace_formats() -> ValueParser {
 
 fn mcp_server(s: &str) -> Result<McpServer, String> {
     McpServer::parse(s).map_err(|e| e.to_string())
+}
+
+/// A root: a URI with a scheme (`file:///srv/data`); a bare path is refused, naming the URI
+/// it would be, rather than guessed at.
+fn root_uri(s: &str) -> Result<String, String> {
+    let scheme = s.split_once("://").map(|(scheme, _)| scheme);
+    match scheme {
+        Some(scheme)
+            if !scheme.is_empty()
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
+        {
+            Ok(s.to_owned())
+        }
+        _ if s.starts_with('/') => Err(format!("`{s}` is a path, not a URI: write `file://{s}`")),
+        _ => Err(format!(
+            "`{s}` is not a URI (roots are URIs such as `file:///srv/data`)"
+        )),
+    }
+}
+
+/// An elicitation answer: `accept:JSON` (an object), `decline` or `cancel`.
+fn elicitation(s: &str) -> Result<Elicitation, String> {
+    match s {
+        "decline" => Ok(Elicitation::Decline),
+        "cancel" => Ok(Elicitation::Cancel),
+        _ => {
+            let Some(json) = s.strip_prefix("accept:") else {
+                return Err(format!(
+                    "`{s}`: expected `accept:JSON` (the form's values), `decline` or `cancel`"
+                ));
+            };
+            match serde_json::from_str::<serde_json::Value>(json) {
+                Ok(v @ serde_json::Value::Object(_)) => Ok(Elicitation::Accept(v)),
+                Ok(_) => Err(format!("`{s}`: the accepted values must be a JSON object")),
+                Err(e) => Err(format!("`{s}`: the accepted values are not JSON: {e}")),
+            }
+        }
+    }
 }
 
 /// A size in bytes: `500000`, `64KiB`, `32MiB`, `1GiB` (at least 1 KiB, at most 4 GiB).

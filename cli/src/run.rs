@@ -126,7 +126,8 @@ impl AgentTemplate {
 }
 
 /// A server with the command line's MCP settings: its request timeout (`--mcp-timeout`, else
-/// the turn's `--timeout`) and its message limit.
+/// the turn's `--timeout`), its message limit, and the answers it gets to its own requests
+/// (roots, sampling, elicitation).
 fn mcp_settings(server: &McpServer, args: &RunArgs) -> McpServer {
     let o = &args.openai;
     let mut server = server
@@ -135,7 +136,31 @@ fn mcp_settings(server: &McpServer, args: &RunArgs) -> McpServer {
     if let Some(n) = o.mcp_max_message {
         server = server.max_message_bytes(n);
     }
+    if !o.mcp_roots.is_empty() {
+        server = server.roots(o.mcp_roots.iter().cloned());
+    }
+    if let Some(text) = &o.mcp_sampling_reply {
+        server = server.sampling_reply(text.clone());
+    }
+    if let Some(answer) = &o.mcp_elicitation {
+        server = server.elicitation(answer.clone());
+    }
     server
+}
+
+/// Two `--mcp` servers with one name cannot be told apart (their calls would nest under one
+/// node): said in the command line's terms.
+fn distinct_names(servers: &[McpServer]) -> Result<(), String> {
+    for (i, server) in servers.iter().enumerate() {
+        if let Some(first) = servers.iter().take(i).find(|s| s.name() == server.name()) {
+            return Err(format!(
+                "--mcp: two servers are named `{}` ({first:?} and {server:?}): name them, \
+                 `--mcp NAME=stdio:COMMAND ...` or `--mcp NAME=URL`",
+                server.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What `--openai` and its options say, read once.
@@ -153,6 +178,7 @@ pub(crate) struct ChatSpec {
 impl ChatSpec {
     fn read(args: &RunArgs) -> Result<Self, String> {
         let o = &args.openai;
+        distinct_names(&o.mcp)?;
         let model = o
             .openai
             .clone()

@@ -531,9 +531,15 @@ async fn run_gives_a_model_two_servers_started_with_one_command_by_name() {
         format!("stdio:{} {}", r.filesystem, dir.display()),
     ];
     let out = run_cli(&m, &path, args([&unnamed[0], &unnamed[1]])).await;
-    assert_exit(&out, 1);
-    let t = text(&out.stdout);
-    assert!(t.contains("two MCP servers are named `node`"), "{t}");
+    assert_exit(&out, 2);
+    // Said in the command line's terms, before any server starts.
+    let t = text(&out.stderr);
+    assert!(
+        t.contains("--mcp: two servers are named `node` (MCP server `node` (stdio: ")
+            && t.contains("name them, `--mcp NAME=stdio:COMMAND ...` or `--mcp NAME=URL`")
+            && !t.contains(".named("),
+        "{t}"
+    );
     assert_none_left(&m);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -624,6 +630,116 @@ async fn mcp_timeout_and_mcp_max_message_on_the_command_line() {
         "{}",
         text(&out.stdout)
     );
+    assert_none_left(&m);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The client capabilities a test gives on the command line: roots, a scripted sampling reply
+/// and an elicitation answer, which server-everything asks for from its tools.
+#[tokio::test]
+async fn run_answers_a_server_s_roots_sampling_and_elicitation_requests() {
+    let Some(r) = reference() else { return };
+    let dir = temp("reference-capabilities");
+    let m = marker("capabilities");
+    let reply_has = |text: &str| json!({"check": {"type": "text", "source": "reply", "op": "contains", "value": text}});
+    let path = scenarios(
+        &dir,
+        json!({"name": "capabilities", "steps": [
+            call("get-roots-list", json!({}), json!([reply_has("URI: file:///srv/agent-test-root")])),
+            call("trigger-sampling-request", json!({"prompt": "Write a haiku", "maxTokens": 50}), json!([
+                reply_has("A scripted haiku."),
+                {"check": {"type": "json_path",
+                           "path": "$.notifications[?@.method == 'sampling/createMessage'].answer.content.text",
+                           "expect": {"equals": "A scripted haiku."}}}
+            ])),
+            call("trigger-elicitation-request", json!({}), json!([reply_has("- Name: Ana Lima")]))
+        ]}),
+    );
+    let out = run_cli(
+        &m,
+        &path,
+        vec![
+            "--mcp-server".into(),
+            format!("stdio:{}", r.everything),
+            "--mcp-roots".into(),
+            "file:///srv/agent-test-root".into(),
+            "--mcp-sampling-reply".into(),
+            "A scripted haiku.".into(),
+            "--mcp-elicitation".into(),
+            r#"accept:{"name": "Ana Lima"}"#.into(),
+            "--format".into(),
+            "json".into(),
+        ],
+    )
+    .await;
+    assert_exit(&out, 0);
+    let v = verdicts(&out);
+    assert_eq!(v.len(), 4, "{v:?}");
+    assert!(v.iter().all(|(status, _)| status == "pass"), "{v:?}");
+
+    // Declined: the server is told so.
+    let path = scenarios(
+        &dir,
+        json!({"name": "declined", "steps": [
+            call("trigger-elicitation-request", json!({}),
+                 json!([reply_has("User declined to provide the requested information.")]))
+        ]}),
+    );
+    let out = run_cli(
+        &m,
+        &path,
+        vec![
+            "--mcp-server".into(),
+            format!("stdio:{}", r.everything),
+            "--mcp-elicitation".into(),
+            "decline".into(),
+        ],
+    )
+    .await;
+    assert_exit(&out, 0);
+
+    // Answers that cannot be meant are refused, naming the fix.
+    for (flag, value, said) in [
+        (
+            "--mcp-roots",
+            "/srv/data",
+            "`/srv/data` is a path, not a URI: write `file:///srv/data`",
+        ),
+        ("--mcp-roots", "data", "`data` is not a URI"),
+        (
+            "--mcp-elicitation",
+            "yes",
+            "expected `accept:JSON` (the form's values), `decline` or `cancel`",
+        ),
+        (
+            "--mcp-elicitation",
+            "accept:[1]",
+            "the accepted values must be a JSON object",
+        ),
+        (
+            "--mcp-elicitation",
+            "accept:{",
+            "the accepted values are not JSON",
+        ),
+    ] {
+        let out = run_cli(
+            &m,
+            &path,
+            vec![
+                "--mcp-server".into(),
+                format!("stdio:{}", r.everything),
+                flag.into(),
+                value.into(),
+            ],
+        )
+        .await;
+        assert_exit(&out, 2);
+        assert!(
+            text(&out.stderr).contains(said),
+            "{flag} {value}: {}",
+            text(&out.stderr)
+        );
+    }
     assert_none_left(&m);
     let _ = std::fs::remove_dir_all(&dir);
 }
