@@ -134,6 +134,26 @@ impl Redactor {
         }
     }
 
+    /// Where secrets are in `text`: byte ranges, in order, not overlapping (the longest
+    /// secret first where two would overlap), as [`Redactor::string`] would replace them.
+    #[cfg(feature = "cassette")]
+    pub(crate) fn find(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let mut found: Vec<std::ops::Range<usize>> = Vec::new();
+        for needle in &self.needles {
+            for (at, _) in text.match_indices(needle.as_str()) {
+                let range = at..at + needle.len();
+                if !found
+                    .iter()
+                    .any(|f| f.start < range.end && range.start < f.end)
+                {
+                    found.push(range);
+                }
+            }
+        }
+        found.sort_by_key(|r| r.start);
+        found
+    }
+
     /// Redacts every string and key of a JSON value.
     pub(crate) fn value(&self, value: &mut Value) {
         match value {

@@ -58,6 +58,8 @@ mod canonical;
 #[cfg(feature = "cassette")]
 mod clients;
 #[cfg(feature = "cassette")]
+mod decoding;
+#[cfg(feature = "cassette")]
 mod difference;
 #[cfg(feature = "cassette")]
 mod entry;
@@ -81,6 +83,8 @@ mod shared;
 #[cfg(feature = "cassette")]
 mod sse;
 mod store;
+#[cfg(feature = "cassette")]
+mod stream_secrets;
 
 use std::fmt;
 

@@ -23,6 +23,10 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
+        // Small writes go out at once: without it Nagle's algorithm holds an answer's last
+        // segment until the client acknowledges the previous one, and a peer that delays its
+        // acknowledgements (most do, by up to 40 ms) waits that long for every answer.
+        let _ = stream.set_nodelay(true);
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req| {

@@ -10,6 +10,7 @@ use http_body_util::channel::Channel;
 use serde_json::Value;
 
 use super::canonical::Canonical;
+use super::decoding::Decoding;
 use super::entry::{Entry, RecordedRequest, RecordedResponse, VERSION};
 use super::headers::{self, is_json, media_type};
 use super::response::{Response, failure};
@@ -67,6 +68,11 @@ pub(crate) async fn forward(
             sent.append(name.clone(), value.clone());
         }
     }
+    // No coding, asked for plainly: an answer the proxy can read and store.
+    sent.insert(
+        hyper::header::ACCEPT_ENCODING,
+        hyper::header::HeaderValue::from_static("identity"),
+    );
     let started = Instant::now();
     let upstream = client
         .request(parts.method.clone(), &url)
@@ -88,7 +94,17 @@ pub(crate) async fn forward(
     };
     let latency_ms = ms(started.elapsed());
     let status = upstream.status().as_u16();
-    let refusal = not_recorded(status);
+    let coding = upstream.headers().get(hyper::header::CONTENT_ENCODING);
+    let (decoding, refusal) = match Decoding::of(coding.and_then(|v| v.to_str().ok())) {
+        Ok(d) => (d, not_recorded(status)),
+        Err(other) => (
+            Decoding::Identity,
+            Some(format!(
+                "the answer is encoded with `{other}`, which agent-test cannot decode (it asked \
+                 for no encoding)"
+            )),
+        ),
+    };
     let (tx, channel) = Channel::new(16);
     let mut response = hyper::Response::new(channel);
     *response.status_mut() = upstream.status();
@@ -97,6 +113,15 @@ pub(crate) async fn forward(
             response.headers_mut().append(name.clone(), value.clone());
         }
     }
+    // An answer passed on still encoded keeps its coding, for the client to decode.
+    if !decoding.decodes()
+        && let Some(coding) = coding
+    {
+        response
+            .headers_mut()
+            .insert(hyper::header::CONTENT_ENCODING, coding.clone());
+    }
+    // The entry is named only when it is going to be written.
     if refusal.is_none()
         && let Ok(v) = hyper::header::HeaderValue::from_str(&id)
     {
@@ -123,7 +148,7 @@ pub(crate) async fn forward(
         redactor,
         started,
     };
-    tokio::spawn(recording.relay(upstream, tx));
+    tokio::spawn(recording.relay(upstream, decoding, tx));
     response
 }
 
@@ -148,14 +173,30 @@ impl Recording {
     async fn relay(
         self,
         mut upstream: reqwest::Response,
+        mut decoding: Decoding,
         tx: http_body_util::channel::Sender<Bytes, std::io::Error>,
     ) {
         let mut events = (self.media == "text/event-stream").then(SseReader::default);
         let mut whole: Vec<u8> = Vec::new();
         let mut seen: usize = 0;
         let mut client = Some(tx);
+        let mut ended = false;
         loop {
-            match upstream.chunk().await {
+            let next = match upstream.chunk().await {
+                Ok(Some(chunk)) => decoding.feed(chunk).map(Some),
+                Ok(None) if ended => Ok(None),
+                Ok(None) => {
+                    ended = true;
+                    decoding.finish().map(Some)
+                }
+                Err(e) => {
+                    let mut why = e.without_url().to_string();
+                    self.redactor.string(&mut why);
+                    Err(why)
+                }
+            };
+            match next {
+                Ok(Some(chunk)) if chunk.is_empty() => {}
                 Ok(Some(chunk)) => {
                     seen = seen.saturating_add(chunk.len());
                     if seen <= MAX_RECORDED {
@@ -173,9 +214,7 @@ impl Recording {
                     }
                 }
                 Ok(None) => break,
-                Err(e) => {
-                    let mut why = e.without_url().to_string();
-                    self.redactor.string(&mut why);
+                Err(why) => {
                     self.shared.problem(format!(
                         "not recorded: the answer to {} broke off: {why}",
                         self.asked
@@ -225,6 +264,8 @@ impl Recording {
         match events {
             Some(events) => {
                 let mut events = events?;
+                // A secret spread over the events first, while its pieces still spell it.
+                super::stream_secrets::redact(&mut events, &self.redactor);
                 for e in &mut events {
                     for field in [&mut e.event, &mut e.id, &mut e.text].into_iter().flatten() {
                         self.redactor.string(field);

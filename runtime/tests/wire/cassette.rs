@@ -774,3 +774,248 @@ async fn a_repeated_scenario_replays_each_run_s_own_answers() {
     assert!(replaying.last_miss().is_some());
     assert_eq!(more.repeats.as_ref().map(|r| r.runs), Some(21));
 }
+
+/// A key the provider streams back four characters per event — in the text and in a tool
+/// call's arguments — is in no file: the stream is redacted as the client reassembles it, and
+/// the replay gives `***` where the key was.
+#[tokio::test]
+async fn a_secret_spread_over_stream_events_is_redacted_as_a_whole() {
+    let dir = cassette_dir("stream-secret");
+    let (provider, _) = providers::careless().await;
+    let ask = |base: String, key: &'static str| async move {
+        let response = http()
+            .post(format!("{base}/chat/completions"))
+            .bearer_auth(key)
+            .json(&json!({"model": "gpt-4o-mini", "stream": true,
+                          "messages": [{"role": "user", "content": "What is my key?"}]}))
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(response.status(), 200);
+        response.text().await.expect("the stream")
+    };
+    // What a client reassembles from a stream: the content, and the tool call's arguments.
+    let reassembled = |stream: &str| {
+        let (mut content, mut arguments) = (String::new(), String::new());
+        for line in stream.lines() {
+            let Some(data) = line.strip_prefix("data: ") else {
+                continue;
+            };
+            let Ok(chunk) = serde_json::from_str::<Value>(data) else {
+                continue;
+            };
+            let delta = &chunk["choices"][0]["delta"];
+            content.push_str(delta["content"].as_str().unwrap_or_default());
+            arguments.push_str(
+                delta["tool_calls"][0]["function"]["arguments"]
+                    .as_str()
+                    .unwrap_or_default(),
+            );
+        }
+        (content, arguments)
+    };
+    let recording = start(&dir, Mode::Record, &provider.url);
+    let live = ask(recording.base_url(), SENTINEL).await;
+    // The client gets the answer as it was.
+    assert_eq!(
+        reassembled(&live),
+        (
+            format!("Your key is {SENTINEL}. Keep it safe."),
+            format!("{{\"key\":\"{SENTINEL}\"}}")
+        )
+    );
+    drop(recording);
+    let upstream = provider.url.clone();
+    drop(provider);
+    let all = files(&dir);
+    assert_eq!(all.len(), 1);
+    for (path, text) in &all {
+        // Not the key, nor any of its pieces after the first.
+        for piece in SENTINEL.as_bytes().chunks(4).skip(1) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            assert!(
+                !text.contains(piece),
+                "{} holds `{piece}` of the key:\n{text}",
+                path.display()
+            );
+        }
+    }
+    let replaying = start(&dir, Mode::Replay, &upstream);
+    let replayed = ask(replaying.base_url(), "sk-another-key-0000").await;
+    assert_eq!(
+        reassembled(&replayed),
+        (
+            "Your key is ***. Keep it safe.".to_owned(),
+            "{\"key\":\"***\"}".to_owned()
+        )
+    );
+}
+
+/// An answer compressed without being asked for is decoded before it is passed on and
+/// recorded; one in a coding the proxy cannot decode is passed on as it came, not recorded,
+/// and no entry is named for it.
+#[tokio::test]
+async fn an_answer_compressed_unasked_is_decoded_or_passed_on_unrecorded() {
+    let dir = cassette_dir("compressed");
+    let (provider, accepted) = providers::careless().await;
+    let recording = start(&dir, Mode::Record, &format!("{}/gzip", provider.url));
+    let response = http()
+        .post(format!("{}/chat/completions", recording.base_url()))
+        .bearer_auth(SENTINEL)
+        .header("accept-encoding", "gzip, br")
+        .json(&json!({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .expect("an answer");
+    assert!(response.headers().get("content-encoding").is_none());
+    let id = response.headers()["agent-test-cassette-entry"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let answer: Value = response.json().await.expect("plain JSON");
+    assert_eq!(
+        answer["choices"][0]["message"]["content"],
+        "Compressed, unasked."
+    );
+    // The proxy asked for no coding; the entry it named holds the decoded answer.
+    assert_eq!(*accepted.lock().unwrap(), ["identity"]);
+    let e = entry(&dir, &id);
+    assert_eq!(
+        e["response"]["body"]["choices"][0]["message"]["content"],
+        "Compressed, unasked."
+    );
+    assert!(
+        recording.problems().is_empty(),
+        "{:?}",
+        recording.problems()
+    );
+    drop(recording);
+
+    let dir = cassette_dir("compressed-br");
+    let recording = start(&dir, Mode::Record, &format!("{}/br", provider.url));
+    let response = http()
+        .post(format!("{}/chat/completions", recording.base_url()))
+        .json(&json!({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(response.headers()["content-encoding"], "br");
+    assert!(
+        response
+            .headers()
+            .get("agent-test-cassette-entry")
+            .is_none()
+    );
+    assert_eq!(
+        response.bytes().await.expect("the body").as_ref(),
+        [0x8b, 0x02, 0x80, 0x7b, 0x7d, 0x03]
+    );
+    let problems = recording.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("the answer is encoded with `br`, which agent-test cannot decode"),
+        "{problems:?}"
+    );
+    assert!(std::fs::read_dir(&dir).map_or(true, |d| d.count() == 0));
+}
+
+/// The proxy's answers are not held back for a client that acknowledges late: every socket
+/// it accepts sends small writes at once (`TCP_NODELAY`). The client is a plain socket that
+/// turns quick acknowledgements off before every read, as a client without them behaves; the
+/// provider streams an event every 5 ms. Without `TCP_NODELAY`, Nagle's algorithm held each
+/// event written while the one before was unacknowledged until the client's delayed
+/// acknowledgement, and the events came in bursts 33-45 ms apart, recording and replaying in
+/// the recorded time alike. The bound is far above the provider's pace and far below that
+/// stall (a busy machine is slow, never 40 ms slow between most events of most runs);
+/// `benches/cassette_latency.rs` measures the real figure.
+#[tokio::test]
+async fn answers_are_not_held_for_a_client_that_acknowledges_late() {
+    let dir = cassette_dir("nodelay");
+    let (provider, _) = providers::careless().await;
+    let body = json!({"model": "gpt-4o-mini", "stream": true,
+                      "messages": [{"role": "user", "content": "Count"}]})
+    .to_string();
+    let recording = start(&dir, Mode::Record, &format!("{}/paced", provider.url));
+    let (addr, path) = (recording.addr(), "/v1/paced/chat/completions");
+    let b = body.clone();
+    let recorded = tokio::task::spawn_blocking(move || {
+        (0..7)
+            .map(|_| late_acknowledging_request(addr, path, &b))
+            .collect::<Vec<Vec<Duration>>>()
+    })
+    .await
+    .expect("joined");
+    drop(recording);
+    let replaying = Cassette::new(&dir)
+        .mode_over_env(Mode::Replay)
+        .recorded_timing(true)
+        .start()
+        .expect("starts");
+    let addr = replaying.addr();
+    let replayed = tokio::task::spawn_blocking(move || {
+        (0..7)
+            .map(|_| late_acknowledging_request(addr, path, &body))
+            .collect::<Vec<Vec<Duration>>>()
+    })
+    .await
+    .expect("joined");
+    for (what, runs) in [("recording", recorded), ("replaying", replayed)] {
+        // Each run's longest wait between two events: the provider's gap (5 ms) and the
+        // machine's slack when every write goes out at once; a held write waits for the
+        // client's delayed acknowledgement (33-45 ms here without TCP_NODELAY).
+        let mut longest: Vec<Duration> = runs
+            .iter()
+            .map(|arrivals| {
+                arrivals
+                    .windows(2)
+                    .map(|w| w[1].saturating_sub(w[0]))
+                    .max()
+                    .unwrap_or_default()
+            })
+            .collect();
+        longest.sort();
+        let median = longest[longest.len() / 2];
+        assert!(
+            median < Duration::from_millis(25),
+            "{what}: the longest wait between events, median {median:?} (each run: {longest:?})"
+        );
+    }
+}
+
+/// One request over a fresh connection whose client delays its acknowledgements: when each of
+/// the answer's events arrived.
+fn late_acknowledging_request(addr: std::net::SocketAddr, path: &str, body: &str) -> Vec<Duration> {
+    use std::io::{Read, Write};
+    let no_quick_ack = |s: &std::net::TcpStream| {
+        socket2::SockRef::from(s)
+            .set_tcp_quickack(false)
+            .expect("TCP_QUICKACK");
+    };
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    no_quick_ack(&s);
+    let started = Instant::now();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(request.as_bytes()).expect("send");
+    let mut answer = Vec::new();
+    let mut arrivals = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        no_quick_ack(&s);
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let events = buf[..n].windows(2).filter(|w| w == b"\n\n").count();
+                arrivals.extend(std::iter::repeat_n(started.elapsed(), events));
+                answer.extend_from_slice(&buf[..n]);
+            }
+            Err(e) => panic!("read: {e}"),
+        }
+    }
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(text.contains("data: [DONE]"), "{text}");
+    arrivals
+}

@@ -21,6 +21,10 @@ use serde_json::{Value, json};
 /// How long a streamed answer waits between its events.
 pub const STREAM_GAP: Duration = Duration::from_millis(120);
 
+/// The gap between the events of the careless provider's paced stream: well under the 40 ms a
+/// client may delay its acknowledgements.
+pub const PACED_GAP: Duration = Duration::from_millis(5);
+
 /// A scripted provider, stopped when dropped.
 pub struct Provider {
     /// Its base URL, up to `/v1`.
@@ -49,6 +53,11 @@ async fn start(router: Router<Arc<AtomicUsize>>) -> Provider {
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let app = router.with_state(Arc::clone(&answered));
+    // A provider that sends its writes at once, as real ones do: what is measured through a
+    // cassette is then the cassette's own delay.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
@@ -67,11 +76,16 @@ fn echo(headers: &HeaderMap) -> Value {
 
 /// An event stream sending `events` (already framed) with [`STREAM_GAP`] between them.
 fn stream(events: Vec<String>) -> Response {
+    paced(events, STREAM_GAP)
+}
+
+/// An event stream sending `events` with `gap` between them.
+fn paced(events: Vec<String>, gap: Duration) -> Response {
     let (mut tx, body) = Channel::<Bytes, std::convert::Infallible>::new(4);
     tokio::spawn(async move {
         for (i, event) in events.into_iter().enumerate() {
-            if i > 0 {
-                tokio::time::sleep(STREAM_GAP).await;
+            if i > 0 && !gap.is_zero() {
+                tokio::time::sleep(gap).await;
             }
             if tx.send_data(Bytes::from(event)).await.is_err() {
                 return;
@@ -227,4 +241,115 @@ async fn messages(
         "echo": echo(&headers),
     }))
     .into_response()
+}
+
+/// A careless OpenAI-compatible provider, for what a cassette must survive: `/v1/chat/completions`
+/// streams the caller's key back four characters per event (in the content, then in a tool
+/// call's arguments), without pauses; `/v1/gzip/chat/completions` answers in gzip whatever the
+/// request accepted (RFC 9110 lets a server choose when a request names no coding — and some
+/// choose so even when it does), noting the `accept-encoding` it was sent;
+/// `/v1/br/chat/completions` answers in `br`, a coding the proxy does not decode.
+pub async fn careless() -> (Provider, Arc<std::sync::Mutex<Vec<String>>>) {
+    let accepted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let noted = Arc::clone(&accepted);
+    let provider = start(
+        Router::new()
+            .route("/v1/chat/completions", post(leaky))
+            .route(
+                "/v1/paced/chat/completions",
+                post(|| async {
+                    let events = (0..12)
+                        .map(|i| {
+                            let chunk = json!({"object": "chat.completion.chunk",
+                                "choices": [{"index": 0, "delta": {"content": format!("{i} ")}}]});
+                            format!("data: {chunk}\n\n")
+                        })
+                        .chain(["data: [DONE]\n\n".to_owned()])
+                        .collect();
+                    paced(events, PACED_GAP)
+                }),
+            )
+            .route(
+                "/v1/gzip/chat/completions",
+                post(move |headers: HeaderMap| {
+                    let noted = Arc::clone(&noted);
+                    async move {
+                        let asked = headers
+                            .get("accept-encoding")
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("(none)");
+                        noted
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push(asked.to_owned());
+                        let body = completion(
+                            json!({"role": "assistant", "content": "Compressed, unasked."}),
+                            &headers,
+                        );
+                        let mut gz = flate2::write::GzEncoder::new(
+                            Vec::new(),
+                            flate2::Compression::default(),
+                        );
+                        std::io::Write::write_all(&mut gz, body.to_string().as_bytes())
+                            .expect("gzip");
+                        let bytes = gz.finish().expect("gzip");
+                        (
+                            [
+                                ("content-type", "application/json"),
+                                ("content-encoding", "gzip"),
+                            ],
+                            bytes,
+                        )
+                            .into_response()
+                    }
+                }),
+            )
+            .route(
+                "/v1/br/chat/completions",
+                post(|| async {
+                    (
+                        [
+                            ("content-type", "application/json"),
+                            ("content-encoding", "br"),
+                        ],
+                        vec![0x8b_u8, 0x02, 0x80, 0x7b, 0x7d, 0x03],
+                    )
+                        .into_response()
+                }),
+            ),
+    )
+    .await;
+    (provider, accepted)
+}
+
+/// The caller's key, streamed back in pieces.
+async fn leaky(State(count): State<Arc<AtomicUsize>>, headers: HeaderMap) -> Response {
+    answered(&count);
+    let key = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("")
+        .to_owned();
+    let chunk = |delta: Value| {
+        let chunk =
+            json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]});
+        format!("data: {chunk}\n\n")
+    };
+    let said = format!("Your key is {key}. Keep it safe.");
+    let mut events: Vec<String> = said
+        .as_bytes()
+        .chunks(4)
+        .map(|c| chunk(json!({"content": String::from_utf8_lossy(c)})))
+        .collect();
+    events.push(chunk(
+        json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+        "function": {"name": "store_key", "arguments": ""}}]}),
+    ));
+    let arguments = format!("{{\"key\":\"{key}\"}}");
+    events.extend(arguments.as_bytes().chunks(4).map(|c| {
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(c)}}]}))
+    }));
+    events.push("data: [DONE]\n\n".to_owned());
+    paced(events, Duration::ZERO)
 }
