@@ -720,6 +720,16 @@ pub(crate) fn split_header(s: &str) -> Option<(String, String)> {
         .filter(|(k, _)| !k.is_empty())
 }
 
+/// A spend limit: a positive number of US dollars.
+fn max_cost(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(usd) if usd.is_finite() && usd > 0.0 => Ok(usd),
+        _ => Err(format!(
+            "`{s}` is not a budget: a number of US dollars more than 0"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,15 +748,5 @@ mod tests {
         assert!(seconds("0").unwrap_err().contains("out of range"));
         assert!(seconds("NaN").unwrap_err().contains("out of range"));
         assert!(seconds("soon").unwrap_err().contains("not a number"));
-    }
-}
-
-/// A spend limit: a positive number of US dollars.
-fn max_cost(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(usd) if usd.is_finite() && usd > 0.0 => Ok(usd),
-        _ => Err(format!(
-            "`{s}` is not a budget: a number of US dollars more than 0"
-        )),
     }
 }
