@@ -51,8 +51,8 @@ pub use agent_test_runtime::{
     Clock, ClockError, ClockErrorKind, DEFAULT_TURN_TIMEOUT, DeclaredTools, DeclaredToolsError,
     DeclaredToolsErrorKind, Expression, Extraction, LoadError, RecordedRun, Repeats,
     ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, cassette,
-    check, evaluate, expression, formats, judge, load, matcher, model, report, run_file_case,
-    scenario, serde_json, simulated_user, trace,
+    check, evaluate, expression, formats, judge, load, matcher, model, mutate, report,
+    run_file_case, scenario, serde_json, simulated_user, trace,
 };
 /// Moved to [`expression`]; kept at the root, hidden, until 0.3.
 #[doc(hidden)]

@@ -85,6 +85,14 @@ pub(crate) enum Command {
     /// regression.
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+    /// How much broken behaviour the suite's checks would notice: from the reports of passing
+    /// runs, make the transcripts a broken agent could have produced (a call dropped,
+    /// duplicated, swapped or moved, an argument or result changed, an outcome flipped, a
+    /// reply cut or emptied, a budget blown, a turn dropped) and evaluate each scenario's
+    /// checks on them, calling nothing. A mutant some check fails on is killed; one every
+    /// check passes survived. Exits with 1 under --min-score, 2 when nothing could be measured.
+    #[command(after_long_help = MUTATE_EXAMPLES)]
+    Mutate(MutateArgs),
     /// Serve a cassette: a proxy on 127.0.0.1 for the OpenAI-compatible and Anthropic APIs
     /// that records a model's traffic to a directory, or replays it from there.
     ///
@@ -130,6 +138,13 @@ const DIFF_EXAMPLES: &str = "\
 EXAMPLES:
     agent-test diff reports-main/ target/agent-test/
     agent-test diff gpt-4o.json gpt-4o-mini.json --html diff.html";
+
+const MUTATE_EXAMPLES: &str = "\
+EXAMPLES:
+    cargo test && agent-test mutate                  # the reports in target/agent-test/
+    agent-test mutate target/agent-test/ --min-score 0.8
+    agent-test run --scenarios scenarios/ --http http://127.0.0.1:8080/chat --format json > run.json
+    agent-test mutate run.json --format json";
 
 const PROXY_EXAMPLES: &str = "\
 EXAMPLES:
@@ -242,6 +257,41 @@ pub(crate) struct ReportArgs {
 fn cassette_mode(name: &str) -> Result<agent_test_runtime::cassette::Mode, String> {
     agent_test_runtime::cassette::Mode::from_name(name)
         .ok_or_else(|| format!("`{name}` is not one of replay, record, auto"))
+}
+
+/// `agent-test mutate`.
+#[derive(Debug, Args)]
+pub(crate) struct MutateArgs {
+    /// Reports: files or directories (default: target/agent-test, where `cargo test` leaves
+    /// them), or the JSON output of `run` and `eval`.
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Fail (exit 1) when the suite's mutation score — killed / (killed + survived) — is under
+    /// this fraction (`0.8`).
+    #[arg(long, value_name = "SCORE", value_parser = fraction)]
+    pub(crate) min_score: Option<f64>,
+    /// The output format: text, or one JSON document with every mutant.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(crate) format: MutateFormat,
+}
+
+/// `agent-test mutate --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum MutateFormat {
+    /// Each scenario's score and surviving mutants.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// A fraction from 0 to 1.
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!(
+            "`{s}` is not a score: a fraction from 0 to 1 (`0.8`)"
+        )),
+    }
 }
 
 /// `agent-test diff`.

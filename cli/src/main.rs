@@ -18,6 +18,7 @@ mod cassette;
 mod cost;
 mod eval;
 mod inputs;
+mod mutate;
 mod output;
 mod proxy;
 mod report;
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         }
         Command::Report(a) => return report::report(a),
         Command::Diff(a) => return report::diff(a),
+        Command::Mutate(a) => return mutate::run(a),
         Command::Proxy(a) => return proxy::serve(a),
         Command::Cassette(CassetteCommand::Unused(a)) => return cassette::unused_entries(a),
         Command::Eval(a) => execute(&a.output, a.work.shard, started, || {

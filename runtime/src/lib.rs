@@ -48,6 +48,7 @@ pub mod judge;
 pub mod load;
 pub mod matcher;
 pub mod model;
+pub mod mutate;
 pub mod report;
 #[cfg(feature = "http")]
 pub mod request;

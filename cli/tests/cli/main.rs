@@ -8,6 +8,7 @@ mod commands;
 mod corpus;
 mod extremes;
 mod mcp;
+mod mutate;
 mod options;
 mod proxy;
 mod repeats;

@@ -68,6 +68,15 @@ pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 #[cfg(feature = "mcp")]
 pub(crate) use structured_output::problem as structured_problem;
+
+/// Checks as data: each expectation's JSON form, as scenario files write it (a report keeps
+/// them, so its transcript can be evaluated again).
+pub(crate) fn as_data(expectations: &[Expectation]) -> Vec<serde_json::Value> {
+    expectations
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap_or(serde_json::Value::Null))
+        .collect()
+}
 pub use structured_output::{StructuredOutputCheck, valid_structured_output};
 pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
 pub use tool::{ToolCheck, any_call, any_tool, no_tool, node, tool};

@@ -136,7 +136,9 @@ pub(crate) fn problem(schema: &Value, result: &Value) -> Option<String> {
 }
 
 impl super::CheckRules for StructuredOutputCheck {
+    /// An MCP server's answers are turn bodies; a model's MCP calls are calls, their outcomes
+    /// and results.
     fn reads(&self) -> &'static [Part] {
-        &[]
+        &[Part::Calls, Part::Results, Part::Outcomes]
     }
 }

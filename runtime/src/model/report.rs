@@ -129,6 +129,12 @@ pub struct Report {
     /// entries of a cassette that no report used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cassette: Vec<String>,
+    /// The scenario's checks as data, in their JSON form (as scenario files write them), so
+    /// that the transcript can be evaluated again without the test that ran it:
+    /// `agent-test mutate` reads them. A Rust closure check (`check(..)`) is written with its
+    /// label only, and cannot be evaluated again.
+    #[serde(default)]
+    pub checks: Vec<serde_json::Value>,
 }
 
 impl Report {
@@ -172,6 +178,7 @@ impl Report {
             judge: None,
             repeats: None,
             cassette: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -237,8 +244,9 @@ impl Serialize for Report {
             judge,
             repeats,
             cassette,
+            checks,
         } = self;
-        let mut st = s.serialize_struct("Report", 10)?;
+        let mut st = s.serialize_struct("Report", 11)?;
         st.serialize_field("scenario", scenario)?;
         st.serialize_field("passed", &self.passed())?;
         st.serialize_field("summary", summary)?;
@@ -256,6 +264,9 @@ impl Serialize for Report {
         }
         if !cassette.is_empty() {
             st.serialize_field("cassette", cassette)?;
+        }
+        if !checks.is_empty() {
+            st.serialize_field("checks", checks)?;
         }
         st.end()
     }

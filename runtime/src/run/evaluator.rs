@@ -152,7 +152,9 @@ impl ScenarioEvaluator {
                 .iter()
                 .map(|v| v.verdict(&transcript, self.interpolate)),
         );
-        Report::new(self.info.clone(), verdicts, transcript, 0)
+        let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
+        report.checks = crate::check::as_data(&self.expectations);
+        report
     }
 }
 

@@ -640,6 +640,7 @@ impl ScenarioRun {
         let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
         report.judge = self.step_usage;
         report.cassette = self.cassette.list();
+        report.checks = crate::check::as_data(&self.expectations);
         report.add_notes(&self.step_notes);
         report.add_notes(judgements.notes());
         (report, self.suite.report_dir)
