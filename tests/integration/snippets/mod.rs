@@ -37,12 +37,12 @@ mod testing_4 {
     include!("testing_4.rs");
 }
 
-/// docs/testing.md, the block at line 361.
+/// docs/testing.md, the block at line 385.
 mod testing_5 {
     include!("testing_5.rs");
 }
 
-/// docs/testing.md, the block at line 437.
+/// docs/testing.md, the block at line 473.
 mod testing_6 {
     include!("testing_6.rs");
 }
