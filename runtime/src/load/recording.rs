@@ -37,6 +37,10 @@ struct ReportFields {
     judge: Option<IgnoredAny>,
     #[serde(default)]
     repeats: Option<IgnoredAny>,
+    #[serde(default)]
+    cassette: Option<IgnoredAny>,
+    #[serde(default)]
+    checks: Option<IgnoredAny>,
 }
 
 impl From<ReportFields> for RecordedRun {

@@ -12,7 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("util", &["util"]),
     ("model", &["model"]),
     ("checks", &["compare", "matcher", "check"]),
-    ("evaluation", &["evaluate", "scenario"]),
+    ("evaluation", &["evaluate", "scenario", "mutate"]),
     (
         "edges",
         &[
