@@ -115,7 +115,8 @@ fn checks_of(e: &Entry) -> Result<Vec<Expectation>, String> {
         .iter()
         .map(|c| {
             serde_json::from_value(c.clone()).map_err(|e| {
-                let label = c.pointer("/check/custom/label").and_then(Value::as_str);
+                let custom = c.pointer("/check/type").and_then(Value::as_str) == Some("custom");
+                let label = c.pointer("/check/label").and_then(Value::as_str).filter(|_| custom);
                 match label {
                     Some(l) => format!(
                         "its check `{l}` is a Rust closure, which cannot be evaluated outside its test"

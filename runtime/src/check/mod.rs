@@ -69,12 +69,21 @@ pub use sequence::{ToolSequence, tool_sequence};
 #[cfg(feature = "mcp")]
 pub(crate) use structured_output::problem as structured_problem;
 
-/// Checks as data: each expectation's JSON form, as scenario files write it (a report keeps
-/// them, so its transcript can be evaluated again).
+/// Checks as data: each expectation's JSON form, as scenario files write it, with its scope
+/// written out (a file implies it from where the check sits; a report's list does not show
+/// that) — a report keeps them, so its transcript can be evaluated again.
 pub(crate) fn as_data(expectations: &[Expectation]) -> Vec<serde_json::Value> {
     expectations
         .iter()
-        .map(|e| serde_json::to_value(e).unwrap_or(serde_json::Value::Null))
+        .map(|e| {
+            let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+            if let (serde_json::Value::Object(fields), Ok(scope)) =
+                (&mut v, serde_json::to_value(e.scope))
+            {
+                fields.insert("scope".to_owned(), scope);
+            }
+            v
+        })
         .collect()
 }
 pub use structured_output::{StructuredOutputCheck, valid_structured_output};
