@@ -1221,13 +1221,14 @@ async fn a_turn_that_times_out_names_the_server_it_waited_for() {
 
 /// A server's own request timeout ends the turn when it is over: the failure does not wait for
 /// a live server's standard error to end (it never does; the wait once added its whole 5 s
-/// bound to every timeout). The bound asserted is loose — a busy machine is slow — and still
-/// far under the 6 s the wait cost.
+/// bound to every timeout). The timeout is long enough for the server to start on a busy
+/// machine (it bounds the handshake too); the bound asserted is loose — a busy machine is
+/// slow — and still far under the 9 s the wait cost.
 #[tokio::test]
 async fn a_server_timeout_costs_the_timeout_not_more() {
     let Some(r) = reference() else { return };
     let m = marker("server-timeout");
-    let server = r.everything(&m).timeout(Duration::from_secs(1));
+    let server = r.everything(&m).timeout(Duration::from_secs(4));
     let mut run = run_of(McpAgent::new(server), "server timeout");
     run.user(mcp::request("ping", json!({}))).await;
     let started = Instant::now();
@@ -1239,14 +1240,14 @@ async fn a_server_timeout_costs_the_timeout_not_more() {
     let took = started.elapsed();
     let failure = agent_failure(&run.report().await);
     assert!(
-        failure.contains("failed during tools/call: no answer within 1000 ms")
+        failure.contains("failed during tools/call: no answer within 4000 ms")
             && failure
                 .contains("its standard error ended with:\n    Starting default (STDIO) server..."),
         "{failure}"
     );
     assert!(
-        took < Duration::from_secs(4),
-        "the timeout of 1 s took {took:?}"
+        took < Duration::from_secs(7),
+        "the timeout of 4 s took {took:?}"
     );
     assert_none_left(&m);
 }
