@@ -15,3 +15,4 @@ mod robustness;
 #[cfg(feature = "files")]
 mod seed_files;
 mod snippets;
+mod ide_probe;
