@@ -15,4 +15,3 @@ mod robustness;
 #[cfg(feature = "files")]
 mod seed_files;
 mod snippets;
-mod ide_probe;
