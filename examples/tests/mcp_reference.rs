@@ -1360,8 +1360,11 @@ async fn a_typescript_sdk_server_over_stdio() {
 #[tokio::test]
 async fn a_typescript_sdk_server_over_http() {
     let Some(r) = reference() else { return };
-    let http = r.sdk_http(Sdk::TypeScript, &marker("sdk-ts-http"));
+    let m = marker("sdk-ts-http");
+    let http = r.sdk_http(Sdk::TypeScript, &m);
     an_sdk_server_under_test(http.server(), "ts http").await;
+    drop(http);
+    assert_none_left(&m);
 }
 
 #[tokio::test]
@@ -1375,8 +1378,11 @@ async fn a_python_sdk_server_over_stdio() {
 #[tokio::test]
 async fn a_python_sdk_server_over_http() {
     let Some(r) = reference() else { return };
-    let http = r.sdk_http(Sdk::Python, &marker("sdk-py-http"));
+    let m = marker("sdk-py-http");
+    let http = r.sdk_http(Sdk::Python, &m);
     an_sdk_server_under_test(http.server(), "py http").await;
+    drop(http);
+    assert_none_left(&m);
 }
 
 /// A model's call whose structured result breaks the tool's output schema is refused as the

@@ -118,6 +118,20 @@ impl BeforeJudge {
     }
 }
 
+/// An expectation's verdict from its outcome, under `label`.
+pub(crate) fn verdict(e: &Expectation, o: Outcome, label: String) -> Verdict {
+    Verdict {
+        label,
+        check: Cow::Borrowed(e.check.kind()),
+        scope: e.scope,
+        severity: e.severity,
+        id: e.id.clone(),
+        status: o.status,
+        reason: o.reason,
+        details: o.details,
+    }
+}
+
 /// One verdict per expectation, from its outcome.
 fn verdicts(
     outcomes: Vec<Option<Outcome>>,
@@ -130,19 +144,11 @@ fn verdicts(
         .enumerate()
         .map(|(i, (o, e))| {
             let o = o.unwrap_or_else(|| Outcome::error("not evaluated"));
-            Verdict {
-                label: match labels.and_then(|l| l.get(i)) {
-                    Some(l) => l.clone(),
-                    None => e.display_label(),
-                },
-                check: Cow::Borrowed(e.check.kind()),
-                scope: e.scope,
-                severity: e.severity,
-                id: e.id.clone(),
-                status: o.status,
-                reason: o.reason,
-                details: o.details,
-            }
+            let label = match labels.and_then(|l| l.get(i)) {
+                Some(l) => l.clone(),
+                None => e.display_label(),
+            };
+            verdict(e, o, label)
         })
         .collect()
 }

@@ -505,14 +505,18 @@ async fn call_on(
     let mut call = call.took_ms(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
     // A result that breaks the tool's declared output schema is refused, as the official SDK
     // clients refuse it: the model is told why instead of being handed the bad JSON, and the
-    // call fails with an `output` error that `valid_structured_output()` reports.
+    // call fails with an `output` error that `valid_structured_output()` reports. A schema that
+    // cannot be used compared nothing: the result is not refused for it (the check says so).
     let schema = session.output_schema(name);
-    let broken = match (&answer, &schema) {
-        (Ok(a), Some(schema)) => crate::check::structured_problem(schema, &a.raw),
+    let broken = match (&answer, schema) {
+        (Ok(a), Some(schema)) => match crate::check::against(schema, &a.raw) {
+            crate::check::Against::Broken(why) => Some(why),
+            crate::check::Against::Met | crate::check::Against::Unusable(_) => None,
+        },
         _ => None,
     };
     if let Some(schema) = schema {
-        call = call.with_output_schema(schema);
+        call = call.with_output_schema(schema.schema().clone());
     }
     let (call, content) = match (answer, broken) {
         (Ok(a), _) if a.is_error => (

@@ -67,7 +67,7 @@ pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 #[cfg(feature = "mcp")]
-pub(crate) use structured_output::problem as structured_problem;
+pub(crate) use structured_output::{Against, against};
 
 /// Checks as data: each expectation's JSON form, as scenario files write it, with its scope
 /// written out (a file implies it from where the check sits; a report's list does not show

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{EvalContext, Outcome, Violation};
+use crate::compare::schema::{Schema, SchemaError};
 use crate::model::{Part, ToolErrorKind, turn_number};
 
 /// A check of the tool calls an MCP server under test answered (turns built with
@@ -71,26 +72,42 @@ impl StructuredOutputCheck {
                 continue;
             };
             checked += 1;
-            if let Some(p) = problem(schema, body) {
+            let problem = match against(&Schema::new(schema.clone()), body) {
+                Against::Met => None,
+                Against::Broken(p) | Against::Unusable(p) => Some(p),
+            };
+            if let Some(p) = problem {
                 reasons.push(format!("turn {}: {p}", turn_number(t.index)));
                 violations.push(Violation::new("invalid_structured_output", p).in_turn(t.index));
             }
         }
-        // A model's calls of MCP tools: the agent checked each result when it arrived (and told
-        // the model when it broke the schema); a refused result failed the call.
+        // A model's calls of MCP tools, judged from what each call holds (a recording read
+        // from a file is judged as a live run is): a result the agent refused, or a successful
+        // result that does not meet the schema, or a schema that cannot be used.
         let calls = cx.tool_calls();
         for (i, c) in calls.iter().enumerate() {
-            if c.output_schema.is_none() {
+            let Some(schema) = &c.output_schema else {
                 continue;
-            }
+            };
             checked += 1;
-            if c.error_kind == Some(ToolErrorKind::Output) {
-                let why = c
-                    .result
-                    .as_ref()
-                    .and_then(|r| r.get("error"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("the result broke the tool's output schema");
+            let problem = match (c.error_kind, &c.result) {
+                (Some(ToolErrorKind::Output), result) => Some(
+                    result
+                        .as_ref()
+                        .and_then(|r| r.get("error"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("the result broke the tool's output schema")
+                        .to_owned(),
+                ),
+                // A failed call need not follow the schema, as an `isError` result need not.
+                _ if c.error => None,
+                (_, None) => Some(
+                    "the tool declares an output schema, and its result was not recorded"
+                        .to_owned(),
+                ),
+                (_, Some(result)) => structured(&Schema::new(schema.clone()), result),
+            };
+            if let Some(why) = problem {
                 let turn = cx.turn_of_call(i);
                 let p = format!("`{}`: {why}", c.name);
                 reasons.push(format!("turn {}: {p}", turn_number(turn)));
@@ -112,26 +129,46 @@ impl StructuredOutputCheck {
     }
 }
 
-/// What is wrong with an MCP `CallToolResult` (`result`, as the protocol has it) of a tool
-/// that declares `schema` as its output schema: none when it is an error result (`isError`
-/// results need not follow the schema) or its `structuredContent` is valid.
-pub(crate) fn problem(schema: &Value, result: &Value) -> Option<String> {
+/// An MCP `CallToolResult` (as the protocol has it) against its tool's output schema.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Against {
+    /// Its `structuredContent` is valid, or it is an `isError` result (which need not follow
+    /// the schema).
+    Met,
+    /// It has no `structuredContent`, or one the schema refuses: why.
+    Broken(String),
+    /// The schema cannot be used (not a JSON Schema, or the `schema` feature is off): why.
+    /// Nothing was compared — a client cannot refuse the result for it.
+    Unusable(String),
+}
+
+/// What `result` is against `schema` (compiled once by the caller where it can be).
+pub(crate) fn against(schema: &Schema, result: &Value) -> Against {
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        return None;
+        return Against::Met;
     }
     match result.get("structuredContent") {
-        None | Some(Value::Null) => Some(
+        None | Some(Value::Null) => Against::Broken(
             "the tool declares an output schema, and its result has no `structuredContent`"
                 .to_owned(),
         ),
-        Some(value) => match crate::compare::schema::Schema::new(schema.clone()).validate(value) {
-            Ok(()) => None,
-            Err(crate::compare::schema::SchemaError::Invalid(errors)) => Some(format!(
-                "the structured result does not meet the tool's output schema: {}",
-                errors.join("; ")
-            )),
-            Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
+        Some(value) => match structured(schema, value) {
+            None => Against::Met,
+            Some(why) if schema.problem().is_some() => Against::Unusable(why),
+            Some(why) => Against::Broken(why),
         },
+    }
+}
+
+/// What is wrong with a structured result against `schema`, if anything.
+fn structured(schema: &Schema, value: &Value) -> Option<String> {
+    match schema.validate(value) {
+        Ok(()) => None,
+        Err(SchemaError::Invalid(errors)) => Some(format!(
+            "the structured result does not meet the tool's output schema: {}",
+            errors.join("; ")
+        )),
+        Err(why) => Some(format!("the tool's output schema cannot be used: {why}")),
     }
 }
 

@@ -550,16 +550,7 @@ impl ScenarioRun {
         )];
         verdicts.extend(self.expectations.iter().map(|e| {
             let o = Outcome::skipped("not run: the repeat plan can never be met");
-            Verdict {
-                label: e.display_label(),
-                check: std::borrow::Cow::Borrowed(e.check.kind()),
-                scope: e.scope,
-                severity: e.severity,
-                id: e.id.clone(),
-                status: o.status,
-                reason: o.reason,
-                details: o.details,
-            }
+            crate::evaluate::verdict(e, o, e.display_label())
         }));
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let report = Report::new(self.info, verdicts, self.transcript, duration_ms);

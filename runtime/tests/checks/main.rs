@@ -11,6 +11,7 @@ mod matchers;
 mod protocol;
 mod seed_gaps;
 mod sequence;
+mod structured_output;
 mod text;
 mod tool;
 mod tool_list;

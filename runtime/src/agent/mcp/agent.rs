@@ -136,7 +136,7 @@ impl McpAgent {
                         if let (Some(schema), Value::Object(b)) =
                             (session.output_schema(&name), &mut body)
                         {
-                            b.insert("outputSchema".into(), schema);
+                            b.insert("outputSchema".into(), schema.schema().clone());
                         }
                         Ok(Reply::text(a.text).body(body).call(node(call)))
                     }

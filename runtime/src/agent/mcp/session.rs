@@ -18,6 +18,7 @@ use super::client::{Client, Received, Recording};
 use super::process::ServerProcess;
 use super::stdout::{Fault, StdoutCheck, StdoutFault};
 use super::{McpServer, Transport};
+use crate::compare::schema::Schema;
 
 /// A tool an MCP server offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,8 +26,9 @@ pub(crate) struct McpTool {
     pub(crate) name: String,
     pub(crate) description: Option<String>,
     pub(crate) input_schema: Value,
-    /// The schema its structured results must satisfy, when it declares one.
-    pub(crate) output_schema: Option<Value>,
+    /// The schema its structured results must satisfy, when it declares one (compiled once,
+    /// for every call of the tool).
+    pub(crate) output_schema: Option<Schema>,
 }
 
 /// What a tool call answered: its result (structured content, else the content as JSON or
@@ -257,7 +259,9 @@ impl Session {
                     name: t.name.to_string(),
                     description: t.description.map(|d| d.to_string()),
                     input_schema: Value::Object((*t.input_schema).clone()),
-                    output_schema: t.output_schema.map(|o| Value::Object((*o).clone())),
+                    output_schema: t
+                        .output_schema
+                        .map(|o| Schema::new(Value::Object((*o).clone()))),
                 })
                 .collect(),
             Ok(Err(e)) => {
@@ -470,11 +474,11 @@ impl Session {
     }
 
     /// The output schema tool `name` declared in the tool list, if any.
-    pub(crate) fn output_schema(&self, name: &str) -> Option<Value> {
+    pub(crate) fn output_schema(&self, name: &str) -> Option<&Schema> {
         self.tools
             .iter()
             .find(|t| t.name == name)
-            .and_then(|t| t.output_schema.clone())
+            .and_then(|t| t.output_schema.as_ref())
     }
 
     /// `tools/list`, as the protocol has it.
