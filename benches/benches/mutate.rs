@@ -11,7 +11,7 @@
 use agent_test_benches::passing_transcripts;
 use agent_test_runtime::check::{Expectation, IntoExpectation};
 use agent_test_runtime::model::Transcript;
-use agent_test_runtime::mutate::{mutants, mutate, mutate_many};
+use agent_test_runtime::mutate::{Run, mutants, mutate, mutate_many};
 use agent_test_runtime::prelude::*;
 
 fn main() {
@@ -58,8 +58,7 @@ fn mutants_of_200_transcripts_x_5_checks_all_cores(bencher: divan::Bencher) {
     let ts = transcripts();
     let checks = five_checks();
     let n: usize = ts.iter().map(|t| mutants(t).len()).sum();
-    let runs: Vec<(&Transcript, &[Expectation])> =
-        ts.iter().map(|t| (t, checks.as_slice())).collect();
+    let runs: Vec<Run<'_>> = ts.iter().map(|t| Run::new(t, &checks)).collect();
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench_local(|| divan::black_box(mutate_many(&runs)));

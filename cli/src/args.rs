@@ -81,8 +81,9 @@ pub(crate) enum Command {
     #[command(after_long_help = REPORT_EXAMPLES)]
     Report(ReportArgs),
     /// Compare two runs of the same suite (two models, two prompts, main and a branch): checks
-    /// newly failing or passing, pass rates, latency, tokens and cost. Exits with 1 on a
-    /// regression.
+    /// newly failing or passing, pass rates, latency, tokens and cost. Given two mutation runs
+    /// (`agent-test mutate --format json`), compares their scores and lists the mutants that
+    /// survive now and were killed before. Exits with 1 on a regression.
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
     /// How much broken behaviour the suite's checks would notice: from the reports of passing
@@ -93,6 +94,9 @@ pub(crate) enum Command {
     /// check passes survived. Exits with 1 under --min-score, 2 when nothing could be measured.
     #[command(after_long_help = MUTATE_EXAMPLES)]
     Mutate(MutateArgs),
+    /// Work on the judge: measure how far it agrees with human labels.
+    #[command(subcommand)]
+    Judge(JudgeCommand),
     /// Serve a cassette: a proxy on 127.0.0.1 for the OpenAI-compatible and Anthropic APIs
     /// that records a model's traffic to a directory, or replays it from there.
     ///
@@ -137,14 +141,17 @@ EXAMPLES:
 const DIFF_EXAMPLES: &str = "\
 EXAMPLES:
     agent-test diff reports-main/ target/agent-test/
-    agent-test diff gpt-4o.json gpt-4o-mini.json --html diff.html";
+    agent-test diff gpt-4o.json gpt-4o-mini.json --html diff.html
+    agent-test diff mutation-main.json mutation.json     # two `mutate --format json` outputs";
 
 const MUTATE_EXAMPLES: &str = "\
 EXAMPLES:
     cargo test && agent-test mutate                  # the reports in target/agent-test/
     agent-test mutate target/agent-test/ --min-score 0.8
     agent-test run --scenarios scenarios/ --http http://127.0.0.1:8080/chat --format json > run.json
-    agent-test mutate run.json --format json";
+    agent-test mutate run.json --format json > mutation.json
+    agent-test mutate --html mutation.html
+    AGENT_TEST_JUDGE_MODEL=gpt-4o-mini agent-test mutate --judge-live   # grade unseen mutants";
 
 const PROXY_EXAMPLES: &str = "\
 EXAMPLES:
@@ -212,6 +219,56 @@ pub(crate) enum CassetteCommand {
     Unused(UnusedArgs),
 }
 
+/// `agent-test judge ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum JudgeCommand {
+    /// Grade cases humans labelled pass or fail with the judge the environment names (as a
+    /// judge check in a test would: same material, prompt and cache) and report, per check,
+    /// the agreement, Cohen's kappa, the true-positive and true-negative rates with 95 %
+    /// Wilson intervals, the threshold that would maximise kappa, and every disagreement with
+    /// the judge's reasoning. Exits with 1 under --min-kappa, 2 when a case could not be
+    /// graded or a kappa is undefined under the gate.
+    #[command(after_long_help = CALIBRATE_EXAMPLES)]
+    Calibrate(CalibrateArgs),
+}
+
+const CALIBRATE_EXAMPLES: &str = "\
+LABELS: JSON lines, one case each:
+    {\"criteria\": \"apologises\", \"reply\": \"Sorry about that.\", \"label\": \"pass\"}
+    {\"criteria\": \"apologises\", \"threshold\": 0.7, \"input\": \"Where is it?\", \"reply\": \"No idea.\", \"label\": \"fail\", \"score\": 0.1}
+    {\"check\": {\"type\": \"judge\", \"criteria\": \"grounded\"}, \"transcript\": {...}, \"label\": \"pass\", \"id\": \"r-7\"}
+
+EXAMPLES:
+    AGENT_TEST_JUDGE_MODEL=gpt-4o-mini agent-test judge calibrate labels.jsonl --min-kappa 0.6
+    AGENT_TEST_JUDGE_MODE=replay agent-test judge calibrate labels.jsonl --format json";
+
+/// `agent-test judge calibrate`.
+#[derive(Debug, Args)]
+pub(crate) struct CalibrateArgs {
+    /// Files of labelled cases (JSON lines).
+    #[arg(value_name = "LABELS", required = true)]
+    pub(crate) labels: Vec<PathBuf>,
+    /// Fail (exit 1) when a check's kappa is under K (`0.6`).
+    #[arg(long, value_name = "K", value_parser = kappa)]
+    pub(crate) min_kappa: Option<f64>,
+    /// How many cases are graded at once.
+    #[arg(long, short = 'j', value_name = "N", default_value = "4", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub(crate) jobs: u16,
+    /// The output format: text, or one JSON document.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(crate) format: SummaryFormat,
+    #[command(flatten)]
+    pub(crate) judge: JudgeOptions,
+}
+
+/// A kappa gate: from -1 to 1.
+fn kappa(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(k) if (-1.0..=1.0).contains(&k) => Ok(k),
+        _ => Err(format!("`{s}` is not a kappa from -1 to 1 (e.g. 0.6)")),
+    }
+}
+
 /// `agent-test cassette unused`.
 #[derive(Debug, Args)]
 pub(crate) struct UnusedArgs {
@@ -272,16 +329,51 @@ pub(crate) struct MutateArgs {
     pub(crate) min_score: Option<f64>,
     /// The output format: text, or one JSON document with every mutant.
     #[arg(long, value_enum, default_value = "text")]
-    pub(crate) format: MutateFormat,
+    pub(crate) format: SummaryFormat,
+    /// Send the mutants the judge has not graded to the judge the environment names (one
+    /// request per such mutant). Without it, judge checks are graded from the judge's cache
+    /// only ($AGENT_TEST_JUDGE_CACHE, else target/agent-test/judge-cache) under the model each
+    /// report names, and a mutant that changes what the judge reads is counted as "needs the
+    /// judge", apart from the score.
+    #[arg(long)]
+    pub(crate) judge_live: bool,
+    /// Also write the mutation run as an HTML page: each scenario's score, its surviving
+    /// mutants with the checks that let them through, and what killed the others.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) judge: JudgeOptions,
 }
 
-/// `agent-test mutate --format`.
+/// `--format` of `mutate` and `judge calibrate`: one document, written whole at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum MutateFormat {
-    /// Each scenario's score and surviving mutants.
+pub(crate) enum SummaryFormat {
+    /// For people: each scenario's score and surviving mutants, each check's agreement.
     Text,
     /// One JSON document.
     Json,
+}
+
+impl SummaryFormat {
+    /// Prints `document` in this format (`text` renders it): `false`, having said why, when it
+    /// cannot be written as JSON.
+    pub(crate) fn print<T: serde::Serialize>(
+        self,
+        document: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> bool {
+        match self {
+            SummaryFormat::Text => print!("{}", text(document)),
+            SummaryFormat::Json => match serde_json::to_string_pretty(document) {
+                Ok(json) => println!("{json}"),
+                Err(e) => {
+                    eprintln!("agent-test: cannot write the output as JSON: {e}");
+                    return false;
+                }
+            },
+        }
+        true
+    }
 }
 
 /// A fraction from 0 to 1.

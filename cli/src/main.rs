@@ -14,6 +14,7 @@
 )]
 
 mod args;
+mod calibrate;
 mod cassette;
 mod cost;
 mod eval;
@@ -33,7 +34,7 @@ use std::time::Instant;
 
 use clap::{CommandFactory, Parser};
 
-use args::{CassetteCommand, Cli, Command, JudgeOptions, Output};
+use args::{CassetteCommand, Cli, Command, JudgeCommand, JudgeOptions, Output};
 use inputs::Loaded;
 use output::Sink;
 
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
         Command::Report(a) => return report::report(a),
         Command::Diff(a) => return report::diff(a),
         Command::Mutate(a) => return mutate::run(a),
+        Command::Judge(JudgeCommand::Calibrate(a)) => return calibrate::run(a),
         Command::Proxy(a) => return proxy::serve(a),
         Command::Cassette(CassetteCommand::Unused(a)) => return cassette::unused_entries(a),
         Command::Eval(a) => execute(&a.output, a.work.shard, started, || {

@@ -70,6 +70,24 @@ pub(crate) fn report(args: &ReportArgs) -> ExitCode {
 
 /// `agent-test diff`: exit 1 on a regression, 0 otherwise, 2 when an input is unreadable.
 pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
+    // Two mutation runs are compared by their mutants, not their verdicts.
+    let mutation = [&args.base, &args.new].map(|p| crate::mutate::is_document(p));
+    if mutation[0] || mutation[1] {
+        if mutation != [true, true] {
+            eprintln!(
+                "agent-test: compare a mutation run (`agent-test mutate --format json`) with \
+                 another one"
+            );
+            return ExitCode::from(2);
+        }
+        if args.html.is_some() {
+            eprintln!(
+                "agent-test: --html is for runs' reports, not mutation runs: use `agent-test mutate --html`"
+            );
+            return ExitCode::from(2);
+        }
+        return crate::mutate::diff(&args.base, &args.new);
+    }
     let (base, new) = match (
         read(std::slice::from_ref(&args.base)),
         read(std::slice::from_ref(&args.new)),

@@ -11,6 +11,7 @@ use agent_test_runtime::report::{RepeatSummary, Report};
 use agent_test_runtime::{Verdict, model::Transcript};
 use serde_json::Value;
 
+use super::labels::{Labels, buttons};
 use super::stats::Stats;
 use super::{Collection, Entry};
 
@@ -40,10 +41,12 @@ pub(crate) fn page(c: &Collection, sources: &str, title: &str) -> String {
     }
     filters(&mut h, c, &stats);
     h.push_str("<main id=\"scenarios\">");
+    let mut labels = Labels::default();
     for e in &c.entries {
-        scenario(&mut h, e);
+        scenario(&mut h, e, &mut labels);
     }
     h.push_str("</main>");
+    h.push_str(&labels.script());
     let _ = writeln!(
         h,
         "<footer>agent-test {} — a self-contained page: styles and script inline, nothing \
@@ -53,7 +56,7 @@ pub(crate) fn page(c: &Collection, sources: &str, title: &str) -> String {
     h
 }
 
-pub(super) fn head(h: &mut String, title: &str) {
+pub(crate) fn head(h: &mut String, title: &str) {
     let _ = write!(
         h,
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -180,7 +183,11 @@ fn filters(h: &mut String, c: &Collection, s: &Stats) {
     h.push_str(
         "<input id=\"search\" type=\"search\" placeholder=\"Filter by name, check or \
          text\" aria-label=\"filter\"><button id=\"expand\">Expand</button>\
-         <button id=\"collapse\">Collapse</button></section><p id=\"shown\"></p>",
+         <button id=\"collapse\">Collapse</button><button id=\"export-labels\" hidden \
+         title=\"the judge verdicts marked right or wrong, as labels for agent-test judge \
+         calibrate\">Export labels (<span id=\"marked\">0</span>)</button></section>\
+         <textarea id=\"labels-out\" hidden readonly aria-label=\"labels\"></textarea>\
+         <p id=\"shown\"></p>",
     );
 }
 
@@ -190,7 +197,7 @@ fn is_flaky(r: &Report) -> bool {
         .is_some_and(|rep| rep.checks.iter().any(|t| t.flaky()))
 }
 
-fn scenario(h: &mut String, e: &Entry) {
+fn scenario(h: &mut String, e: &Entry, labels: &mut Labels) {
     let r = &e.report;
     let status = if r.passed() { "passed" } else { "failed" };
     let flaky = is_flaky(r);
@@ -227,7 +234,7 @@ fn scenario(h: &mut String, e: &Entry) {
     let _ = write!(h, "<div class=\"meta\">{}</div>", esc(&e.source));
     h.push_str("<h3>Checks</h3><table class=\"checks\"><tr><th></th><th>check</th><th>scope</th><th>result</th></tr>");
     for v in &r.verdicts {
-        verdict(h, v);
+        verdict(h, v, labels.candidate(e, v));
     }
     h.push_str("</table>");
     if let Some(rep) = &r.repeats {
@@ -315,7 +322,8 @@ fn counts(r: &Report) -> String {
     parts.join(", ")
 }
 
-fn verdict(h: &mut String, v: &Verdict) {
+/// A verdict's row; `candidate` numbers a judge verdict a reader can mark right or wrong.
+fn verdict(h: &mut String, v: &Verdict, candidate: Option<usize>) {
     let (class, mark) = match (v.status, v.severity) {
         (Status::Pass, _) => ("pass", "✓"),
         (Status::Skipped, _) => ("skipped", "–"),
@@ -334,6 +342,9 @@ fn verdict(h: &mut String, v: &Verdict) {
         let _ = write!(h, "<p class=\"reason\">{}</p>", esc(&v.reason));
     }
     details(h, &v.details);
+    if let Some(i) = candidate {
+        h.push_str(&buttons(i));
+    }
     h.push_str("</td></tr>");
 }
 
@@ -541,12 +552,12 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
-pub(super) fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
 /// Text escaped for HTML content and attribute values.
-pub(super) fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

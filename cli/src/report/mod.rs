@@ -9,7 +9,8 @@
 
 mod command;
 mod compare;
-mod html;
+pub(crate) mod html;
+mod labels;
 mod markdown;
 mod stats;
 

@@ -136,6 +136,35 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Fails on any error the page logged, then ends the session.
+    async fn end_without_console_errors(&self) {
+        let logs = self.post("/se/log", json!({"type": "browser"})).await;
+        let errors: Vec<&Value> = logs
+            .as_array()
+            .map(|l| l.iter().filter(|e| e["level"] == "SEVERE").collect())
+            .unwrap_or_default();
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        let _ = self.http.delete(&self.base).send().await;
+    }
+}
+
+/// `agent-test report` on the reports in `dir`: the page it wrote.
+fn report_page(dir: &Path) -> PathBuf {
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-test"))
+        .arg("report")
+        .arg(dir)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir.join("report.html")
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.driver.kill();
@@ -155,18 +184,7 @@ async fn the_report_renders_in_chromium_and_its_filters_work() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     write_reports(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_agent-test"))
-        .arg("report")
-        .arg(&dir)
-        .output()
-        .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let page = dir.join("report.html");
+    let page = report_page(&dir);
     let html = std::fs::read_to_string(&page).expect("the page");
     assert!(
         !html.contains("http://") && !html.contains("https://"),
@@ -277,11 +295,107 @@ async fn the_report_renders_in_chromium_and_its_filters_work() {
     .await;
     assert_eq!(s.shown().await.0, ["cancel_is_refused"]);
 
-    let logs = s.post("/se/log", json!({"type": "browser"})).await;
-    let errors: Vec<&Value> = logs
-        .as_array()
-        .map(|l| l.iter().filter(|e| e["level"] == "SEVERE").collect())
-        .unwrap_or_default();
-    assert!(errors.is_empty(), "console errors: {errors:?}");
-    let _ = s.http.delete(&s.base).send().await;
+    s.end_without_console_errors().await;
+}
+
+/// Two judge verdicts in a report: one passed on the conversation, one failed on turn 2.
+fn judged_report(dir: &Path) -> agent_test_runtime::model::Transcript {
+    use agent_test_runtime::model::{Reply, Transcript, Turn};
+    use agent_test_runtime::prelude::*;
+    use agent_test_runtime::scenario::Scenario;
+    let transcript = Transcript::new(vec![
+        Turn::new(
+            0,
+            "I was charged twice",
+            Reply::text("Sorry! Your order number?"),
+            10,
+        ),
+        Turn::new(1, "ORD-1", Reply::text("Refunded </script> ORD-1."), 10),
+    ]);
+    let mut report = Scenario::new("judged")
+        .user("I was charged twice")
+        .user("ORD-1")
+        .expect_turn(judge("confirms the refund"))
+        .expect(judge("is polite"))
+        .evaluate(&transcript);
+    // As a judge would have graded them.
+    for v in &mut report.verdicts {
+        v.status = if v.label.contains("polite") {
+            Status::Pass
+        } else {
+            Status::Fail
+        };
+        v.reason = "graded".to_owned();
+    }
+    std::fs::write(
+        dir.join("judged.json"),
+        serde_json::to_string(&report).expect("json"),
+    )
+    .expect("write");
+    transcript
+}
+
+#[tokio::test]
+async fn judge_verdicts_are_marked_in_the_report_and_exported_as_labels() {
+    let Some((chrome, driver)) = browser() else {
+        eprintln!("skipped: no chromium and chromedriver");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("agent-test-labels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let transcript = judged_report(&dir);
+    let page = report_page(&dir);
+    let s = Session::start(&chrome, &driver).await;
+    s.post("/url", json!({"url": format!("file://{}", page.display())}))
+        .await;
+    // The page has the export button; no mark yet.
+    let shown = s
+        .script("return [document.getElementById('export-labels').hidden, document.querySelectorAll('[data-candidate]').length]")
+        .await;
+    assert_eq!(shown, json!([false, 2]));
+    // The passed "is polite" is marked wrong, the failed refund check right.
+    s.script("document.querySelector('details.scenario').open = true; return null")
+        .await;
+    s.click("[data-candidate=\"1\"] button[data-mark=\"wrong\"]")
+        .await;
+    s.click("[data-candidate=\"0\"] button[data-mark=\"right\"]")
+        .await;
+    // A mark clicked twice is taken back, and given again.
+    s.click("[data-candidate=\"0\"] button[data-mark=\"right\"]")
+        .await;
+    assert_eq!(
+        s.script("return document.getElementById('marked').textContent")
+            .await,
+        "1"
+    );
+    s.click("[data-candidate=\"0\"] button[data-mark=\"right\"]")
+        .await;
+    s.click("#export-labels").await;
+    let exported = s
+        .script("return document.getElementById('labels-out').value")
+        .await;
+    let exported = exported.as_str().expect("text").to_owned();
+    let cases = agent_test_runtime::judge::calibrate::labels_from_text(&exported, "labels.jsonl")
+        .unwrap_or_else(|e| panic!("{e}: {exported}"));
+    assert_eq!(cases.len(), 2, "{exported}");
+    // Candidate 0 is the turn's check (failed, marked right: the human says fail); candidate 1
+    // the conversation's (passed, marked wrong: the human says fail too).
+    assert_eq!(
+        cases[0].id,
+        "judged: judge \"confirms the refund\" (score ≥ 0.8)"
+    );
+    assert_eq!(cases[0].scope, agent_test_runtime::check::Scope::Turn(1));
+    assert!(!cases[0].label);
+    assert_eq!(
+        cases[1].scope,
+        agent_test_runtime::check::Scope::Conversation
+    );
+    assert!(!cases[1].label);
+    assert_eq!(
+        cases[1].check.describe(),
+        "judge \"is polite\" (score ≥ 0.8)"
+    );
+    assert_eq!(cases[0].transcript, transcript, "the transcript, whole");
+    s.end_without_console_errors().await;
 }

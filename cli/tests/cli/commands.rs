@@ -468,33 +468,6 @@ async fn run_drives_an_openai_compatible_model_with_mocks() {
     assert_exit(&out, 0);
 }
 
-/// A judge endpoint: scores 1.0 when the graded text contains "refund", else 0.1; counts its
-/// requests.
-async fn judge_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use axum::routing::post;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let count = std::sync::Arc::new(AtomicUsize::new(0));
-    let seen = count.clone();
-    let router = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(move |axum::Json(body): axum::Json<Value>| {
-            seen.fetch_add(1, Ordering::SeqCst);
-            async move {
-                let user: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
-                let results: Vec<Value> = user["checks"].as_array().into_iter().flatten().map(|c| {
-                    let text = c["material"]["text"].as_str().unwrap_or_default().to_lowercase();
-                    let score = if text.contains("refund") { 1.0 } else { 0.1 };
-                    json!({"id": c["id"], "score": score, "pass": score > 0.5, "reasoning": "looked for a refund"})
-                }).collect();
-                axum::Json(json!({"choices": [{"message": {"role": "assistant", "content": json!({"results": results}).to_string()}}],
-                                  "usage": {"prompt_tokens": 100, "completion_tokens": 20}}))
-            }
-        }),
-    );
-    let addr = serve(router).await;
-    (format!("http://{addr}/v1"), count)
-}
-
 #[tokio::test]
 async fn eval_grades_judge_checks_with_the_judge_the_environment_names_then_replays() {
     use std::sync::atomic::Ordering;
@@ -503,7 +476,7 @@ async fn eval_grades_judge_checks_with_the_judge_the_environment_names_then_repl
     scenario["expect"] = json!([{"check": {"type": "judge", "criteria": "confirms the refund"}}]);
     write(&dir.join("s.json"), &scenario);
     write(&dir.join("runs/good.json"), &recording("ORD-9921"));
-    let (url, count) = judge_endpoint().await;
+    let (url, count) = crate::support::command::scripted_judge().await;
     let eval = |mode: &'static str| {
         let (dir, url) = (dir.clone(), url.clone());
         tokio::task::spawn_blocking(move || {

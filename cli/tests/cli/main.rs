@@ -3,6 +3,7 @@
 //! module per subject.
 
 mod browser;
+mod calibrate;
 mod commands;
 #[path = "../../../runtime/tests/otel/corpus.rs"]
 mod corpus;

@@ -23,6 +23,16 @@ async fn refund_agent() -> String {
 
 /// `agent-test run` on `scenario`, its JSON output in `dir/run-NAME.json`.
 async fn run_once(dir: &std::path::Path, name: &str, scenario: Value) -> std::path::PathBuf {
+    run_with(dir, name, scenario, Vec::new()).await
+}
+
+/// [`run_once`] with more environment variables.
+async fn run_with(
+    dir: &std::path::Path,
+    name: &str,
+    scenario: Value,
+    env: Vec<(&'static str, String)>,
+) -> std::path::PathBuf {
     let url = refund_agent().await;
     write(&dir.join(format!("{name}.scenario.json")), &scenario);
     let out_file = dir.join(format!("run-{name}.json"));
@@ -40,6 +50,7 @@ async fn run_once(dir: &std::path::Path, name: &str, scenario: Value) -> std::pa
                 ])
                 .arg(dir.join(format!("{name}.scenario.json")))
                 .args(["--http", &url])
+                .envs(env)
                 .output()
                 .expect("runs")
         }
@@ -176,4 +187,194 @@ async fn mutate_scores_a_suite_and_gates_on_it() {
         "{}",
         stderr(&out)
     );
+}
+
+// Several threads: the judge on 127.0.0.1 answers while the test waits for the command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_checks_are_graded_from_the_cache_unless_asked() {
+    use std::sync::atomic::Ordering;
+    let dir = temp("mutate-judge");
+    let (judge_url, asked) = crate::support::command::scripted_judge().await;
+    let cache = dir.join("judge-cache").display().to_string();
+    let judged = json!({"name": "judged", "steps": [
+        {"step": "user", "text": "refund ORD-9921", "expect": [
+            {"check": {"type": "judge", "criteria": "confirms the refund"}},
+            tool_check("lookup_order", 1)
+        ]}
+    ]});
+    let env = vec![
+        ("AGENT_TEST_JUDGE_MODEL", "judge-model".to_owned()),
+        ("AGENT_TEST_JUDGE_BASE_URL", judge_url.clone()),
+        ("AGENT_TEST_JUDGE_CACHE", cache.clone()),
+    ];
+    let report = run_with(&dir, "judged", judged, env).await;
+    let after_run = asked.load(Ordering::SeqCst);
+    assert_eq!(after_run, 1);
+    let fates = |out: &std::process::Output| -> Vec<(String, String)> {
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        doc["scenarios"][0]["mutants"]
+            .as_array()
+            .expect("mutants")
+            .iter()
+            .map(|m| {
+                (
+                    m["change"].as_str().unwrap().to_owned(),
+                    m["fate"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let fate = |all: &[(String, String)], change: &str| {
+        all.iter()
+            .find(|(c, _)| c == change)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_else(|| panic!("{change} in {all:?}"))
+    };
+    // From the cache, under the model the report names (no judge in the environment): the
+    // unchanged reply's verdict is reused; an emptied reply needs the judge; nothing is asked.
+    let out = bin()
+        .args(["mutate", "--format", "json"])
+        .arg(&report)
+        .env_remove("AGENT_TEST_JUDGE_MODEL")
+        .env_remove("AGENT_TEST_JUDGE_BASE_URL")
+        .env("AGENT_TEST_JUDGE_CACHE", &cache)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    let cached = fates(&out);
+    assert_eq!(
+        fate(&cached, "dropped the call of turn 1, `lookup_order`"),
+        "killed"
+    );
+    assert_eq!(
+        fate(&cached, "dropped the call of turn 1, `process_refund`"),
+        "survived"
+    );
+    assert_eq!(fate(&cached, "emptied reply 1"), "needs_judge");
+    assert_eq!(asked.load(Ordering::SeqCst), after_run, "no request");
+    let text = bin()
+        .arg("mutate")
+        .arg(&report)
+        .env("AGENT_TEST_JUDGE_CACHE", &cache)
+        .output()
+        .expect("runs");
+    assert!(
+        stdout(&text).contains(" need the judge)"),
+        "{}",
+        stdout(&text)
+    );
+    // Asked: the mutants the judge has not seen are graded live.
+    let out = bin()
+        .args(["mutate", "--format", "json", "--judge-live"])
+        .arg(&report)
+        .env("AGENT_TEST_JUDGE_MODEL", "judge-model")
+        .env("AGENT_TEST_JUDGE_BASE_URL", &judge_url)
+        .env("AGENT_TEST_JUDGE_CACHE", &cache)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    let live = fates(&out);
+    assert_eq!(fate(&live, "emptied reply 1"), "killed");
+    assert!(live.iter().all(|(_, f)| f != "needs_judge"), "{live:?}");
+    assert!(asked.load(Ordering::SeqCst) > after_run);
+    // --judge-live without a judge is refused.
+    let out = bin()
+        .args(["mutate", "--judge-live"])
+        .arg(&report)
+        .env_remove("AGENT_TEST_JUDGE_MODEL")
+        .env_remove("AGENT_TEST_JUDGE_PROVIDER")
+        .env_remove("AGENT_TEST_JUDGE_BASE_URL")
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("--judge-live needs a judge"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[tokio::test]
+async fn two_mutation_runs_are_compared_and_the_page_lists_the_survivors() {
+    let dir = temp("mutate-diff");
+    let scenario = |expect: Vec<Value>| json!({"name": "refund", "steps": [{"step": "user", "text": "refund ORD-9921", "expect": expect}]});
+    let reply_check =
+        json!({"check": {"type": "text", "source": "reply", "op": "contains", "value": "Refund"}});
+    let strong = run_once(
+        &dir,
+        "strong",
+        scenario(vec![reply_check.clone(), tool_check("lookup_order", 1)]),
+    )
+    .await;
+    let weak = run_once(&dir, "weak", scenario(vec![reply_check])).await;
+    let mutation = |report: &std::path::Path, out: &str| {
+        let run = bin()
+            .args(["mutate", "--format", "json", "--html"])
+            .arg(dir.join(format!("{out}.html")))
+            .arg(report)
+            .output()
+            .expect("runs");
+        assert_exit(&run, 0);
+        std::fs::write(dir.join(format!("{out}.json")), &run.stdout).expect("write");
+        dir.join(format!("{out}.json"))
+    };
+    let (before, after) = (mutation(&strong, "before"), mutation(&weak, "after"));
+    // A check removed: the mutants it killed survive now — a regression.
+    let out = bin()
+        .arg("diff")
+        .arg(&before)
+        .arg(&after)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "now survives: refund: dropped the call of turn 1, `lookup_order` (killed before by \
+             tool `lookup_order` called exactly 1 time; now no check reads it)"
+        ),
+        "{text}"
+    );
+    assert!(text.starts_with("mutation score: "), "{text}");
+    assert!(
+        text.ends_with("regression: the suite notices less than before\n"),
+        "{text}"
+    );
+    // The other way round: those mutants are killed now, and nothing regressed.
+    let out = bin()
+        .arg("diff")
+        .arg(&after)
+        .arg(&before)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("now killed: refund: dropped the call of turn 1, `lookup_order`"),
+        "{}",
+        stdout(&out)
+    );
+    // A mutation run is compared with a mutation run only.
+    let out = bin()
+        .arg("diff")
+        .arg(&before)
+        .arg(&strong)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("with another one"),
+        "{}",
+        stderr(&out)
+    );
+    // The page: the score, and each survivor with the checks that let it through.
+    let page = std::fs::read_to_string(dir.join("after.html")).expect("page");
+    assert!(page.contains("<h1>Mutation score</h1>"), "{page}");
+    assert!(
+        page.contains(
+            "<span class=\"badge error\">survived</span> <code>dropped the call of turn 1, \
+             `lookup_order`</code> — no check reads it"
+        ),
+        "{page}"
+    );
+    assert!(!page.contains("<script"), "nothing to run");
 }

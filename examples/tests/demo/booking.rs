@@ -35,7 +35,8 @@ agent_test! {
     /// email from the context.
     scenario book_the_cheapest_hotel {
         user "Show me hotels in Madrid" {
-            expect tool("search_hotels").arg("city", "Madrid");
+            expect tool("search_hotels").arg("city", "Madrid").times(1).succeeded();
+            expect reply().contains("Sol Hostel (H-202, €48/night)");
         }
         user "Book the cheapest one from 2026-12-01 for 3 nights" {
             expect tool("create_booking")
@@ -43,8 +44,10 @@ agent_test! {
                 .arg("check_in", "2026-12-01")
                 .arg("nights", 3)
                 .arg("email", "ana@example.com")
-                .forbid_arg("payment_card");
-            expect reply().matches(r"booking reference is BK-\d{4}");
+                .forbid_arg("payment_card")
+                .result_at("check_in", "2026-12-01")
+                .succeeded();
+            expect reply().matches(r"booking reference is BK-\d{4} \(total €144\)");
         }
         // After the turns: checks on the whole conversation.
         expect tool_sequence(["search_hotels", "create_booking"]);
@@ -57,8 +60,12 @@ agent_test! {
     /// Two searches in one conversation: counts, every-call constraints and the whole
     /// conversation's text.
     scenario comparing_two_cities {
-        user "Any hotels in Lisbon?";
+        user "Any hotels in Lisbon?" {
+            expect tool("search_hotels").arg("city", "Lisbon").times(1).succeeded();
+            expect reply().contains("Casa Azul (H-101, €95/night)");
+        }
         user "What about Madrid?" {
+            expect tool("search_hotels").arg("city", "Madrid").times(1).succeeded();
             expect reply().matches("in madrid").case_insensitive();
             expect reply().ends_with("Which one should I book?").trimmed();
         }

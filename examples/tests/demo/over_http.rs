@@ -32,15 +32,19 @@ agent_test! {
             expect http_status(200);
             expect no_tools();
             expect field("session_id").is(regex(r"^s-\d+$"));
+            expect reply().contains("order number");
         }
         user "Order number is ORD-9921" {
-            expect tool("lookup_order").arg("order_id", "ORD-9921");
+            expect tool("lookup_order").arg("order_id", "ORD-9921").times(1).succeeded();
             expect field("state").is("awaiting_confirmation");
+            expect reply().matches(r"charged twice.*refund the duplicate charge of €42\.50");
         }
         user "Yes, please process the refund" {
             expect tool("process_refund")
-                .args(json!({"order_id": "ORD-9921", "amount": 42.5, "reason": "duplicate_charge"}));
-            expect reply().matches(r"refund RF-\d+ of €42\.50");
+                .args(json!({"order_id": "ORD-9921", "amount": 42.5, "reason": "duplicate_charge"}))
+                .times(1)
+                .succeeded();
+            expect reply().matches(r"refund RF-\d+ of €42\.50 .*Expect it within 5-7 business days");
         }
         expect http_success();
         expect tool_sequence(["lookup_order", "process_refund"]);
@@ -50,11 +54,18 @@ agent_test! {
 
     /// Context variables travel in the request body: the booking uses the customer's email.
     scenario booking_over_http_uses_the_context {
-        user "Show me hotels in Madrid";
+        user "Show me hotels in Madrid" {
+            expect tool("search_hotels").arg("city", "Madrid").times(1).succeeded();
+            expect reply().matches(r"Sol Hostel \(H-202, €48/night\).*Which one should I book\?");
+        }
         user "Book the cheapest one from 2026-12-01 for 3 nights" {
             expect tool("create_booking")
                 .arg("hotel_id", "H-202")
-                .arg("email", "ana@example.com");
+                .arg("email", "ana@example.com")
+                .arg("nights", 3)
+                .times(1)
+                .succeeded();
+            expect reply().matches(r"reference is BK-\d{4} \(total €144\)");
             expect schema(json!({
                 "type": "object",
                 "required": ["reply", "session_id", "tool_calls"],
@@ -69,6 +80,7 @@ agent_test! {
         user custom_body(json!({"text": "the wrong field"})) {
             expect http_status(400);
             expect field("error").is(contains("message"));
+            expect reply().equals("expected a string `message`");
             expect no_tools();
         }
     }

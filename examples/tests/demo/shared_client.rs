@@ -8,6 +8,7 @@
 
 use std::sync::LazyLock;
 
+use agent_test::check::{TextCheck, ToolCheck};
 use agent_test::prelude::*;
 use agent_test_examples::background;
 use axum::routing::post;
@@ -31,6 +32,17 @@ fn slow_service() -> String {
     URL.clone()
 }
 
+/// What every turn must show: the service's answer ...
+fn pong() -> TextCheck {
+    reply().equals("pong")
+}
+
+/// ... and exactly one successful call of its tool (checked turn by turn, so that a call
+/// dropped, repeated, failed or moved to another turn is noticed).
+fn pinged() -> ToolCheck {
+    tool("ping").times(1).succeeded()
+}
+
 /// The agent, built once for the whole test binary: its clones share one client.
 static SHARED: LazyLock<HttpAgent> = LazyLock::new(|| {
     HttpAgent::post(slow_service())
@@ -42,36 +54,227 @@ static SHARED: LazyLock<HttpAgent> = LazyLock::new(|| {
 agent_test! {
     agent = SHARED.clone();
 
-    scenario shared_client_01 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_02 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_03 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_04 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_05 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_06 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_07 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_08 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_09 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_10 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_11 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_12 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_13 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_14 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_15 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_16 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_17 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_18 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_19 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_20 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_21 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_22 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_23 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_24 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_25 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_26 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_27 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_28 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_29 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_30 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_31 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
-    scenario shared_client_32 { user "ping"; user "ping"; user "ping"; user "ping" { expect http_status(200); expect tool("ping"); } }
+    scenario shared_client_01 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_02 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_03 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_04 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_05 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_06 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_07 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_08 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_09 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_10 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_11 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_12 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_13 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_14 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_15 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_16 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_17 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_18 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_19 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_20 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_21 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_22 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_23 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_24 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_25 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_26 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_27 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_28 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_29 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_30 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_31 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
+
+    scenario shared_client_32 {
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect pong(); expect pinged(); }
+        user "ping" { expect http_status(200); expect pong(); expect pinged(); }
+    }
 }

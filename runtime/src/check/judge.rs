@@ -266,6 +266,11 @@ impl JudgeCheck {
     }
 
     /// What the judge is asked for this check in this scope, or why it cannot be asked.
+    /// The score a pass needs.
+    pub(crate) fn threshold_of(&self) -> f64 {
+        self.threshold
+    }
+
     pub(crate) fn item(&self, cx: &EvalContext<'_>) -> Result<JudgeItem, Box<Outcome>> {
         if cx.turns().is_empty() {
             return Err(Box::new(Outcome::error("no turn ran")));

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::attempt::{after_requests, replay_miss};
+use super::attempt::after_requests;
 use super::cache::Cache;
 use super::prompt::PROMPT_VERSION;
 use super::{Judge, JudgeMode, JudgePrompt, JudgeUsage};
@@ -95,7 +95,7 @@ impl Judge {
                 Ok(None) => {}
                 Err(bad) if mode == JudgeMode::Replay => {
                     return (
-                        Err(replay_miss(&bad.described("answer"), "the model")),
+                        Err(self.replay_miss(&bad.described("answer"), "the model")),
                         usage,
                         notes,
                     );
@@ -105,7 +105,7 @@ impl Judge {
         }
         if mode == JudgeMode::Replay {
             return (
-                Err(replay_miss("no cached answer", "the model")),
+                Err(self.replay_miss("no cached answer", "the model")),
                 usage,
                 notes,
             );

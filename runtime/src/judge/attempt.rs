@@ -149,12 +149,23 @@ impl Judge {
     }
 }
 
-/// Why `what` cannot be had in replay mode: it is not cached and `whom` may not be asked.
-pub(super) fn replay_miss(what: &str, whom: &str) -> String {
-    format!(
-        "{what}, and {}=replay forbids asking {whom}: run once with a live judge to record it",
-        super::JUDGE_MODE_ENV
-    )
+/// What a replay finds when a check's verdict is not cached: the start of its reason, which
+/// mutation runs read as "the judge has not seen this" (not as a broken cache entry).
+pub(crate) const NO_CACHED_VERDICT: &str = "no cached verdict for this check";
+
+impl Judge {
+    /// Why `what` cannot be had in replay mode: it is not cached and `whom` may not be asked.
+    pub(super) fn replay_miss(&self, what: &str, whom: &str) -> String {
+        if self.cache_only {
+            format!("{what}, and this judge reads only its cache: {whom} is not asked")
+        } else {
+            format!(
+                "{what}, and {}=replay forbids asking {whom}: run once with a live judge to \
+                 record it",
+                super::JUDGE_MODE_ENV
+            )
+        }
+    }
 }
 
 /// The last error, with how many requests were made (none: a judge found unreachable

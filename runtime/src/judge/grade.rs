@@ -1,7 +1,7 @@
 //! Grading a run: collect the judge checks' items, answer them from the cache or in one
 //! request, with retries, and hand the grades to evaluation.
 
-use super::attempt::{after_requests, replay_miss};
+use super::attempt::{NO_CACHED_VERDICT, after_requests};
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
@@ -362,7 +362,7 @@ impl Judge {
             })
             .collect();
         let mut notes = Vec::new();
-        read_cache(&mut slots, &cache, &model, mode, &mut usage, &mut notes);
+        self.read_cache(&mut slots, &cache, mode, &mut usage, &mut notes);
         let mut unwritten: (Option<String>, usize) = (None, 0);
         let mut retry_after = None;
         for attempt in 0..=limits.retries {
@@ -433,37 +433,38 @@ impl Judge {
     }
 }
 
-/// Fills the slots the cache answers. In replay mode every other slot is an error (a miss), and
-/// a bad entry too: it is read as strictly as a live answer, never a pass.
-fn read_cache(
-    slots: &mut [Slot<'_>],
-    cache: &Cache,
-    model: &str,
-    mode: JudgeMode,
-    usage: &mut JudgeUsage,
-    notes: &mut Vec<String>,
-) {
-    if mode.reads_cache() {
-        for slot in slots.iter_mut() {
-            match cache.get(&slot.key, model) {
-                Ok(Some(j)) => {
-                    slot.grade = Some(Ok(j));
-                    usage.cached += 1;
+impl Judge {
+    /// Fills the slots the cache answers. In replay mode every other slot is an error (a
+    /// miss), and a bad entry too: it is read as strictly as a live answer, never a pass.
+    fn read_cache(
+        &self,
+        slots: &mut [Slot<'_>],
+        cache: &Cache,
+        mode: JudgeMode,
+        usage: &mut JudgeUsage,
+        notes: &mut Vec<String>,
+    ) {
+        let model = self.model_id();
+        if mode.reads_cache() {
+            for slot in slots.iter_mut() {
+                match cache.get(&slot.key, &model) {
+                    Ok(Some(j)) => {
+                        slot.grade = Some(Ok(j));
+                        usage.cached += 1;
+                    }
+                    Ok(None) => {}
+                    Err(bad) if mode == JudgeMode::Replay => {
+                        let why = self.replay_miss(&bad.described("verdict"), "the judge");
+                        slot.grade = Some(Err(why));
+                    }
+                    Err(bad) => notes.push(bad.note()),
                 }
-                Ok(None) => {}
-                Err(bad) if mode == JudgeMode::Replay => {
-                    slot.grade = Some(Err(replay_miss(&bad.described("verdict"), "the judge")));
-                }
-                Err(bad) => notes.push(bad.note()),
             }
         }
-    }
-    if mode == JudgeMode::Replay {
-        for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
-            slot.grade = Some(Err(replay_miss(
-                "no cached verdict for this check",
-                "the judge",
-            )));
+        if mode == JudgeMode::Replay {
+            for slot in slots.iter_mut().filter(|s| s.grade.is_none()) {
+                slot.grade = Some(Err(self.replay_miss(NO_CACHED_VERDICT, "the judge")));
+            }
         }
     }
 }

@@ -30,9 +30,11 @@ mod anthropic;
 mod ask;
 mod attempt;
 mod cache;
+pub mod calibrate;
 #[cfg(feature = "http")]
 mod endpoint;
 mod grade;
+mod labels;
 mod llm;
 #[cfg(feature = "http")]
 mod openai;
@@ -49,6 +51,7 @@ pub use crate::model::judge_usage::JudgeUsage;
 pub use crate::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
+pub(crate) use attempt::NO_CACHED_VERDICT;
 pub(crate) use grade::{evaluate_judged, needs_judge};
 pub use llm::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
@@ -129,6 +132,8 @@ pub struct Judge {
     /// Set in code; else the environment's, else [`DEFAULT_TIMEOUT`].
     timeout: Option<Duration>,
     price: Option<(f64, f64)>,
+    /// Only the cache is read, whatever the mode and the environment say.
+    cache_only: bool,
     /// Failures to reach a model that has no endpoint to share them by (shared by clones).
     reachability: Arc<attempt::Reachability>,
 }
@@ -165,6 +170,7 @@ impl Judge {
             backoff: Duration::from_millis(500),
             timeout: None,
             price: None,
+            cache_only: false,
             reachability: Arc::default(),
         }
     }
@@ -250,10 +256,44 @@ impl Judge {
         self
     }
 
+    /// Makes the judge answer from its cache only, whatever its mode and
+    /// `AGENT_TEST_JUDGE_MODE` say: a check it has not graded before is an error verdict
+    /// ("no cached verdict for this check, and this judge reads only its cache"), and
+    /// nothing goes over the network. What mutation runs use, so that a mutant never costs a
+    /// request unless asked.
+    ///
+    /// ```
+    /// # #[cfg(feature = "http")] {
+    /// use agent_test::judge::Judge;
+    /// let judge = Judge::openai("gpt-4o-mini").cache_only();
+    /// # let _ = judge;
+    /// # }
+    /// ```
+    pub fn cache_only(mut self) -> Self {
+        self.cache_only = true;
+        self
+    }
+
+    /// A judge that only answers from the cache, for the model `model_id` (as a report's
+    /// `judge.model` names it): the verdicts a run of that model recorded, and nothing else
+    /// (see [`Judge::cache_only`]).
+    ///
+    /// ```
+    /// use agent_test::judge::Judge;
+    /// let judge = Judge::cached("openai:gpt-4o-mini-2024-07-18");
+    /// assert_eq!(judge.model_id(), "openai:gpt-4o-mini-2024-07-18");
+    /// ```
+    pub fn cached(model_id: impl Into<String>) -> Self {
+        Judge::new(CachedOnly(model_id.into())).cache_only()
+    }
+
     /// The mode in effect: the environment's, else the configured one.
     /// A value of `AGENT_TEST_JUDGE_MODE` that is not a mode is an error, not a silent fallback
     /// to live grading: a typo in CI must not start spending money.
     fn effective_mode(&self) -> Result<JudgeMode, String> {
+        if self.cache_only {
+            return Ok(JudgeMode::Replay);
+        }
         match std::env::var(JUDGE_MODE_ENV) {
             Ok(m) if !m.trim().is_empty() => JudgeMode::from_name(&m).ok_or_else(|| {
                 format!("{JUDGE_MODE_ENV}=`{m}` is not one of live, replay, refresh, off")
@@ -313,6 +353,22 @@ fn env_value<T>(
     }
 }
 
+/// The model of [`Judge::cached`]: it has an id for the cache keys and is never asked.
+struct CachedOnly(String);
+
+impl JudgeModel for CachedOnly {
+    fn id(&self) -> String {
+        self.0.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        _: &'a JudgePrompt,
+    ) -> crate::agent::BoxFuture<'a, Result<Completion, ModelError>> {
+        Box::pin(async { Err(ModelError::fatal("this judge answers from its cache only")) })
+    }
+}
+
 impl fmt::Debug for Judge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Judge")
@@ -321,6 +377,7 @@ impl fmt::Debug for Judge {
             .field("mode", &self.mode)
             .field("retries", &self.retries)
             .field("timeout", &self.timeout)
+            .field("cache_only", &self.cache_only)
             .finish()
     }
 }

@@ -11,6 +11,10 @@
 //! mutant is:
 //!
 //! - **killed** when some check fails on it that passed on the transcript;
+//! - **needs the judge** when no check fails but a judge check (or semantic matcher) would
+//!   grade something its judge has not graded before: mutants are graded from the judge's
+//!   cache only (see [`mutate_judged`]), so a mutant that changes what the judge reads is
+//!   counted apart rather than sent to a live judge, unless asked;
 //! - **errored** when no check fails but one that reads what it changed could not be
 //!   evaluated (a judge check with no judge): reported apart, not counted;
 //! - **equivalent** when it only blows a budget (tokens, latency, cost) the scenario does not
@@ -46,6 +50,7 @@ mod operators;
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Check, Expectation, Status};
+use crate::judge::Judge;
 use crate::model::{Part, Transcript, Verdict};
 
 /// What a mutant changed: which part of the transcript checks read.
@@ -131,6 +136,12 @@ pub enum Fate {
         /// The checks that could not be evaluated, each with its reason.
         by: Vec<String>,
     },
+    /// No check failed, and a judge check would grade what its judge has not graded before
+    /// (nothing cached for it): the labels of those checks.
+    NeedsJudge {
+        /// The checks the judge would have to grade.
+        by: Vec<String>,
+    },
 }
 
 /// One mutant's outcome.
@@ -186,6 +197,13 @@ impl Mutation {
         self.count(|f| matches!(f, Fate::Errored { .. }))
     }
 
+    /// Mutants only a live judge could decide (see [`Fate::NeedsJudge`]).
+    ///
+    /// See [`mutate_judged`].
+    pub fn needs_judge(&self) -> usize {
+        self.count(|f| matches!(f, Fate::NeedsJudge { .. }))
+    }
+
     /// killed / (killed + survived); `None` when no mutant was either (nothing was measured).
     ///
     /// See the [module](self) example.
@@ -198,43 +216,104 @@ impl Mutation {
 
 /// Makes the mutants of `transcript` and evaluates `expectations` on each. The transcript
 /// must pass them: mutants of a run that already fails measure nothing, and that is an error
-/// naming the checks that fail.
+/// naming the checks that fail. Judge checks are errors here (no judge): see
+/// [`mutate_judged`].
 ///
 /// See the [module](self) example.
 pub fn mutate(transcript: &Transcript, expectations: &[Expectation]) -> Result<Mutation, String> {
-    mutate_on(transcript, expectations, true)
+    mutate_on(&Run::new(transcript, expectations), true)
 }
 
-/// [`mutate`] of many runs at once, each a transcript with its scenario's checks: the runs are
-/// shared out among the cores (the way a suite is mutated: many small transcripts), and the
-/// results come back in their order.
+/// [`mutate`], with judge checks and semantic matchers graded by `judge` for repeat `repeat`
+/// (the index its cache keys carry; 0 for an unrepeated run). Give it a
+/// [`cache_only`](Judge::cache_only) judge — or [`Judge::cached`] with the model a report
+/// names — and a mutant whose judged material is unchanged reuses the run's verdicts, while
+/// one that changes it [needs the judge](Fate::NeedsJudge) and costs nothing; give it a live
+/// judge to have those graded too (one request per such mutant).
+///
+/// ```
+/// use agent_test::prelude::*;
+/// use agent_test::judge::Judge;
+/// use agent_test::model::{Call, Reply, Transcript, Turn};
+/// use agent_test::mutate::mutate_judged;
+/// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello there.")
+///     .call(Call::tool("greet", json!({}))), 5)]);
+/// let cached = Judge::cached("nobody").cache_dir(std::env::temp_dir().join("no-judge-cache"));
+/// let m = mutate_judged(&t, &[judge("is friendly").into_expectation()], &cached, 0).unwrap();
+/// // Nothing was cached: the mutants need the judge, and none counts as survived.
+/// assert!(m.needs_judge() > 0);
+/// assert_eq!(m.survived(), 0);
+/// ```
+pub fn mutate_judged(
+    transcript: &Transcript,
+    expectations: &[Expectation],
+    judge: &Judge,
+    repeat: usize,
+) -> Result<Mutation, String> {
+    mutate_on(
+        &Run::new(transcript, expectations).judged(judge, repeat),
+        true,
+    )
+}
+
+/// One run to mutate: a transcript, its scenario's checks and, for judge checks, the judge
+/// and the repeat index (see [`mutate_judged`]).
+///
+/// See [`mutate_many`].
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    transcript: &'a Transcript,
+    expectations: &'a [Expectation],
+    judge: Option<(&'a Judge, usize)>,
+}
+
+impl<'a> Run<'a> {
+    /// A run whose judge checks are errors (no judge).
+    ///
+    /// See [`mutate_many`].
+    pub fn new(transcript: &'a Transcript, expectations: &'a [Expectation]) -> Self {
+        Run {
+            transcript,
+            expectations,
+            judge: None,
+        }
+    }
+
+    /// The run's judge checks graded by `judge` for repeat `repeat` (see [`mutate_judged`]).
+    ///
+    /// See [`mutate_many`].
+    pub fn judged(mut self, judge: &'a Judge, repeat: usize) -> Self {
+        self.judge = Some((judge, repeat));
+        self
+    }
+}
+
+/// [`mutate`] of many runs at once: the runs are shared out among the cores (the way a suite
+/// is mutated: many small transcripts), and the results come back in their order.
 ///
 /// ```
 /// use agent_test::prelude::*;
 /// use agent_test::model::{Reply, Transcript, Turn};
-/// use agent_test::mutate::mutate_many;
+/// use agent_test::mutate::{Run, mutate_many};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello there. How can I help?"), 5)]);
-/// let checks = [reply().contains("Hello").into_expectation()];
-/// let all = mutate_many(&[(&t, &checks[..]), (&t, &[no_tools().into_expectation()][..])]);
+/// let (greets, quiet) = ([reply().contains("Hello").into_expectation()], [no_tools().into_expectation()]);
+/// let all = mutate_many(&[Run::new(&t, &greets), Run::new(&t, &quiet)]);
 /// assert_eq!(all.len(), 2);
 /// assert!(all[0].as_ref().unwrap().killed() > 0);
 /// ```
-pub fn mutate_many(runs: &[(&Transcript, &[Expectation])]) -> Vec<Result<Mutation, String>> {
+pub fn mutate_many(runs: &[Run<'_>]) -> Vec<Result<Mutation, String>> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let threads = cores.min(runs.len()).max(1);
     if threads == 1 {
-        return runs.iter().map(|(t, e)| mutate(t, e)).collect();
+        return runs.iter().map(|r| mutate_on(r, true)).collect();
     }
     let per_thread = runs.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let handles: Vec<_> = runs
             .chunks(per_thread)
             .map(|part| {
-                let handle = scope.spawn(|| {
-                    part.iter()
-                        .map(|(t, e)| mutate_on(t, e, false))
-                        .collect::<Vec<_>>()
-                });
+                let handle =
+                    scope.spawn(|| part.iter().map(|r| mutate_on(r, false)).collect::<Vec<_>>());
                 (part.len(), handle)
             })
             .collect();
@@ -252,19 +331,23 @@ pub fn mutate_many(runs: &[(&Transcript, &[Expectation])]) -> Vec<Result<Mutatio
     })
 }
 
-/// [`mutate`], its mutants evaluated on every core when `parallel`.
-fn mutate_on(
-    transcript: &Transcript,
-    expectations: &[Expectation],
-    parallel: bool,
-) -> Result<Mutation, String> {
+/// [`mutate`] of a run, its mutants evaluated on every core when `parallel`.
+fn mutate_on(run: &Run<'_>, parallel: bool) -> Result<Mutation, String> {
+    let expectations = run.expectations;
     let labels: Vec<String> = expectations
         .iter()
         .map(Expectation::display_label)
         .collect();
-    let evaluate =
-        |t: &Transcript| crate::evaluate::evaluate_with(t, expectations, None, Some(&labels));
-    let base = evaluate(transcript);
+    let judged = run.judge.filter(|_| {
+        expectations
+            .iter()
+            .any(|e| crate::judge::needs_judge(&e.check))
+    });
+    let evaluate = |t: &Transcript| match judged {
+        None => crate::evaluate::evaluate_with(t, expectations, None, Some(&labels)),
+        Some((judge, repeat)) => graded(judge, repeat, t, expectations, &labels),
+    };
+    let base = evaluate(run.transcript);
     let failing: Vec<&str> = base
         .iter()
         .filter(|v| v.fails_test() && v.status == Status::Fail)
@@ -276,7 +359,7 @@ fn mutate_on(
             failing.join("; ")
         ));
     }
-    let made = mutants(transcript);
+    let made = mutants(run.transcript);
     let outcome = |m: &Mutant| MutantOutcome {
         change: m.change.clone(),
         changed: m.changed,
@@ -288,6 +371,37 @@ fn mutate_on(
         made.iter().map(outcome).collect()
     };
     Ok(Mutation { mutants })
+}
+
+/// The verdicts of `expectations` on `t` with the judge's grades: on a runtime of this
+/// thread's own (the mutants are evaluated on plain threads).
+fn graded(
+    judge: &Judge,
+    repeat: usize,
+    t: &Transcript,
+    expectations: &[Expectation],
+    labels: &[String],
+) -> Vec<Verdict> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
+    match runtime {
+        Ok(rt) => {
+            rt.block_on(crate::judge::evaluate_judged(
+                Some(judge),
+                t,
+                expectations,
+                Some(labels),
+                repeat,
+            ))
+            .0
+        }
+        Err(e) => {
+            let why = format!("not graded: no runtime for the judge: {e}");
+            let unavailable = crate::model::judgement::Judgements::unavailable(&why);
+            crate::evaluate::evaluate_with(t, expectations, Some(&unavailable), Some(labels))
+        }
+    }
 }
 
 /// `f` of every mutant, in order, on every core: the mutants are split into one run of
@@ -327,7 +441,7 @@ fn in_parallel(made: &[Mutant], f: impl Fn(&Mutant) -> MutantOutcome + Sync) -> 
 }
 
 /// A mutant's fate from its verdicts against the transcript's: killed when a check fails that
-/// did not; else equivalent when it blew a budget no check reads; else errored when a check
+/// did not; else needing the judge when a judge check's verdict is not cached; else equivalent when it blew a budget no check reads; else errored when a check
 /// that reads what changed could not be evaluated (on the transcript too, maybe: then it
 /// measured nothing either way); else survived.
 fn fate(base: &[Verdict], now: &[Verdict], expectations: &[Expectation], changed: Changed) -> Fate {
@@ -339,6 +453,19 @@ fn fate(base: &[Verdict], now: &[Verdict], expectations: &[Expectation], changed
         .collect();
     if !killed.is_empty() {
         return Fate::Killed { by: killed };
+    }
+    let unseen: Vec<String> = expectations
+        .iter()
+        .zip(now)
+        .filter(|(e, v)| {
+            v.status == Status::Error
+                && crate::judge::needs_judge(&e.check)
+                && v.reason.contains(crate::judge::NO_CACHED_VERDICT)
+        })
+        .map(|(_, v)| v.label.clone())
+        .collect();
+    if !unseen.is_empty() {
+        return Fate::NeedsJudge { by: unseen };
     }
     let readers: Vec<&Verdict> = expectations
         .iter()

@@ -210,3 +210,96 @@ fn a_judge_check_without_a_judge_makes_errored_mutants() {
     assert_eq!(m.survived(), 0, "{m:#?}");
     assert!(m.errored() > 0);
 }
+
+/// A judge that passes a reply mentioning a refund and counts the requests it answers.
+struct Refunds(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl crate::judge::JudgeModel for Refunds {
+    fn id(&self) -> String {
+        "refunds".into()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        p: &'a crate::judge::JudgePrompt,
+    ) -> crate::agent::BoxFuture<'a, Result<crate::judge::Completion, crate::judge::ModelError>>
+    {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move {
+            let asked: serde_json::Value = serde_json::from_str(&p.user).unwrap_or_default();
+            let results: Vec<serde_json::Value> = asked["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    let text = c["material"]["text"].as_str().unwrap_or_default();
+                    let score = if text.contains("Refund") { 1.0 } else { 0.0 };
+                    json!({"id": c["id"], "score": score, "pass": score > 0.5, "reasoning": "r"})
+                })
+                .collect();
+            Ok(crate::judge::Completion {
+                text: json!({ "results": results }).to_string(),
+                usage: None,
+            })
+        })
+    }
+}
+
+#[test]
+fn judge_checks_are_graded_from_the_cache_and_unseen_mutants_need_the_judge() {
+    use std::sync::atomic::Ordering;
+    let dir = std::env::temp_dir().join(format!("agent-test-mutate-judge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let t = support();
+    // Graded on turn 1's reply (the conversation's final reply is turn 2's).
+    let mut check = crate::check::judge("confirms the refund").into_expectation();
+    check.scope = crate::model::Scope::Turn(0);
+    let checks = [check];
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let live = crate::judge::Judge::new(Refunds(asked.clone())).cache_dir(&dir);
+    // The run itself, graded live: its verdict is cached.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (verdicts, _, _) = runtime.block_on(crate::judge::evaluate_judged(
+        Some(&live),
+        &t,
+        &checks,
+        None,
+        0,
+    ));
+    assert_eq!(verdicts[0].status, Status::Pass, "{verdicts:?}");
+    let after_run = asked.load(Ordering::SeqCst);
+    // From the cache only, under the model the report names: nothing is asked. A mutant that
+    // leaves the judged reply alone reuses the run's verdict (and survives: the judge check
+    // does not read calls); one that changes it needs the judge.
+    let cached = crate::judge::Judge::cached("refunds").cache_dir(&dir);
+    let m = mutate_judged(&t, &checks, &cached, 0).unwrap();
+    assert_eq!(asked.load(Ordering::SeqCst), after_run, "no request");
+    assert!(matches!(
+        outcome(&m, "dropped the call of turn 1, `lookup_order`"),
+        Fate::Survived { .. }
+    ));
+    match outcome(&m, "emptied reply 1") {
+        Fate::NeedsJudge { by } => assert_eq!(by.len(), 1, "{by:?}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(m.needs_judge() > 0);
+    assert_eq!(m.killed(), 0);
+    // A live judge decides every mutant: emptying the first reply is noticed ...
+    let live_run = mutate_judged(&t, &checks, &live, 0).unwrap();
+    assert!(asked.load(Ordering::SeqCst) > after_run);
+    assert!(matches!(
+        outcome(&live_run, "emptied reply 1"),
+        Fate::Killed { .. }
+    ));
+    assert_eq!(live_run.needs_judge(), 0);
+    // ... and its verdicts are cached: the cache-only run now decides them too.
+    let again = mutate_judged(&t, &checks, &cached, 0).unwrap();
+    assert_eq!(again, live_run);
+    // Another repeat's verdicts are not this one's.
+    let other = mutate_judged(&t, &checks, &cached, 1).unwrap();
+    assert_eq!(other.survived(), 0, "{other:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

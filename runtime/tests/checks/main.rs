@@ -1,6 +1,7 @@
 //! Every check, passing and failing, with its failure details.
 
 mod agents;
+mod calibration;
 mod custom;
 mod dependencies;
 mod expressions;

@@ -12,14 +12,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("util", &["util"]),
     ("model", &["model"]),
     ("checks", &["compare", "matcher", "check"]),
-    ("evaluation", &["evaluate", "scenario", "mutate"]),
+    ("evaluation", &["evaluate", "scenario"]),
     (
         "edges",
         &[
             "agent", "trace", "judge", "cassette", "formats", "load", "request",
         ],
     ),
-    ("run and reports", &["run", "report"]),
+    ("run and reports", &["run", "report", "mutate"]),
     ("facade", &["lib"]),
 ];
 

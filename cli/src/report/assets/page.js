@@ -74,4 +74,64 @@
     scenarios.forEach(function (el) { el.open = false; });
   });
   fromPage();
+  labelling();
 })();
+
+// Labelling the judge: each graded judge verdict can be marked right or wrong; "Export labels"
+// writes the marked ones as the JSON lines `agent-test judge calibrate` reads (and offers
+// them as labels.jsonl). The human's label is the judge's verdict when marked right, the
+// other one when marked wrong.
+function labelling() {
+  "use strict";
+  var data = document.getElementById("labels-data");
+  var button = document.getElementById("export-labels");
+  var out = document.getElementById("labels-out");
+  var count = document.getElementById("marked");
+  if (!data || !button || !out) return;
+  var labels = JSON.parse(data.textContent);
+  var marks = {};
+  button.hidden = false;
+  function marked() {
+    return Object.keys(marks).filter(function (k) { return marks[k]; })
+      .sort(function (a, b) { return a - b; });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-candidate]"), function (box) {
+    var pair = box.querySelectorAll("button[data-mark]");
+    Array.prototype.forEach.call(pair, function (b) {
+      b.addEventListener("click", function () {
+        var i = box.dataset.candidate;
+        // A second click on the same mark takes it back.
+        marks[i] = marks[i] === b.dataset.mark ? "" : b.dataset.mark;
+        Array.prototype.forEach.call(pair, function (x) {
+          x.classList.toggle("active", marks[i] === x.dataset.mark);
+        });
+        if (count) count.textContent = String(marked().length);
+      });
+    });
+  });
+  button.addEventListener("click", function () {
+    var lines = marked().map(function (k) {
+      var c = labels.candidates[k];
+      var other = c.judge === "pass" ? "fail" : "pass";
+      return JSON.stringify({
+        id: c.id,
+        check: c.check,
+        scope: c.scope,
+        transcript: labels.transcripts[c.transcript],
+        label: marks[k] === "right" ? c.judge : other
+      });
+    });
+    out.value = lines.length ? lines.join("\n") + "\n" : "";
+    out.hidden = false;
+    try {
+      var link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([out.value], { type: "application/x-ndjson" }));
+      link.download = "labels.jsonl";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    } catch (e) {
+      // Without downloads (some file: pages), the lines are in the text box to copy.
+    }
+  });
+}

@@ -72,3 +72,47 @@ pub async fn serve(router: axum::Router) -> std::net::SocketAddr {
     });
     addr
 }
+
+/// A judge endpoint whose grades are known: a graded text ending in a number scores that
+/// number; otherwise one mentioning "refund" scores 1.0 and any other 0.1. A text containing
+/// "garbled" gets an answer that is not JSON. Counts its requests.
+pub async fn scripted_judge() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::routing::post;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    let router = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move |axum::Json(body): axum::Json<serde_json::Value>| {
+            seen.fetch_add(1, Ordering::SeqCst);
+            async move {
+                let content = body["messages"][1]["content"].as_str().unwrap_or("{}");
+                let user: serde_json::Value = serde_json::from_str(content).unwrap_or_default();
+                let checks = user["checks"].as_array().cloned().unwrap_or_default();
+                let mut garbled = false;
+                let results: Vec<serde_json::Value> = checks
+                    .iter()
+                    .map(|c| {
+                        let text = c["material"]["text"].as_str().unwrap_or_default();
+                        garbled |= text.contains("garbled");
+                        let score = text
+                            .rsplit(' ')
+                            .next()
+                            .and_then(|w| w.parse::<f64>().ok())
+                            .unwrap_or(if text.to_lowercase().contains("refund") { 1.0 } else { 0.1 });
+                        serde_json::json!({"id": c["id"], "score": score, "pass": score >= 0.5, "reasoning": format!("graded {score}")})
+                    })
+                    .collect();
+                let content = if garbled {
+                    "no JSON here".to_owned()
+                } else {
+                    serde_json::json!({ "results": results }).to_string()
+                };
+                axum::Json(serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}],
+                                  "usage": {"prompt_tokens": 100, "completion_tokens": 20}}))
+            }
+        }),
+    );
+    (format!("http://{}/v1", serve(router).await), count)
+}
