@@ -136,6 +136,8 @@ const REPORT_EXAMPLES: &str = "\
 EXAMPLES:
     cargo test; agent-test report                  # target/agent-test/report.html
     agent-test report --junit junit.xml --markdown \"$GITHUB_STEP_SUMMARY\"
+    agent-test report --github                     # failing checks annotated in the pull request
+    agent-test report --gitlab gl-code-quality-report.json
     agent-test eval --scenarios s/ --runs r/ --format json --output out.json; agent-test report out.json";
 
 const DIFF_EXAMPLES: &str = "\
@@ -308,6 +310,14 @@ pub(crate) struct ReportArgs {
     /// The page's title.
     #[arg(long, value_name = "TEXT", default_value = "agent-test report")]
     pub(crate) title: String,
+    /// Print GitHub Actions annotations on standard output: an error at the scenario's line for
+    /// each failing check, a warning for each failing warning and flaky check (ten of each
+    /// shown, as GitHub keeps). On by itself when $GITHUB_ACTIONS is `true`.
+    #[arg(long)]
+    pub(crate) github: bool,
+    /// Also write a GitLab code-quality report (JSON) of the failing and flaky checks.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gitlab: Option<PathBuf>,
 }
 
 /// A cassette mode, named.
@@ -398,6 +408,15 @@ pub(crate) struct DiffArgs {
     /// Also write the comparison as an HTML page.
     #[arg(long, value_name = "FILE")]
     pub(crate) html: Option<PathBuf>,
+    /// Write the comparison as one pull-request comment in Markdown (`-`: standard output,
+    /// instead of the text): regressions first, then improvements, within GitHub's 65,536
+    /// characters, starting with the marker `<!-- agent-test:diff -->` a CI step can find to
+    /// update its comment.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) comment: Option<PathBuf>,
+    /// Where the full report is, linked from the comment (e.g. the CI run's artifacts).
+    #[arg(long, value_name = "URL", requires = "comment")]
+    pub(crate) report_url: Option<String>,
 }
 
 /// The scenario files, and how to read them.

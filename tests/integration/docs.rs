@@ -423,3 +423,72 @@ fn seed_examples_load_with_their_checks() {
         "a MorganaBench example carries its recorded run"
     );
 }
+
+/// The workflow of docs/reports.md ("On the pull request") is valid YAML whose steps do what
+/// the text says: test the base branch and the pull request, annotate and summarise, keep the
+/// reports, write the comment, post or update it by the diff's marker, then fail on failures.
+#[test]
+fn the_pull_request_workflow_does_what_the_guide_says() {
+    let text = read(&root().join("docs/reports.md"));
+    let section = text
+        .split("## On the pull request")
+        .nth(1)
+        .expect("the section");
+    let block = blocks(section)
+        .into_iter()
+        .find(|b| b.lang == "yaml")
+        .expect("the workflow");
+    let workflow: serde_json::Value =
+        serde_saphyr::from_str(&block.text).unwrap_or_else(|e| panic!("not YAML: {e}"));
+    assert!(
+        workflow["on"]
+            .as_object()
+            .is_some_and(|on| on.contains_key("pull_request")),
+        "{workflow:#}"
+    );
+    assert_eq!(workflow["permissions"]["pull-requests"], "write");
+    let steps = workflow["jobs"]["agents"]["steps"]
+        .as_array()
+        .expect("steps");
+    let run = |s: &serde_json::Value| s["run"].as_str().unwrap_or_default().to_owned();
+    let position = |what: &dyn Fn(&serde_json::Value) -> bool| {
+        steps
+            .iter()
+            .position(what)
+            .unwrap_or_else(|| panic!("no such step in {steps:#?}"))
+    };
+    let base =
+        position(&|s| run(s).contains("AGENT_TEST_REPORT_DIR") && run(s).contains("cargo test"));
+    let test = position(&|s| run(s).trim() == "cargo test");
+    assert_eq!(steps[test]["continue-on-error"], true);
+    let report = position(&|s| run(s).contains("agent-test report --github"));
+    let upload = position(&|s| {
+        s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+    });
+    assert_eq!(steps[upload]["with"]["path"], "target/agent-test/");
+    let diff = position(&|s| {
+        run(s).contains("agent-test diff ../base-reports target/agent-test --comment comment.md")
+    });
+    let post = position(&|s| {
+        s["with"]["script"].as_str().is_some_and(|js| {
+            js.contains("'<!-- agent-test:diff -->'") && js.contains("updateComment")
+        })
+    });
+    let fail = position(&|s| s["if"] == "steps.test.outcome == 'failure'");
+    assert!(
+        base < test
+            && test < report
+            && report < upload
+            && upload < diff
+            && diff < post
+            && post < fail
+    );
+    for later in [report, upload, diff, post] {
+        assert_eq!(
+            steps[later]["if"], "always()",
+            "step {later} runs whatever the tests found"
+        );
+    }
+}

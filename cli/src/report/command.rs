@@ -52,6 +52,19 @@ pub(crate) fn report(args: &ReportArgs) -> ExitCode {
             return fail(&e);
         }
     }
+    let github = args.github || std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
+    if github || args.gitlab.is_some() {
+        let found = super::annotations::annotations(&collection.entries);
+        if github {
+            print!("{}", super::annotations::github(&found));
+        }
+        if let Some(path) = &args.gitlab {
+            let json = super::annotations::gitlab(&found).to_string();
+            if let Err(e) = write(path, json.as_bytes()) {
+                return fail(&e);
+            }
+        }
+    }
     let stats = super::Stats::of(&collection.entries);
     eprintln!(
         "agent-test: wrote {} ({} scenario{}: {} passed, {} failed)",
@@ -106,7 +119,20 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
         args.base.display().to_string(),
         args.new.display().to_string(),
     );
-    print!("{}", comparison.text(&b, &n));
+    let comment = args.comment.as_ref().map(|path| {
+        let text = super::comment::comment(&comparison, &b, &n, args.report_url.as_deref());
+        (path, text)
+    });
+    match &comment {
+        Some((path, text)) if path.as_os_str() == "-" => print!("{text}"),
+        Some((path, text)) => {
+            print!("{}", comparison.text(&b, &n));
+            if let Err(e) = write(path, text.as_bytes()) {
+                return fail(&e);
+            }
+        }
+        None => print!("{}", comparison.text(&b, &n)),
+    }
     if let Some(path) = &args.html
         && let Err(e) = write(path, comparison.html(&b, &n).as_bytes())
     {

@@ -38,7 +38,7 @@ pub(crate) enum Change {
 
 impl Change {
     /// Whether a check's change fails `diff`.
-    fn is_regression(self) -> bool {
+    pub(super) fn is_regression(self) -> bool {
         matches!(
             self,
             Change::NewlyFailing | Change::Worse | Change::AddedFailing
@@ -49,11 +49,11 @@ impl Change {
     /// from the new run — what it checked was not measured there (a run cut short, a filter),
     /// so "no regression" would claim what nobody saw. (A check gone from a scenario that
     /// still ran is not one: the scenario was edited.)
-    fn is_scenario_regression(self) -> bool {
+    pub(super) fn is_scenario_regression(self) -> bool {
         self.is_regression() || self == Change::Removed
     }
 
-    fn words(self) -> &'static str {
+    pub(super) fn words(self) -> &'static str {
         match self {
             Change::NewlyFailing => "newly failing",
             Change::Worse => "passes less often",
@@ -67,7 +67,7 @@ impl Change {
         }
     }
 
-    fn mark(self) -> &'static str {
+    pub(super) fn mark(self) -> &'static str {
         match self {
             Change::NewlyFailing | Change::AddedFailing | Change::StillFailing => "✗",
             Change::Worse => "↓",
@@ -103,7 +103,7 @@ pub(crate) struct ScenarioChange {
 impl ScenarioChange {
     /// `pass rate 0.90 (95% CI 0.74–0.97) → 0.60 (0.31–0.83); pass^3 0.72 → 0.21`, when the
     /// scenario was repeated in either run.
-    fn reliability_line(&self) -> Option<String> {
+    pub(super) fn reliability_line(&self) -> Option<String> {
         let (b, n) = &self.reliability;
         if b.is_none() && n.is_none() {
             return None;
@@ -234,7 +234,7 @@ impl Comparison {
         t
     }
 
-    fn tally(&self) -> String {
+    pub(super) fn tally(&self) -> String {
         let parts: Vec<String> = [
             Change::NewlyFailing,
             Change::Worse,
@@ -260,7 +260,7 @@ impl Comparison {
     }
 
     /// Latency, tokens and the judge's cost, before and after.
-    fn figures(&self) -> Vec<String> {
+    pub(super) fn figures(&self) -> Vec<String> {
         let (b, n) = (&self.base, &self.new);
         let mut out = Vec::new();
         if let (Some(x), Some(y)) = (b.latency(0.5), n.latency(0.5)) {
@@ -522,7 +522,7 @@ fn rate_change(x: f64, y: f64) -> Change {
     }
 }
 
-fn shown(rate: Option<f64>) -> String {
+pub(super) fn shown(rate: Option<f64>) -> String {
     match rate {
         None => "—".to_owned(),
         Some(r) if r >= 1.0 => "passed".to_owned(),
@@ -531,7 +531,7 @@ fn shown(rate: Option<f64>) -> String {
     }
 }
 
-fn rate(r: Option<f64>) -> String {
+pub(super) fn rate(r: Option<f64>) -> String {
     r.map_or("—".to_owned(), |r| format!("{r:.1}%"))
 }
 

@@ -7,7 +7,9 @@
 //! `agent-test eval` / `run` (`{"runs": [...]}`). Directories are searched recursively; the
 //! judge's cache (`judge-cache/`) is not a report and is passed over.
 
+mod annotations;
 mod command;
+mod comment;
 mod compare;
 pub(crate) mod html;
 mod labels;

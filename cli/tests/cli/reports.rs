@@ -339,3 +339,209 @@ fn diff_names_what_it_cannot_read_on_both_sides() {
     assert!(err.contains("not read: broken.json"), "{err}");
     assert!(err.contains("not read: garbled.json"), "{err}");
 }
+
+/// A repository: `.git`, a macro suite's source and a data file under `examples/`, and the
+/// reports of their scenarios — a failing check and a warning of the macro suite's scenario at
+/// its line, a failing case of the data file (whose report names it relative to its crate),
+/// and a flaky check.
+fn repository_with_failures(name: &str) -> std::path::PathBuf {
+    let root = temp(name);
+    std::fs::create_dir_all(root.join(".git")).expect("dir");
+    std::fs::create_dir_all(root.join("examples/tests/cases")).expect("dir");
+    std::fs::write(root.join("examples/tests/support.rs"), "// the suite\n").expect("write");
+    std::fs::write(root.join("examples/tests/cases/refund.json"), "{}\n").expect("write");
+    let mut macro_suite = report_of("refund", "examples/tests/support.rs", &[true, false], 10, 5);
+    macro_suite.scenario.line = Some(12);
+    macro_suite.verdicts[1].reason = "expected it, line 1\nline 2: 100%, a,b".to_owned();
+    let mut warning = report_of("tone", "examples/tests/support.rs", &[false], 10, 5);
+    warning.scenario.line = Some(30);
+    warning.verdicts[0].severity = agent_test_runtime::check::Severity::Warning;
+    let mut data_file = report_of("refund case", "tests/cases/refund.json", &[false], 10, 5);
+    data_file.scenario.line = None;
+    let flaky = repeated(
+        report_of("greets", "examples/tests/support.rs", &[true], 10, 5),
+        5,
+        4,
+    );
+    write_all(
+        &root.join("target/agent-test"),
+        &[macro_suite, warning, data_file, flaky],
+    );
+    root
+}
+
+#[test]
+fn failing_checks_are_annotated_at_their_lines_for_github_and_gitlab() {
+    let root = repository_with_failures("annotations");
+    let out = bin()
+        .args([
+            "report",
+            "target/agent-test",
+            "--github",
+            "--gitlab",
+            "quality.json",
+        ])
+        .env_remove("GITHUB_ACTIONS")
+        .current_dir(&root)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    // The data file's path is found under the repository; a message's line ends, `%`, `:` and
+    // `,` in properties are escaped as GitHub's workflow commands require.
+    assert_eq!(
+        text(&out.stdout),
+        "::error file=examples/tests/support.rs,line=12,title=suite%3A%3Arefund::reply contains \"c1\": expected it, line 1%0Aline 2: 100%25, a,b\n\
+         ::error file=examples/tests/cases/refund.json,title=suite%3A%3Arefund case::reply contains \"c0\": reply does not contain \"c0\"\n\
+         ::warning file=examples/tests/support.rs,line=1,title=suite%3A%3Agreets::flaky: reply contains \"c0\" passed 4 of 5 runs\n\
+         ::warning file=examples/tests/support.rs,line=30,title=suite%3A%3Atone::reply contains \"c0\": reply does not contain \"c0\"\n"
+    );
+    let quality: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("quality.json")).expect("written"))
+            .expect("JSON");
+    let issues = quality.as_array().expect("an array");
+    assert_eq!(issues.len(), 4);
+    assert_eq!(
+        issues[1]["location"]["path"],
+        "examples/tests/cases/refund.json"
+    );
+    assert_eq!(issues[0]["location"]["lines"]["begin"], 12);
+    assert_eq!(issues[0]["severity"], "major");
+    assert_eq!(issues[3]["severity"], "minor");
+    assert_eq!(issues[0]["fingerprint"].as_str().expect("text").len(), 64);
+    // On GitHub Actions the annotations come by themselves.
+    let out = bin()
+        .args(["report", "target/agent-test"])
+        .env("GITHUB_ACTIONS", "true")
+        .current_dir(&root)
+        .output()
+        .expect("runs");
+    assert!(
+        text(&out.stdout).starts_with("::error file="),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_thousand_failures_make_ten_annotations() {
+    let root = temp("annotations-many");
+    std::fs::create_dir_all(root.join(".git")).expect("dir");
+    let reports: Vec<_> = (0..1000)
+        .map(|i| report_of(&format!("s{i:04}"), "tests/a.rs", &[false], 10, 5))
+        .collect();
+    write_all(&root.join("reports"), &reports);
+    let out = bin()
+        .args(["report", "reports", "--github"])
+        .current_dir(&root)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 10, "{stdout}");
+    assert!(lines.iter().all(|l| l.starts_with("::error ")), "{stdout}");
+    assert_eq!(
+        lines[9],
+        "::error title=agent-test::991 more errors not shown here (GitHub keeps 10 per step): see the job summary or the HTML report"
+    );
+}
+
+#[test]
+fn diff_writes_one_pull_request_comment_regressions_first() {
+    let dir = temp("comment");
+    write_all(
+        &dir.join("base"),
+        &[
+            report_of("refund", "tests/a.rs", &[true, true], 100, 50),
+            report_of("greeting", "tests/a.rs", &[false], 100, 50),
+        ],
+    );
+    write_all(
+        &dir.join("new"),
+        &[
+            report_of("refund", "tests/a.rs", &[true, false], 120, 60),
+            report_of("greeting", "tests/a.rs", &[true], 100, 50),
+        ],
+    );
+    let out = bin()
+        .arg("diff")
+        .arg(dir.join("base"))
+        .arg(dir.join("new"))
+        .args(["--comment", "-", "--report-url", "https://ci.example/run/7"])
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let comment = text(&out.stdout);
+    assert!(
+        comment.starts_with("<!-- agent-test:diff -->\n## agent-test: ❌ regression\n"),
+        "{comment}"
+    );
+    let regressed = comment.find("### Regressed (1)").expect("regressions");
+    let improved = comment.find("### Improved (1)").expect("improvements");
+    assert!(regressed < improved, "{comment}");
+    assert!(
+        comment.contains("- ✗ `suite::refund`: newly failing\n  - ✗ `reply contains \"c1\" [conversation]`: passed → failed\n"),
+        "{comment}"
+    );
+    assert!(
+        comment.contains("- ✓ `suite::greeting`: newly passing\n"),
+        "{comment}"
+    );
+    assert!(
+        comment.contains("| checks passed | 66.7% | 66.7% |"),
+        "{comment}"
+    );
+    assert!(
+        comment.contains("\n- turn latency p50: 100 ms → 100 ms"),
+        "{comment}"
+    );
+    assert!(
+        comment.ends_with("[The full report](https://ci.example/run/7)\n"),
+        "{comment}"
+    );
+}
+
+#[test]
+fn the_comment_fits_github_for_ten_thousand_scenarios() {
+    let dir = temp("comment-large");
+    let long = "x".repeat(200);
+    let many = |passes: bool| -> Vec<_> {
+        (0..10_000)
+            .map(|i| {
+                report_of(
+                    &format!("scenario_{i:05}_{long}"),
+                    "tests/a.rs",
+                    &[passes],
+                    10,
+                    5,
+                )
+            })
+            .collect()
+    };
+    write_all(&dir.join("base"), &many(true));
+    write_all(&dir.join("new"), &many(false));
+    let out = bin()
+        .arg("diff")
+        .arg(dir.join("base"))
+        .arg(dir.join("new"))
+        .arg("--comment")
+        .arg(dir.join("comment.md"))
+        .output()
+        .expect("runs");
+    assert_exit(&out, 1);
+    let comment = std::fs::read_to_string(dir.join("comment.md")).expect("written");
+    assert!(
+        comment.chars().count() <= 65_536,
+        "{} characters",
+        comment.chars().count()
+    );
+    assert!(comment.starts_with("<!-- agent-test:diff -->"));
+    assert!(comment.contains("### Regressed (10000)"), "counted whole");
+    let shown = comment.matches("\n- ✗ ").count();
+    assert!(shown > 50, "{shown} shown");
+    assert!(
+        comment.contains(&format!("…and {} more scenarios not shown", 10_000 - shown)),
+        "{}",
+        &comment[comment.len() - 300..]
+    );
+}

@@ -12,7 +12,7 @@ mod readme_2 {
     include!("readme_2.rs");
 }
 
-/// README.md, the block at line 290.
+/// README.md, the block at line 296.
 mod readme_3 {
     include!("readme_3.rs");
 }
