@@ -27,6 +27,8 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> T
     };
     out.extend(suite_item(suite, &suite_fn, diag));
     out.extend(runtime_item(suite, &runtime_fn));
+    out.extend(crate::tag_filter::tracked());
+    let filter = Filter::of(suite);
     let mut names: Vec<String> = Vec::new();
     for s in &suite.scenarios {
         // A duplicate (reported by `validate`) gets a test name of its own, so rustc does not
@@ -39,9 +41,25 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> T
         }
         let ident = Ident::new(&name, s.name.span());
         names.push(name);
-        out.extend(scenario_item(s, &ident, &suite_fn, &runtime_fn));
+        // A scenario the user ignores stays as they wrote it.
+        let own_ignore = s
+            .attrs
+            .iter()
+            .any(|a| a.to_string().starts_with("# [ignore"));
+        let ignore = if own_ignore {
+            TokenStream::new()
+        } else {
+            filter.ignore(scenario_tags(s).as_deref())
+        };
+        out.extend(scenario_item(s, &ident, &suite_fn, &runtime_fn, &ignore));
     }
-    out.extend(crate::files::expand(suite, &suite_fn, &runtime_fn, diag));
+    out.extend(crate::files::expand(
+        suite,
+        &suite_fn,
+        &runtime_fn,
+        &filter,
+        diag,
+    ));
     out
 }
 
@@ -150,11 +168,60 @@ fn context_parts(e: &ContextEntry) -> (Literal, proc_macro2::Group) {
     (key, e.value.braced())
 }
 
+/// `AGENT_TEST_TAGS` as it applies to this suite: the tags asked for, and the suite's own
+/// tags (`None` when computed), which come before every scenario's.
+pub(crate) struct Filter {
+    wanted: Vec<String>,
+    suite_tags: Option<Vec<String>>,
+}
+
+impl Filter {
+    fn of(suite: &SuiteAst) -> Self {
+        let mut suite_tags = Some(Vec::new());
+        for s in suite.settings.iter().filter(|s| s.name == "tags") {
+            suite_tags = suite_tags
+                .zip(crate::tag_filter::literal_tags(&s.value.tokens))
+                .map(|(mut all, more)| {
+                    all.extend(more);
+                    all
+                });
+        }
+        Filter {
+            wanted: crate::tag_filter::wanted(),
+            suite_tags,
+        }
+    }
+
+    /// The `#[ignore]` of a scenario with its own `tags` (`None`: computed), if filtered out.
+    pub(crate) fn ignore(&self, own: Option<&[String]>) -> TokenStream {
+        let all = self
+            .suite_tags
+            .as_ref()
+            .zip(own)
+            .map(|(suite, own)| suite.iter().chain(own).cloned().collect::<Vec<String>>());
+        crate::tag_filter::ignore(all.as_deref(), &self.wanted)
+    }
+}
+
+/// A scenario's own tags written as literals (none written: none); `None` when computed.
+fn scenario_tags(s: &ScenarioAst) -> Option<Vec<String>> {
+    let mut tags = Vec::new();
+    for stmt in &s.body {
+        if let Stmt::Setting { name, value } = stmt
+            && name == "tags"
+        {
+            tags.extend(crate::tag_filter::literal_tags(&value.tokens)?);
+        }
+    }
+    Some(tags)
+}
+
 fn scenario_item(
     s: &ScenarioAst,
     name: &Ident,
     suite_fn: &Ident,
     runtime_fn: &Ident,
+    ignore: &TokenStream,
 ) -> TokenStream {
     let docs = &s.docs;
     let attrs = &s.attrs;
@@ -192,6 +259,7 @@ fn scenario_item(
     quote! {
         #(#docs)*
         #[test]
+        #ignore
         #(#attrs)*
         #[allow(unused_braces, unexpected_cfgs)]
         fn #name() {

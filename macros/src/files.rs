@@ -26,6 +26,7 @@ pub(crate) fn expand(
     suite: &SuiteAst,
     _suite_fn: &Ident,
     _runtime_fn: &Ident,
+    _filter: &crate::expand::Filter,
     diag: &mut Diagnostics,
 ) -> TokenStream {
     for f in &suite.files {
@@ -43,6 +44,7 @@ pub(crate) fn expand(
     suite: &SuiteAst,
     suite_fn: &Ident,
     runtime_fn: &Ident,
+    filter: &crate::expand::Filter,
     diag: &mut Diagnostics,
 ) -> TokenStream {
     if suite.files.is_empty() {
@@ -57,6 +59,7 @@ pub(crate) fn expand(
     let mut tests = FileTests {
         suite_fn,
         runtime_fn,
+        filter,
         root: &root,
         has_agent: suite.settings.iter().any(|s| s.name == "agent"),
         taken: suite.scenarios.iter().map(|s| s.name.to_string()).collect(),
@@ -116,6 +119,8 @@ fn matched_paths(entry: &FilesAst, root: &Path, diag: &mut Diagnostics) -> Optio
 struct FileTests<'a> {
     suite_fn: &'a Ident,
     runtime_fn: &'a Ident,
+    /// `AGENT_TEST_TAGS`: a case none of whose tags is asked for is ignored.
+    filter: &'a crate::expand::Filter,
     root: &'a Path,
     has_agent: bool,
     taken: HashSet<String>,
@@ -191,7 +196,8 @@ impl FileTests<'_> {
                     .as_deref()
                     .map_or_else(String::new, |d| format!(": {d}"))
             );
-            self.case_test(entry, &cases_static, i, &name, &doc);
+            let ignore = self.filter.ignore(Some(&case.scenario.tags));
+            self.case_test(entry, &cases_static, i, &name, &doc, &ignore);
         }
     }
 
@@ -214,6 +220,7 @@ impl FileTests<'_> {
         index: usize,
         name: &Ident,
         doc: &str,
+        ignore: &TokenStream,
     ) {
         let suite_fn = self.suite_fn;
         let runtime_fn = self.runtime_fn;
@@ -231,6 +238,7 @@ impl FileTests<'_> {
         self.out.extend(quote! {
             #[doc = #doc]
             #[test]
+            #ignore
             fn #name() {
                 #call;
             }

@@ -25,6 +25,7 @@ mod keywords;
 mod literals;
 mod source_text;
 mod syntax;
+mod tag_filter;
 mod tools;
 mod validate;
 mod validate_settings;
@@ -94,7 +95,7 @@ use proc_macro2::TokenStream;
 /// | `min_pass_rate = (<rate>, <confidence>);` | the repeated runs pass only if their pass rate is at least `rate` with that confidence (the lower bound of its Wilson interval; `min_pass_rate = 0.9;` is at 95 %) — [repeats](#repeats); suite or scenario level |
 /// | `prices = <Prices>;` | the price table giving each turn its cost, shown in the reports and budgeted by `expect cost().at_most_usd(x);` (`Prices::from_file("prices.json")`, `Prices::new().model(..)`, or the dated `Prices::builtin()`; suite or scenario level) |
 /// | `runtime = <RuntimeFlavor>;` | the tokio runtime a test runs on: one shared by every scenario of the test binary by default (a client built once in a `LazyLock` works in all of them), `RuntimeFlavor::current_thread()` for a runtime of the test's own (as `#[tokio::test]`), `RuntimeFlavor::multi_thread(n)` for an agent that calls `block_in_place` or needs parallelism (suite or scenario level; a test attribute such as `#[tokio::test]` on a scenario is an error saying so) |
-/// | `tags = ["billing", "slow"];` | tags shown in the reports, with a filter in the HTML page `agent-test report` writes (scenarios read from data files are picked by tag with `agent-test run --tag`) (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
+/// | `tags = ["billing", "slow"];` | tags shown in the reports, with a filter in the HTML page `agent-test report` writes (`AGENT_TEST_TAGS=smoke cargo test` runs only the scenarios tagged `smoke`, listing the others as ignored; `agent-test run --tag` for data files) (anything `IntoIterator` of strings; each tag one word, listed once; suite or scenario level — the suite's come first) |
 /// | `tools = "tools.json";` | the agent's tools as it declares them to its model (OpenAI's tools list, Anthropic's or MCP's), read at compile time from a file relative to the crate, or inline as `tools = json!([...]);` — see [declared tools](#declared-tools) (suite level) |
 /// | `tools { name: Type, ... }` | tools whose arguments are Rust types deriving `schemars::JsonSchema` (suite level) |
 /// | `context { KEY: <expr>, ... }` | context variables (any `Serialize` value), passed to the agent with every turn and usable in expressions; suite or scenario level (the scenario's win) |

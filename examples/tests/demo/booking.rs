@@ -9,6 +9,8 @@ agent_test! {
 
     /// A greeting needs no tools.
     scenario greeting_needs_no_tools {
+        // `AGENT_TEST_TAGS=smoke cargo test` runs the scenarios tagged `smoke` only.
+        tags = ["smoke"];
         user "Hi there!" {
             expect no_tools();
             // Literal comparisons are case-insensitive unless asked otherwise.
@@ -34,6 +36,7 @@ agent_test! {
     /// Booking "the cheapest one" after a search books the right hotel with the customer's
     /// email from the context.
     scenario book_the_cheapest_hotel {
+        tags = ["smoke", "booking"];
         user "Show me hotels in Madrid" {
             expect tool("search_hotels").arg("city", "Madrid").times(1).succeeded();
             expect reply().contains("Sol Hostel (H-202, €48/night)");

@@ -28,6 +28,7 @@ agent_test! {
     /// A three-turn refund, where only the server remembers the conversation: every turn
     /// sends just the new message and the session id.
     scenario refund_over_http_keeps_the_session {
+        tags = ["smoke"];
         user "I was charged twice for my last order" {
             expect http_status(200);
             expect no_tools();

@@ -21,6 +21,7 @@ fn __agent_test_suite_5c5041350eae7a82() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_5c5041350eae7a82() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn broken() {

@@ -18,6 +18,7 @@ fn __agent_test_suite_82e1942dd7f25184() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_82e1942dd7f25184() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn written_beside_the_files() {

@@ -15,7 +15,8 @@ fn __agent_test_suite_4a8c6029663c3ff2 () -> :: agent_test :: __private :: Suite
 #[doc (hidden)]
 #[cfg_attr (miri , unstable (feature = "agent_test_internals" , issue = "none"))]
 #[allow (dead_code , non_snake_case , unused_braces , unexpected_cfgs)]
-fn __agent_test_runtime_4a8c6029663c3ff2 () -> :: agent_test :: __private :: RuntimeFlavor { :: agent_test :: __private :: RuntimeFlavor :: shared () } #[test]
+fn __agent_test_runtime_4a8c6029663c3ff2 () -> :: agent_test :: __private :: RuntimeFlavor { :: agent_test :: __private :: RuntimeFlavor :: shared () } const _ : :: core :: option :: Option < & str > = :: core :: option_env ! ("AGENT_TEST_TAGS") ;
+#[test]
 #[allow (unused_braces , unexpected_cfgs)]
 fn typing () {
     :: agent_test :: __private :: test_scenario (

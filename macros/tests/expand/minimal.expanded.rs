@@ -16,6 +16,7 @@ fn __agent_test_suite_a9bc8acca21f39b1() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_a9bc8acca21f39b1() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn hello() {

@@ -16,6 +16,7 @@ fn __agent_test_suite_cb69f74661c76366() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_cb69f74661c76366() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 /// Every kind of statement a scenario takes.
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]

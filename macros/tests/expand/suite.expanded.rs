@@ -47,6 +47,7 @@ fn __agent_test_suite_1be99f68d75d2e45() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_1be99f68d75d2e45() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 /// Doc comments become the scenario's description,
 /// over several lines.
 #[test]

@@ -26,6 +26,7 @@ fn __agent_test_suite_1cef0dc827a5deeb() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_1cef0dc827a5deeb() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn search() {

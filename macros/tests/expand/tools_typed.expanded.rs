@@ -35,6 +35,7 @@ fn __agent_test_suite_691bb03f4c49c2b1() -> ::agent_test::__private::Suite {
 fn __agent_test_runtime_691bb03f4c49c2b1() -> ::agent_test::__private::RuntimeFlavor {
     ::agent_test::__private::RuntimeFlavor::shared()
 }
+const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
 #[test]
 #[allow(unused_braces, unexpected_cfgs)]
 fn typed() {

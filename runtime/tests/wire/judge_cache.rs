@@ -261,3 +261,79 @@ async fn cached_model_answers_are_validated_like_live_ones() {
         report.notes[0]
     );
 }
+
+/// Set in the processes the test below starts: where they write.
+const WRITER: &str = "AGENT_TEST_CONCURRENT_WRITER";
+
+/// One of the processes: grades and reports the same scenario ten times, rewriting the same
+/// judge cache entry and the same report file.
+async fn write_as_one_of_many(dir: &Path) {
+    let (url, _judge) = judge_server(vec![]).await;
+    for _ in 0..10 {
+        let grader = local(&url, dir.join("cache")).mode(JudgeMode::Refresh);
+        let agent = agent_fn(|_r| async { "Refund sent." });
+        let suite = Suite::new()
+            .agent(agent)
+            .judge(grader)
+            .report_dir_over_env(dir.join("reports"));
+        let mut run = ScenarioRun::new(suite, "shared");
+        run.user("Refund ORD-1").await;
+        run.expect_turn(judge("mentions refund"));
+        let report = run.report().await;
+        assert!(report.passed(), "{report:?}");
+    }
+}
+
+/// With a process per test (cargo nextest), or CI jobs sharing a directory, eight processes
+/// write the same judge cache entry and the same report at once: every file stays whole JSON
+/// (written aside and renamed), and no temporary file is left.
+#[tokio::test]
+async fn eight_processes_writing_one_cache_entry_and_one_report_leave_them_whole() {
+    if let Some(dir) = std::env::var_os(WRITER) {
+        write_as_one_of_many(Path::new(&dir)).await;
+        return;
+    }
+    let dir = cache("eight-writers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let exe = std::env::current_exe().expect("the test binary");
+    let test =
+        "judge_cache::eight_processes_writing_one_cache_entry_and_one_report_leave_them_whole";
+    let children: Vec<std::process::Child> = (0..8)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .args(["--exact", test, "--test-threads", "1"])
+                .env(WRITER, &dir)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("a writer starts")
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().expect("a writer ends").success());
+    }
+    let mut files = Vec::new();
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    walk(&dir, &mut files);
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".tmp")),
+        "temporary files left: {names:?}"
+    );
+    let (entries, reports): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        files.iter().partition(|f| f.starts_with(dir.join("cache")));
+    assert_eq!(entries.len(), 1, "{names:?}");
+    assert_eq!(reports.len(), 1, "{names:?}");
+    assert_eq!(read(entries[0])["judgement"]["score"], 1.0);
+    let report: Report = serde_json::from_value(read(reports[0])).expect("a whole report");
+    assert!(report.passed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
