@@ -110,3 +110,25 @@ fn morganabench_list_equality_is_refused_through_files() {
         )
     );
 }
+
+/// A case that carries its run (MorganaBench `outputs`) is priced with the suite's `prices`,
+/// as a live run is: its turns' costs say so (unknown here, and why — MorganaBench outputs
+/// hold no token usage), never left unpriced as if the suite had no table.
+#[tokio::test]
+async fn a_recorded_case_is_priced_with_the_suites_prices() {
+    use agent_test::report::prices::{Cost, Prices};
+    static RECORDED: FileCases = FileCases::new(
+        r#"{"inputs": {"messages": [{"role": "user", "content": "What's 2 + 2?"}]}, "expectations": {"assertions": [{"assert_that": "no_tool_called"}]}, "outputs": {"response": "4", "trace": []}}"#,
+        "cases/recorded.jsonl",
+    );
+    let case = RECORDED.get(0).expect("the case");
+    let unpriced = run_file_case(Suite::new(), case).await;
+    assert_eq!(unpriced.transcript.turns[0].cost, None);
+    let suite = Suite::new().prices(Prices::new().model("m", 1.0, 10.0).unnamed_as("m"));
+    let priced = run_file_case(suite, case).await;
+    assert!(priced.passed(), "{priced}");
+    match &priced.transcript.turns[0].cost {
+        Some(Cost::Unknown(why)) => assert!(why.contains("usage"), "{why}"),
+        other => panic!("not priced: {other:?}"),
+    }
+}

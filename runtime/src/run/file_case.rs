@@ -86,9 +86,14 @@ impl FileCases {
 pub async fn run_file_case(suite: Suite, case: &ImportedCase) -> Report {
     match &case.recording {
         Some(recording) => {
+            // Priced as a live run of the suite is: a cost budget reads the turns' costs.
+            let mut transcript = recording.transcript.clone();
+            if let Some(prices) = &suite.prices {
+                prices.apply(&mut transcript);
+            }
             case.scenario
                 .evaluator()
-                .evaluate_judged(recording.transcript.clone(), suite.judge_or_env().as_ref())
+                .evaluate_judged(transcript, suite.judge_or_env().as_ref())
                 .await
         }
         None => case.scenario.run(suite).await,
