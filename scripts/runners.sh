@@ -16,8 +16,10 @@ out=target/runners
 rm -rf "$out"
 mkdir -p "$out"
 junit=target/nextest/ci/junit.xml
+# `--workspace --test demo`: the workspace's features, so the build is the one `cargo test
+# --workspace` made (a `-p` build would compile the runtime again with fewer features).
 nextest() {
-    cargo nextest run --locked -p agent-test-examples --test demo --profile ci --no-fail-fast \
+    cargo nextest run --locked --workspace --test demo --profile ci --no-fail-fast \
         --no-tests=fail "$@"
 }
 
@@ -31,8 +33,8 @@ nextest --partition hash:2/2
 cp "$junit" "$out/part-2.xml"
 AGENT_TEST_TAGS=smoke nextest
 cp "$junit" "$out/smoke.xml"
-AGENT_TEST_TAGS=smoke cargo test --locked -p agent-test-examples --test demo >"$out/smoke-libtest.txt"
+AGENT_TEST_TAGS=smoke cargo test --locked --workspace --test demo >"$out/smoke-libtest.txt"
 # Back to the whole suite, so that the next build is not the filtered one.
-cargo test --locked -p agent-test-examples --test demo --no-run 2>/dev/null
+cargo test --locked --workspace --test demo --no-run 2>/dev/null
 
 python3 scripts/check_runners.py "$out"
