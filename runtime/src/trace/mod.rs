@@ -55,9 +55,16 @@ use crate::model::Transcript;
 #[cfg(feature = "otlp")]
 pub use otlp::{OtlpReceiver, Unclaimed};
 
-/// A trace format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// A trace format. Written in data (and read back) by its [name](TraceFormat::name), the one
+/// spelling the command line uses too.
+///
+/// ```
+/// use agent_test::trace::TraceFormat;
+/// assert_eq!(serde_json::to_value(TraceFormat::OpenAiChat).unwrap(), "openai-chat");
+/// let read: TraceFormat = serde_json::from_value(serde_json::json!("langchain")).unwrap();
+/// assert_eq!(read, TraceFormat::LangChain);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TraceFormat {
     /// OpenAI chat completions.
@@ -191,6 +198,25 @@ impl TraceFormat {
     }
 }
 
+impl Serialize for TraceFormat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for TraceFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        TraceFormat::from_name(&name).ok_or_else(|| {
+            let names: Vec<String> = FORMATS.iter().map(|e| format!("`{}`", e.name)).collect();
+            serde::de::Error::custom(format!(
+                "unknown trace format `{name}`, expected one of {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
 impl fmt::Display for TraceFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -320,6 +346,23 @@ pub(crate) fn final_text(data: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Data and the command line spell a format one way: its name.
+    #[test]
+    fn formats_are_written_and_read_by_their_names() {
+        for f in TraceFormat::ALL {
+            let written = serde_json::to_value(f).unwrap();
+            assert_eq!(written, f.name());
+            assert_eq!(serde_json::from_value::<TraceFormat>(written).unwrap(), f);
+        }
+        let err = serde_json::from_value::<TraceFormat>(serde_json::json!("open-ai-chat"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("unknown trace format `open-ai-chat`, expected one of `openinference`"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn every_format_has_one_line_in_the_table() {
