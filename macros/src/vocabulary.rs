@@ -1,7 +1,10 @@
 //! The runtime's functions and methods the macro reads by name, to check their literal
 //! arguments at compile time. Each list is tied to the runtime by a test
-//! (`tests/vocabulary.rs`): every name must be a public function of the runtime, so a renamed
-//! check cannot leave the macro checking nothing. The matcher words and the JSONPath nesting
+//! (`tests/vocabulary.rs`) in both directions: every name must be a public function of the
+//! runtime, so a renamed check cannot leave the macro checking nothing; and every public
+//! function of the runtime whose first argument is a regex, an expression or a query (by the
+//! parameter's name: `regex`/`pattern`, `expression`, `query`) must be in its list, so a new
+//! one cannot go unchecked at compile time. The matcher words and the JSONPath nesting
 //! limit are shared with the runtime's loaders through `agent_test_expr`.
 
 /// Functions and methods whose first argument is text.
@@ -44,8 +47,8 @@ pub(crate) const REGEX_TAKERS: &[&str] = &["matches", "not_matches", "regex"];
 /// Functions whose first argument is an expression (`TODAY()`, `DATE_ADD(..)`, ...).
 pub(crate) const EXPR_TAKERS: &[&str] = &["date", "expr"];
 
-/// Functions whose first argument is a JSONPath query.
-pub(crate) const JSONPATH_TAKERS: &[&str] = &["json_path"];
+/// Functions and methods whose first argument is a JSONPath query.
+pub(crate) const JSONPATH_TAKERS: &[&str] = &["json_path", "arg_json_path", "result_json_path"];
 
 /// Functions whose first argument is a JMESPath expression.
 pub(crate) const JMESPATH_TAKERS: &[&str] = &["jmespath"];

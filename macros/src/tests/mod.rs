@@ -547,6 +547,26 @@ fn expressions_are_checked_against_the_known_context() {
     );
 }
 
+/// A tool's arguments and results read by JSONPath: their queries are checked as
+/// `json_path`'s are (found by the vocabulary test's second direction).
+#[test]
+fn tool_json_path_queries_are_checked() {
+    let msgs = errors(
+        r#"agent = a(); scenario s {
+            user "hi" {
+                expect tool("t").arg_json_path("$.items[", "x");
+                expect tool("t").result_json_path("$..[", "y");
+                expect tool("t").arg_json_path("$.items[*].sku", "z");
+            }
+        }"#,
+    );
+    assert_eq!(msgs.len(), 2, "{msgs:#?}");
+    assert!(
+        msgs.iter().all(|m| m.starts_with("invalid JSONPath:")),
+        "{msgs:?}"
+    );
+}
+
 #[test]
 fn jsonpath_schema_and_regex_matcher_literals_are_checked() {
     let msgs = errors(

@@ -175,3 +175,71 @@ fn every_prelude_matcher_is_a_matcher_word() {
         );
     }
 }
+
+/// The runtime's public functions and methods whose first argument (after `self`) has one of
+/// `params` as its name, with the file they are in.
+fn takers_of(params: &[&str]) -> BTreeSet<(String, String)> {
+    let mut files = Vec::new();
+    read_tree(&runtime_src(), &mut files);
+    let mut out = BTreeSet::new();
+    for (file, text) in &files {
+        for rest in text.split("pub fn ").skip(1) {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let Some(args) = rest.split_once('(').map(|(_, a)| a) else {
+                continue;
+            };
+            let args = args
+                .trim_start()
+                .strip_prefix("mut self,")
+                .or_else(|| args.trim_start().strip_prefix("self,"))
+                .or_else(|| args.trim_start().strip_prefix("&self,"))
+                .unwrap_or(args);
+            let param: String = args
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // A string parameter only (`impl Into<String>`, `&str`): a `pattern: Regex` is
+            // compiled already.
+            let typed = args.trim_start().get(param.len()..).unwrap_or_default();
+            let text_typed =
+                typed.starts_with(": impl Into<String>") || typed.starts_with(": &str");
+            if params.contains(&param.as_str()) && text_typed {
+                out.insert((name, file.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The other direction: a function of the runtime taking a regex, an expression or a query as
+/// text is read by the macro, which checks its literal at compile time.
+#[test]
+fn every_runtime_function_taking_a_regex_an_expression_or_a_query_is_checked() {
+    let lists: [(&[&str], Vec<&str>, &str); 3] = [
+        (&["regex", "pattern"], REGEX_TAKERS.to_vec(), "REGEX_TAKERS"),
+        (
+            &["expression"],
+            EXPR_TAKERS.iter().chain(JMESPATH_TAKERS).copied().collect(),
+            "EXPR_TAKERS or JMESPATH_TAKERS",
+        ),
+        (&["query"], JSONPATH_TAKERS.to_vec(), "JSONPATH_TAKERS"),
+    ];
+    let mut unchecked = Vec::new();
+    for (params, list, name) in lists {
+        let found = takers_of(params);
+        assert!(
+            !found.is_empty(),
+            "no runtime function takes {params:?}: the scan is broken"
+        );
+        for (f, file) in found {
+            if !list.contains(&f.as_str()) {
+                unchecked.push(format!("`{f}` ({file}) is in no list: add it to {name}"));
+            }
+        }
+    }
+    assert!(unchecked.is_empty(), "{unchecked:#?}");
+}
