@@ -122,22 +122,5 @@ where
     Ok(unused)
 }
 
-/// Writes `bytes` to `path` whole: to a temporary file in the same directory, then renamed
-/// over it, so a reader (a replay, another run recording the same request) sees the old
-/// file or the new one, never a part.
 #[cfg(feature = "cassette")]
-pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    // Unique per process and write: proxies of several test binaries may share a directory.
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let n = WRITES.fetch_add(1, Ordering::Relaxed);
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
+pub(crate) use crate::util::dirs::write_whole;

@@ -180,17 +180,9 @@ impl Cache {
         self.write(key, &entry)
     }
 
+    /// Written whole (aside, then renamed): tests grade in parallel threads and processes.
     fn write(&self, key: &str, entry: &serde_json::Value) -> Result<(), String> {
-        let path = self.path(key);
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        // Unique per process, thread and write: tests grade in parallel threads.
-        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let tmp = dir.join(format!(".{key}.{}.{n}.tmp", std::process::id()));
-        std::fs::write(&tmp, serde_json::to_vec_pretty(entry).unwrap_or_default())
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let bytes = serde_json::to_vec_pretty(entry).unwrap_or_default();
+        crate::util::dirs::write_whole(&self.path(key), &bytes)
     }
 }

@@ -44,12 +44,8 @@ pub(crate) fn write_json(report: &mut Report, dir: Option<&ReportDir>) {
             serde_json::to_vec_pretty(&v)
         })
         .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-            }
-            std::fs::write(&path, bytes).map_err(|e| e.to_string())
-        });
+        // Whole or not at all: tests in other processes (nextest) and CI steps read them.
+        .and_then(|bytes| crate::util::dirs::write_whole(&path, &bytes));
     match result {
         Ok(()) => report.json_path = Some(path),
         Err(e) => report.notes.push(format!(

@@ -1,4 +1,5 @@
-//! Where agent-test writes its files: JSON reports, the judge's cache.
+//! Where agent-test writes its files (JSON reports, the judge's cache, cassettes), and how:
+//! whole, never half a file.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -70,4 +71,23 @@ fn target_dir() -> PathBuf {
         return dir;
     }
     PathBuf::from("target")
+}
+
+/// Writes `bytes` to `path` whole: to a temporary file in the same directory (named for this
+/// process and write), then renamed over it, so a reader — a replay, `agent-test report`, another
+/// test process under cargo nextest — sees the old file or the new one, never a part, and
+/// writers at once leave one of their files whole. Creates the directory.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -262,6 +262,18 @@ async fn cached_model_answers_are_validated_like_live_ones() {
     );
 }
 
+/// Every file under `dir` (none when it is not there yet).
+fn walk_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
 /// Set in the processes the test below starts: where they write.
 const WRITER: &str = "AGENT_TEST_CONCURRENT_WRITER";
 
@@ -308,21 +320,37 @@ async fn eight_processes_writing_one_cache_entry_and_one_report_leave_them_whole
                 .expect("a writer starts")
         })
         .collect();
-    for mut child in children {
-        assert!(child.wait().expect("a writer ends").success());
-    }
-    let mut files = Vec::new();
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else {
-                out.push(p);
+    // Meanwhile, read what they write, as a CI step or another test process would: whatever
+    // is there is whole JSON, never a part.
+    let mut reads = 0usize;
+    let mut children = children;
+    while children
+        .iter_mut()
+        .any(|c| c.try_wait().ok().flatten().is_none())
+    {
+        let mut found = Vec::new();
+        walk_files(&dir, &mut found);
+        for f in found
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        {
+            if let Ok(bytes) = std::fs::read(f) {
+                assert!(
+                    serde_json::from_slice::<Value>(&bytes).is_ok(),
+                    "{} read half-written: {}",
+                    f.display(),
+                    String::from_utf8_lossy(&bytes)
+                );
+                reads += 1;
             }
         }
     }
-    walk(&dir, &mut files);
+    for mut child in children {
+        assert!(child.wait().expect("a writer ends").success());
+    }
+    eprintln!("{reads} reads while the writers wrote");
+    let mut files = Vec::new();
+    walk_files(&dir, &mut files);
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     assert!(
         !names.iter().any(|n| n.ends_with(".tmp")),
