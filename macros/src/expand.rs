@@ -28,7 +28,7 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> T
     out.extend(suite_item(suite, &suite_fn, diag));
     out.extend(runtime_item(suite, &runtime_fn));
     out.extend(crate::tag_filter::tracked());
-    let filter = Filter::of(suite);
+    let filter = crate::tag_filter::Filter::of(suite);
     let mut names: Vec<String> = Vec::new();
     for s in &suite.scenarios {
         // A duplicate (reported by `validate`) gets a test name of its own, so rustc does not
@@ -49,7 +49,7 @@ pub(crate) fn expand(suite: &SuiteAst, diag: &mut crate::diag::Diagnostics) -> T
         let ignore = if own_ignore {
             TokenStream::new()
         } else {
-            filter.ignore(scenario_tags(s).as_deref())
+            filter.ignore(crate::tag_filter::scenario_tags(s).as_deref())
         };
         out.extend(scenario_item(s, &ident, &suite_fn, &runtime_fn, &ignore));
     }
@@ -166,54 +166,6 @@ fn context_parts(e: &ContextEntry) -> (Literal, proc_macro2::Group) {
     let mut key = Literal::string(&e.key);
     key.set_span(e.key_span);
     (key, e.value.braced())
-}
-
-/// `AGENT_TEST_TAGS` as it applies to this suite: the tags asked for, and the suite's own
-/// tags (`None` when computed), which come before every scenario's.
-pub(crate) struct Filter {
-    wanted: Vec<String>,
-    suite_tags: Option<Vec<String>>,
-}
-
-impl Filter {
-    fn of(suite: &SuiteAst) -> Self {
-        let mut suite_tags = Some(Vec::new());
-        for s in suite.settings.iter().filter(|s| s.name == "tags") {
-            suite_tags = suite_tags
-                .zip(crate::tag_filter::literal_tags(&s.value.tokens))
-                .map(|(mut all, more)| {
-                    all.extend(more);
-                    all
-                });
-        }
-        Filter {
-            wanted: crate::tag_filter::wanted(),
-            suite_tags,
-        }
-    }
-
-    /// The `#[ignore]` of a scenario with its own `tags` (`None`: computed), if filtered out.
-    pub(crate) fn ignore(&self, own: Option<&[String]>) -> TokenStream {
-        let all = self
-            .suite_tags
-            .as_ref()
-            .zip(own)
-            .map(|(suite, own)| suite.iter().chain(own).cloned().collect::<Vec<String>>());
-        crate::tag_filter::ignore(all.as_deref(), &self.wanted)
-    }
-}
-
-/// A scenario's own tags written as literals (none written: none); `None` when computed.
-fn scenario_tags(s: &ScenarioAst) -> Option<Vec<String>> {
-    let mut tags = Vec::new();
-    for stmt in &s.body {
-        if let Stmt::Setting { name, value } = stmt
-            && name == "tags"
-        {
-            tags.extend(crate::tag_filter::literal_tags(&value.tokens)?);
-        }
-    }
-    Some(tags)
 }
 
 fn scenario_item(

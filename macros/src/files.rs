@@ -26,7 +26,7 @@ pub(crate) fn expand(
     suite: &SuiteAst,
     _suite_fn: &Ident,
     _runtime_fn: &Ident,
-    _filter: &crate::expand::Filter,
+    _filter: &crate::tag_filter::Filter,
     diag: &mut Diagnostics,
 ) -> TokenStream {
     for f in &suite.files {
@@ -44,7 +44,7 @@ pub(crate) fn expand(
     suite: &SuiteAst,
     suite_fn: &Ident,
     runtime_fn: &Ident,
-    filter: &crate::expand::Filter,
+    filter: &crate::tag_filter::Filter,
     diag: &mut Diagnostics,
 ) -> TokenStream {
     if suite.files.is_empty() {
@@ -120,7 +120,7 @@ struct FileTests<'a> {
     suite_fn: &'a Ident,
     runtime_fn: &'a Ident,
     /// `AGENT_TEST_TAGS`: a case none of whose tags is asked for is ignored.
-    filter: &'a crate::expand::Filter,
+    filter: &'a crate::tag_filter::Filter,
     root: &'a Path,
     has_agent: bool,
     taken: HashSet<String>,

@@ -12,6 +12,8 @@
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
 
+use crate::syntax::{ScenarioAst, Stmt, SuiteAst};
+
 /// The variable naming the tags to run, separated by commas: any of them.
 pub(crate) const ENV: &str = "AGENT_TEST_TAGS";
 
@@ -73,6 +75,54 @@ pub(crate) fn tracked() -> TokenStream {
     quote! {
         const _: ::core::option::Option<&str> = ::core::option_env!("AGENT_TEST_TAGS");
     }
+}
+
+/// `AGENT_TEST_TAGS` as it applies to this suite: the tags asked for, and the suite's own
+/// tags (`None` when computed), which come before every scenario's.
+pub(crate) struct Filter {
+    wanted: Vec<String>,
+    suite_tags: Option<Vec<String>>,
+}
+
+impl Filter {
+    pub(crate) fn of(suite: &SuiteAst) -> Self {
+        let mut suite_tags = Some(Vec::new());
+        for s in suite.settings.iter().filter(|s| s.name == "tags") {
+            suite_tags = suite_tags
+                .zip(literal_tags(&s.value.tokens))
+                .map(|(mut all, more)| {
+                    all.extend(more);
+                    all
+                });
+        }
+        Filter {
+            wanted: wanted(),
+            suite_tags,
+        }
+    }
+
+    /// The `#[ignore]` of a scenario with its own `tags` (`None`: computed), if filtered out.
+    pub(crate) fn ignore(&self, own: Option<&[String]>) -> TokenStream {
+        let all = self
+            .suite_tags
+            .as_ref()
+            .zip(own)
+            .map(|(suite, own)| suite.iter().chain(own).cloned().collect::<Vec<String>>());
+        ignore(all.as_deref(), &self.wanted)
+    }
+}
+
+/// A scenario's own tags written as literals (none written: none); `None` when computed.
+pub(crate) fn scenario_tags(s: &ScenarioAst) -> Option<Vec<String>> {
+    let mut tags = Vec::new();
+    for stmt in &s.body {
+        if let Stmt::Setting { name, value } = stmt
+            && name == "tags"
+        {
+            tags.extend(literal_tags(&value.tokens)?);
+        }
+    }
+    Some(tags)
 }
 
 #[cfg(test)]
