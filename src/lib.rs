@@ -52,7 +52,7 @@ pub use agent_test_runtime::{
     DeclaredToolsErrorKind, Expression, Extraction, LoadError, RecordedRun, Repeats,
     ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, cassette,
     check, evaluate, expression, formats, judge, load, matcher, model, mutate, report,
-    run_file_case, scenario, serde_json, simulated_user, trace,
+    run_file_case, scenario, serde_json, simulated_user, snapshot, trace,
 };
 /// Moved to [`expression`]; kept at the root, hidden, until 0.3.
 #[doc(hidden)]

@@ -111,6 +111,12 @@ pub(crate) enum Command {
     /// Work on a cassette's directory: list (and prune) the entries no run used.
     #[command(subcommand)]
     Cassette(CassetteCommand),
+    /// Review pending snapshots: each `….snap.new` a run wrote when a reply or the tool calls
+    /// differed from the accepted snapshot (`expect reply().snapshot();`) is shown as a diff,
+    /// then accepted (it becomes the snapshot), rejected (deleted) or skipped, answering a, r
+    /// or s on standard input.
+    #[command(after_long_help = REVIEW_EXAMPLES)]
+    Review(ReviewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For bash: `agent-test completions bash > ~/.local/share/bash-completion/completions/agent-test`.
@@ -119,6 +125,12 @@ pub(crate) enum Command {
         shell: clap_complete::Shell,
     },
 }
+
+const REVIEW_EXAMPLES: &str = "\
+EXAMPLES:
+    cargo test; agent-test review                  # every pending snapshot under .
+    agent-test review tests/ --list                # show them, change nothing
+    agent-test review --accept-all                 # after re-recording cassettes on purpose";
 
 const EVAL_EXAMPLES: &str = "\
 EXAMPLES:
@@ -269,6 +281,24 @@ fn kappa(s: &str) -> Result<f64, String> {
         Ok(k) if (-1.0..=1.0).contains(&k) => Ok(k),
         _ => Err(format!("`{s}` is not a kappa from -1 to 1 (e.g. 0.6)")),
     }
+}
+
+/// `agent-test review`.
+#[derive(Debug, Args)]
+pub(crate) struct ReviewArgs {
+    /// Where to look for pending snapshots: directories (searched recursively, skipping
+    /// target/, .git/ and node_modules/) or files (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Accept every pending snapshot without asking.
+    #[arg(long, conflicts_with_all = ["reject_all", "list"])]
+    pub(crate) accept_all: bool,
+    /// Reject every pending snapshot without asking.
+    #[arg(long, conflicts_with = "list")]
+    pub(crate) reject_all: bool,
+    /// Show the pending snapshots and change nothing.
+    #[arg(long)]
+    pub(crate) list: bool,
 }
 
 /// `agent-test cassette unused`.

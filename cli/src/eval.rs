@@ -15,6 +15,7 @@ use agent_test_runtime::ScenarioEvaluator;
 use agent_test_runtime::judge::Judge;
 use agent_test_runtime::load::{self, CaseFile, LoadError};
 use agent_test_runtime::report::Report;
+use agent_test_runtime::report::prices::Prices;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::trace::TraceFormat;
 
@@ -30,7 +31,8 @@ pub(crate) struct Evaluation {
     /// The scenario files whose cases carry their own recordings (without `--runs`).
     case_files: Vec<CaseFile>,
     judge: Option<Judge>,
-    prices: Option<agent_test_runtime::report::prices::Prices>,
+    /// Prices each run's turns (`--prices`); the scenarios of `--runs` are priced with it.
+    prices: Option<Prices>,
     trace_format: Option<TraceFormat>,
     format: OutputFormat,
     jobs: usize,
@@ -58,7 +60,9 @@ impl Evaluation {
             .filter(|f| shard.is_none_or(|s| s.holds(&f.to_string_lossy())))
             .map(Input::File)
             .collect();
-        Self::new(args, inputs, Scenarios::new(loaded.scenarios), Vec::new())
+        let prices = args.pricing.load()?;
+        let scenarios = Scenarios::new(loaded.scenarios, prices.as_ref());
+        Ok(Self::new(args, inputs, scenarios, Vec::new(), prices))
     }
 
     /// The recordings the scenario files carry, each case evaluated on its own (of the shard,
@@ -85,7 +89,8 @@ impl Evaluation {
                     .map(move |index| Input::Case { file, index })
             })
             .collect();
-        Self::new(args, inputs, Scenarios::new(Vec::new()), case_files).map_err(|e| vec![e])
+        let prices = args.pricing.load().map_err(|e| vec![e])?;
+        Ok(Self::new(args, inputs, Scenarios::new(Vec::new(), None), case_files, prices))
     }
 
     fn new(
@@ -93,9 +98,10 @@ impl Evaluation {
         inputs: Vec<Input>,
         scenarios: Scenarios,
         case_files: Vec<CaseFile>,
-    ) -> Result<Self, String> {
+        prices: Option<Prices>,
+    ) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        Ok(Evaluation {
+        Evaluation {
             jobs: args
                 .work
                 .jobs
@@ -109,10 +115,10 @@ impl Evaluation {
             // (AGENT_TEST_JUDGE_MODEL, ...), with its cache: AGENT_TEST_JUDGE_MODE=replay
             // evaluates them with no network at all.
             judge: crate::judge(&args.judge),
-            prices: args.pricing.load()?,
+            prices,
             trace_format: args.trace_format,
             format: args.output.format,
-        })
+        }
     }
 
     /// How many runs it evaluates.
@@ -196,7 +202,7 @@ impl Evaluation {
                             .into()),
                     };
                 };
-                let evaluator = ScenarioEvaluator::from(case.scenario);
+                let evaluator = ScenarioEvaluator::from(case.scenario).priced(self.prices.clone());
                 let report = self.evaluate(&evaluator, run.transcript, runtime);
                 self.result(source, report)
             }
@@ -206,12 +212,9 @@ impl Evaluation {
     fn evaluate(
         &self,
         evaluator: &ScenarioEvaluator,
-        mut transcript: agent_test_runtime::model::Transcript,
+        transcript: agent_test_runtime::model::Transcript,
         runtime: Option<&tokio::runtime::Runtime>,
     ) -> Report {
-        if let Some(p) = &self.prices {
-            p.apply(&mut transcript);
-        }
         match runtime {
             Some(rt) if evaluator.needs_judge() => {
                 rt.block_on(evaluator.evaluate_judged(transcript, self.judge.as_ref()))
@@ -254,13 +257,13 @@ struct Scenarios {
 }
 
 impl Scenarios {
-    /// Prepares the scenarios, dropping each once prepared.
-    fn new(scenarios: Vec<Scenario>) -> Self {
+    /// Prepares the scenarios (priced with `prices`), dropping each once prepared.
+    fn new(scenarios: Vec<Scenario>, prices: Option<&Prices>) -> Self {
         let mut by_name = HashMap::with_capacity(scenarios.len());
         let mut evaluators = Vec::with_capacity(scenarios.len());
         for (i, s) in scenarios.into_iter().enumerate() {
             by_name.entry(s.name.clone()).or_insert(i);
-            evaluators.push(ScenarioEvaluator::from(s));
+            evaluators.push(ScenarioEvaluator::from(s).priced(prices.cloned()));
         }
         Scenarios {
             evaluators,

@@ -23,6 +23,7 @@ mod mutate;
 mod output;
 mod proxy;
 mod report;
+mod review;
 mod run;
 mod shard;
 mod style;
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Command::Judge(JudgeCommand::Calibrate(a)) => return calibrate::run(a),
         Command::Proxy(a) => return proxy::serve(a),
         Command::Cassette(CassetteCommand::Unused(a)) => return cassette::unused_entries(a),
+        Command::Review(a) => return review::run(a),
         Command::Eval(a) => execute(&a.output, a.work.shard, started, || {
             let evaluation = if a.runs.is_empty() {
                 eval::Evaluation::carried(a)?

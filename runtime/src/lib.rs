@@ -59,6 +59,7 @@ pub mod request {
 }
 mod run;
 pub mod scenario;
+pub mod snapshot;
 pub mod trace;
 
 /// The expression language as checks evaluate it: an `Expression` (`TODAY()`,

@@ -468,6 +468,9 @@ fn the_pull_request_workflow_does_what_the_guide_says() {
             .is_some_and(|u| u.starts_with("actions/upload-artifact"))
     });
     assert_eq!(steps[upload]["with"]["path"], "target/agent-test/");
+    let pending = position(&|s| s["with"]["path"] == "**/*.snap.new");
+    assert_eq!(steps[pending]["if"], "always()");
+    assert_eq!(steps[pending]["with"]["if-no-files-found"], "ignore");
     let diff = position(&|s| {
         run(s).contains("agent-test diff ../base-reports target/agent-test --comment comment.md")
     });

@@ -14,5 +14,6 @@ mod options;
 mod proxy;
 mod repeats;
 mod reports;
+mod review;
 mod seed_vocabulary;
 mod support;

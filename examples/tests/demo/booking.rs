@@ -60,6 +60,17 @@ agent_test! {
         expect tool("create_booking").at_most(1);
     }
 
+    /// The confirmation and the calls that led to it, kept as snapshots in
+    /// `tests/demo/snapshots/`: a change in the agent's wording or arguments shows up as a diff
+    /// to accept or reject (`agent-test review`), not as expectations to edit by hand.
+    scenario booking_matches_its_snapshots {
+        user "Show me hotels in Madrid";
+        user "Book the cheapest one from 2026-12-01 for 3 nights" {
+            expect reply().snapshot();
+        }
+        expect any_tool().snapshot().id("trajectory");
+    }
+
     /// Two searches in one conversation: counts, every-call constraints and the whole
     /// conversation's text.
     scenario comparing_two_cities {

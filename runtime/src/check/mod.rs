@@ -20,6 +20,7 @@ mod length;
 mod protocol;
 mod schema_check;
 mod sequence;
+mod snapshot;
 mod structured_output;
 mod text;
 mod tool;
@@ -66,6 +67,7 @@ pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
+pub use snapshot::{SnapshotCheck, SnapshotOf, Stored};
 #[cfg(feature = "mcp")]
 pub(crate) use structured_output::{Against, against};
 
@@ -386,6 +388,8 @@ checks! {
     Workflow(WorkflowCheck) = "workflow",
     /// Guardrails (see [`guardrail_triggered`]).
     Guardrail(GuardrailCheck) = "guardrail",
+    /// A reply or the tool calls against an accepted snapshot (see [`Text::snapshot`]).
+    Snapshot(SnapshotCheck) = "snapshot",
     /// A quality graded by the judge (see [`judge`]).
     Judge(JudgeCheck) = "judge",
     /// A Rust closure (see [`check`]); cannot be loaded from data.

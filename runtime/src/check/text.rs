@@ -324,6 +324,17 @@ impl Text {
     pub fn length(self) -> super::Length {
         super::Length::of(self.source)
     }
+
+    /// Compares the text with its accepted snapshot, kept in a file beside the test; see
+    /// [`SnapshotCheck`](super::SnapshotCheck).
+    ///
+    /// ```
+    /// # use agent_test::prelude::*;
+    /// assert_eq!(reply().snapshot().describe(), "reply matches its snapshot");
+    /// ```
+    pub fn snapshot(self) -> super::SnapshotCheck {
+        super::SnapshotCheck::new(super::SnapshotOf::Text(self.source))
+    }
 }
 
 /// A check comparing a text with a value or a regex. Build one from [`reply`], [`replies`] or

@@ -169,6 +169,7 @@ fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
         | Check::Workflow(_)
         | Check::Guardrail(_)
         | Check::Judge(_)
+        | Check::Snapshot(_)
         | Check::Custom(_) => {}
     }
     out

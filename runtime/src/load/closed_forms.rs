@@ -183,6 +183,15 @@ fn every_check() -> Vec<Expectation> {
             .expected_response("x")
             .into_expectation(),
         expected_response("Paris").into_expectation(),
+        reply().snapshot().into_expectation(),
+        tool("t").snapshot().into_expectation(),
+        any_tool()
+            .snapshot()
+            .stored(crate::check::Stored::Accepted {
+                file: "snapshots/s__x__1.snap".into(),
+                content: "[]".into(),
+            })
+            .into_expectation(),
     ];
     for e in &all {
         // A new check family must be added above.
@@ -211,6 +220,7 @@ fn every_check() -> Vec<Expectation> {
             | Check::Workflow(_)
             | Check::Guardrail(_)
             | Check::Judge(_)
+            | Check::Snapshot(_)
             | Check::Custom(_) => {}
         }
     }

@@ -9,7 +9,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use super::{FileCases, Repeats, RuntimeFlavor, ScenarioRun, Suite, run_file_case};
+use super::{FileCases, Repeats, RuntimeFlavor, ScenarioRun, Suite};
 use crate::model::ScenarioInfo;
 use crate::report::Report;
 use crate::scenario::Scenario;
@@ -106,8 +106,7 @@ pub fn test_file_case(
             return repeated(&suite, info, Steps::Data(&case.scenario)).await;
         }
         let suite = suite();
-        let mut report = run_file_case(suite.clone(), case).await;
-        report.scenario = info;
+        let mut report = super::file_case::run_case_as(suite.clone(), case, info).await;
         crate::report::write_json(&mut report, suite.report_dir.as_ref());
         report
     });

@@ -1,21 +1,25 @@
-//! A scenario prepared for evaluating many recorded transcripts.
+//! The one evaluation of a scenario: from a transcript to its report, whichever road the
+//! transcript came by — a live run, a recorded run, a test file's case, `agent-test eval`.
 
-use crate::check::{Expectation, Outcome, Severity};
-use crate::judge::Judge;
+use crate::agent::cassette_entries::EntriesUsed;
+use crate::check::Expectation;
+use crate::judge::{Judge, JudgeUsage};
 use crate::model::ScenarioInfo;
 use crate::model::Verdict;
+use crate::model::prices::Prices;
 use crate::model::{Context, Transcript};
 use crate::report::Report;
-use crate::run::bag::Bag;
-use crate::run::data_steps::variable_outcome;
-use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
-use crate::scenario::{Scenario, Step, VariableOp};
-use serde_json::Value;
+use crate::run::recorded_steps::{VariableCheckAt, live_only, variable_checks};
+use crate::scenario::Scenario;
+use crate::snapshot::Snapshots;
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
-/// transcript to the next. What `agent-test eval` uses for thousands of recordings;
-/// [`Scenario::evaluate`] is the one-off form.
+/// transcript to the next. Every road to a report goes through it: a live run (`agent_test!`,
+/// [`ScenarioRun`](crate::ScenarioRun)) evaluates what it recorded with it, as
+/// [`Scenario::evaluate`], a test file's recorded case and `agent-test eval` do — so one
+/// transcript gets one report whichever way it came, priced by the same
+/// [`priced`](ScenarioEvaluator::priced) table and compared with the same snapshots.
 ///
 /// ```
 /// use agent_test::prelude::*;
@@ -45,6 +49,30 @@ pub struct ScenarioEvaluator {
     interpolate: bool,
     /// The scenario's context variables, for recordings that do not carry them.
     context: Context,
+    /// The price table that prices each turn before the checks read it.
+    prices: Option<Prices>,
+    /// The files of its snapshot checks (looked up when the scenario's place is known).
+    snapshots: Snapshots,
+}
+
+/// What a live run brings to its evaluation besides the transcript: the verdicts of its setup
+/// and model-powered steps, what those cost and noted, the cassette its calls used.
+#[derive(Default)]
+pub(crate) struct RunParts<'a> {
+    /// Setup errors, reported first.
+    pub(crate) setup: Vec<Verdict>,
+    /// Verdicts of steps (extract, simulate, budget), after the agent's failed turns.
+    pub(crate) steps: Vec<Verdict>,
+    /// What those steps cost.
+    pub(crate) usage: Option<JudgeUsage>,
+    /// Their notes.
+    pub(crate) notes: Vec<String>,
+    /// The cassette entries the run's calls used (the judge's are added).
+    pub(crate) cassette: Option<&'a EntriesUsed>,
+    /// Which run of a repeated scenario this is.
+    pub(crate) repeat: usize,
+    /// How long the run took.
+    pub(crate) duration_ms: u64,
 }
 
 impl ScenarioEvaluator {
@@ -53,7 +81,8 @@ impl ScenarioEvaluator {
         Self::from(scenario.clone())
     }
 
-    fn with_expectations(mut self, expectations: Vec<Expectation>) -> Self {
+    fn with_expectations(mut self, mut expectations: Vec<Expectation>) -> Self {
+        self.snapshots = Snapshots::look_up(&mut expectations, &self.info);
         self.labels = expectations
             .iter()
             .map(Expectation::display_label)
@@ -89,14 +118,14 @@ impl ScenarioEvaluator {
     ///
     /// See the type's example.
     pub fn evaluate(&self, transcript: Transcript) -> Report {
-        let transcript = self.with_context(transcript);
+        let transcript = self.prepare(transcript);
         let checked = crate::evaluate::evaluate_with(
             &transcript,
             &self.expectations,
             None,
             Some(&self.labels),
         );
-        self.report(transcript, checked)
+        self.assemble(transcript, checked, RunParts::default())
     }
 
     /// Evaluates the checks on a recorded transcript, with `judge` grading the judge checks
@@ -114,37 +143,79 @@ impl ScenarioEvaluator {
     /// # });
     /// ```
     pub async fn evaluate_judged(&self, transcript: Transcript, judge: Option<&Judge>) -> Report {
-        let transcript = self.with_context(transcript);
-        let cassette = crate::agent::cassette_entries::EntriesUsed::default();
+        self.evaluate_run(transcript, judge, RunParts::default())
+            .await
+    }
+
+    /// The one evaluation every road ends in: the transcript priced and given the scenario's
+    /// context, the checks evaluated (the judge's grades in one request, its calls through the
+    /// run's cassette), the report assembled.
+    pub(crate) async fn evaluate_run(
+        &self,
+        transcript: Transcript,
+        judge: Option<&Judge>,
+        mut run: RunParts<'_>,
+    ) -> Report {
+        let transcript = self.prepare(transcript);
+        let own = EntriesUsed::default();
+        let cassette = run.cassette.unwrap_or(&own);
         let (checked, judgements, usage) = cassette
             .scope(crate::judge::evaluate_judged(
                 judge,
                 &transcript,
                 &self.expectations,
                 Some(&self.labels),
-                0,
+                run.repeat,
             ))
             .await;
-        let mut report = self.report(transcript, checked);
-        report.judge = usage;
-        report.add_notes(judgements.notes());
-        report.cassette = cassette.list();
+        if let Some(usage) = usage {
+            match &mut run.usage {
+                Some(u) => u.merge(&usage),
+                None => run.usage = Some(usage),
+            }
+        }
+        run.notes.extend(judgements.notes().iter().cloned());
+        let used = cassette.list();
+        let mut report = self.assemble(transcript, checked, run);
+        report.cassette = used;
         report
     }
 
-    /// The scenario's context variables the recording lacks (a recording's own values win:
-    /// they are what the run really used).
-    fn with_context(&self, mut transcript: Transcript) -> Transcript {
-        let mut context = self.context.clone();
-        context.extend(&transcript.context);
-        transcript.context = context;
+    /// The transcript as the checks read it: the scenario's context variables the recording
+    /// lacks (a recording's own values win: they are what the run really used), each turn
+    /// priced.
+    fn prepare(&self, mut transcript: Transcript) -> Transcript {
+        if !self.context.is_empty() {
+            let mut context = self.context.clone();
+            context.extend(&transcript.context);
+            transcript.context = context;
+        }
+        if let Some(prices) = &self.prices {
+            prices.apply(&mut transcript);
+        }
         transcript
     }
 
-    /// The report of a recorded run: the agent's failed turns, the checks' verdicts, then
-    /// what a recording cannot show and the variable checks.
-    fn report(&self, transcript: Transcript, checked: Vec<Verdict>) -> Report {
-        let mut verdicts = crate::evaluate::turn_failures(&transcript);
+    /// The report: setup errors, the agent's failed turns, the steps' verdicts, the checks'
+    /// verdicts, then what a recording cannot show and the variable checks; snapshots that
+    /// differ are written as pending.
+    fn assemble(&self, transcript: Transcript, checked: Vec<Verdict>, run: RunParts<'_>) -> Report {
+        let RunParts {
+            setup,
+            steps,
+            usage,
+            mut notes,
+            duration_ms,
+            ..
+        } = run;
+        let (snapshot_notes, snapshot_error) =
+            self.snapshots
+                .settle(&self.expectations, &checked, &self.info.name);
+        notes.extend(snapshot_notes);
+        let mut verdicts = setup;
+        verdicts.extend(snapshot_error);
+        verdicts.extend(crate::evaluate::turn_failures(&transcript));
+        verdicts.extend(steps);
         verdicts.extend(checked);
         verdicts.extend(self.live_only.iter().cloned());
         verdicts.extend(
@@ -152,178 +223,65 @@ impl ScenarioEvaluator {
                 .iter()
                 .map(|v| v.verdict(&transcript, self.interpolate)),
         );
-        let mut report = Report::new(self.info.clone(), verdicts, transcript, 0);
+        let mut report = Report::new(self.info.clone(), verdicts, transcript, duration_ms);
         report.checks = crate::check::as_data(&self.expectations);
+        report.judge = usage;
+        report.add_notes(&notes);
         report
     }
-}
 
-/// Error verdicts for the steps whose checks need a live run: a recorded transcript has no
-/// variable bag, and a simulated user's checks belong to the turns it plays.
-fn live_only(scenario: &Scenario) -> Vec<Verdict> {
-    let error = |label: String, kind: &'static str, severity: Severity, reason: &str| {
-        step_verdict(
-            label,
-            kind,
-            severity,
-            Outcome::error(format!("not evaluated: {reason}")),
-        )
-    };
-    let mut out = Vec::new();
-    let mut simulated = false;
-    let after_simulation = "it follows a simulated user, whose turns a recording cannot place";
-    for step in &scenario.steps {
-        match step {
-            Step::User { expect, .. } | Step::Expect { expect } if simulated => {
-                out.extend(expect.iter().map(|e| {
-                    error(
-                        e.display_label(),
-                        e.check.kind(),
-                        e.severity,
-                        after_simulation,
-                    )
-                }));
-            }
-            Step::CheckVariable {
-                path,
-                op,
-                equals,
-                label,
-                warning,
-            } if simulated => out.push(error(
-                label
-                    .clone()
-                    .unwrap_or_else(|| variable_label(path, *op, equals)),
-                "variable",
-                if *warning {
-                    Severity::Warning
-                } else {
-                    Severity::Error
-                },
-                after_simulation,
-            )),
-            Step::Simulate {
-                objective, expect, ..
-            } => {
-                simulated = true;
-                let reason =
-                    "a simulated user's checks are evaluated on the turns it plays, in a live run";
-                out.push(error(
-                    objective_label(objective),
-                    "simulate",
-                    Severity::Error,
-                    reason,
-                ));
-                out.extend(
-                    expect
-                        .iter()
-                        .map(|e| error(e.display_label(), e.check.kind(), e.severity, reason)),
-                );
-            }
-            _ => {}
-        }
+    /// The price table that prices each turn (a cost check reads it): a suite's `prices`,
+    /// `agent-test eval --prices`.
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Transcript, Turn, Usage};
+    /// use agent_test::report::prices::Prices;
+    /// use agent_test::scenario::Scenario;
+    /// let scenario = Scenario::new("cheap").user("hi").expect(cost().at_most_usd(0.01));
+    /// let reply = Reply::text("Hello!").chat_model("gpt-4o").usage(Usage::new(1_000, 500));
+    /// let recorded = || Transcript::new(vec![Turn::new(0, "hi", reply.clone(), 30)]);
+    /// assert!(!scenario.evaluator().evaluate(recorded()).passed());
+    /// let priced = scenario.evaluator().priced(Prices::builtin());
+    /// assert!(priced.evaluate(recorded()).passed());
+    /// ```
+    pub fn priced(mut self, prices: impl Into<Option<Prices>>) -> Self {
+        self.prices = prices.into();
+        self
     }
-    out
-}
 
-/// A variable check and its place in the run: how many bag entries and turns come before it.
-#[derive(Clone, Debug)]
-struct VariableCheckAt {
-    path: String,
-    op: VariableOp,
-    equals: Value,
-    label: Option<String>,
-    warning: bool,
-    entries: usize,
-    turns: usize,
-}
-
-/// The variable checks a recording can answer (those before any simulated user), each with
-/// the number of bag entries the steps before it set and the turns before it.
-fn variable_checks(scenario: &Scenario) -> Vec<VariableCheckAt> {
-    let mut out = Vec::new();
-    let (mut entries, mut turns) = (0, 0);
-    for step in &scenario.steps {
-        match step {
-            Step::User { .. } => turns += 1,
-            Step::Extract { id, .. } => entries += 1 + usize::from(id.is_some()),
-            Step::Request { save_as, id, .. } => {
-                entries += usize::from(save_as.is_some()) + usize::from(id.is_some());
-            }
-            Step::Simulate { .. } => break,
-            Step::CheckVariable {
-                path,
-                op,
-                equals,
-                label,
-                warning,
-            } => out.push(VariableCheckAt {
-                path: path.clone(),
-                op: *op,
-                equals: equals.clone(),
-                label: label.clone(),
-                warning: *warning,
-                entries,
-                turns,
-            }),
-            _ => {}
+    /// The evaluation of a live run of `info` (its name, place and repeat index) checking
+    /// `expectations`: its snapshots are looked up beside the scenario's file.
+    pub(crate) fn for_run(
+        info: ScenarioInfo,
+        expectations: Vec<Expectation>,
+        prices: Option<Prices>,
+    ) -> Self {
+        ScenarioEvaluator {
+            info,
+            live_only: Vec::new(),
+            variables: Vec::new(),
+            interpolate: false,
+            context: Context::default(),
+            labels: Vec::new(),
+            expectations: Vec::new(),
+            prices,
+            snapshots: Snapshots::default(),
         }
+        .with_expectations(expectations)
     }
-    out
-}
 
-impl VariableCheckAt {
-    /// The check's verdict on a recording: the bag rebuilt from the entries set before it, the
-    /// conversation as it stood then.
-    fn verdict(&self, transcript: &Transcript, interpolate: bool) -> Verdict {
-        let severity = if self.warning {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        let label = |equals: &Value| {
-            self.label
-                .clone()
-                .unwrap_or_else(|| variable_label(&self.path, self.op, equals))
-        };
-        let Some(entries) = transcript.variables.get(..self.entries) else {
-            let kept = transcript.variables.len();
-            let why = if kept == 0 {
-                "not measured: the recording keeps no variables (a run recorded by `agent-test \
-                 run`, or a test's JSON report, keeps them)"
-                    .to_owned()
-            } else {
-                format!(
-                    "not measured: the recording keeps {kept} variable value(s), but the steps \
-                     before this check set {}",
-                    self.entries
-                )
-            };
-            return step_verdict(
-                label(&self.equals),
-                "variable",
-                severity,
-                Outcome::error(why),
-            );
-        };
-        let bag = Bag::replay(entries);
-        let so_far = Transcript {
-            turns: transcript.turns.iter().take(self.turns).cloned().collect(),
-            history: transcript.history.clone(),
-            ..Transcript::default()
-        };
-        let expected = if interpolate {
-            bag.interpolate_value(&self.equals, &so_far)
-        } else {
-            self.equals.clone()
-        };
-        let outcome = variable_outcome(
-            &self.path,
-            bag.lookup(&self.path, &so_far),
-            self.op,
-            &expected,
-        );
-        step_verdict(label(&expected), "variable", severity, outcome)
+    /// The evaluation with the scenario placed as `info` says (a test file's case: its module
+    /// and file), its snapshots looked up there.
+    pub(crate) fn located(mut self, info: ScenarioInfo) -> Self {
+        self.info = info;
+        let expectations = std::mem::take(&mut self.expectations);
+        self.with_expectations(expectations)
+    }
+
+    /// The checks it evaluates.
+    pub(crate) fn expectations(&self) -> &[Expectation] {
+        &self.expectations
     }
 }
 
@@ -346,6 +304,8 @@ impl From<Scenario> for ScenarioEvaluator {
             context: std::mem::take(&mut scenario.context),
             labels: Vec::new(),
             expectations: Vec::new(),
+            prices: None,
+            snapshots: Snapshots::default(),
         }
         .with_expectations(scenario.into_expectations())
     }

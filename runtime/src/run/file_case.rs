@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use super::Suite;
 use crate::formats::ImportedCase;
+use crate::model::ScenarioInfo;
 use crate::report::Report;
 use crate::util::input::{LoadError, LoadErrorKind};
 
@@ -84,16 +85,20 @@ impl FileCases {
 /// # });
 /// ```
 pub async fn run_file_case(suite: Suite, case: &ImportedCase) -> Report {
+    run_case_as(suite, case, case.scenario.info()).await
+}
+
+/// [`run_file_case`] with the scenario placed as `info` says (its test's module and file,
+/// where its snapshots are kept).
+pub(super) async fn run_case_as(suite: Suite, case: &ImportedCase, info: ScenarioInfo) -> Report {
     match &case.recording {
+        // Evaluated as a live run of the suite is: priced by its table, with its judge.
         Some(recording) => {
-            // Priced as a live run of the suite is: a cost budget reads the turns' costs.
-            let mut transcript = recording.transcript.clone();
-            if let Some(prices) = &suite.prices {
-                prices.apply(&mut transcript);
-            }
             case.scenario
                 .evaluator()
-                .evaluate_judged(transcript, suite.judge_or_env().as_ref())
+                .priced(suite.prices.clone())
+                .located(info)
+                .evaluate_judged(recording.transcript.clone(), suite.judge_or_env().as_ref())
                 .await
         }
         None => case.scenario.run(suite).await,

@@ -14,8 +14,7 @@ use crate::agent::cassette_entries::EntriesUsed;
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
 use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use crate::compare::clock::Clock;
-use crate::evaluate::turn_failures;
-use crate::judge::{Judge, JudgeUsage, evaluate_judged};
+use crate::judge::{Judge, JudgeUsage};
 use crate::model::ScenarioInfo;
 use crate::model::Verdict;
 use crate::model::{Context, Message, Transcript, Turn};
@@ -585,7 +584,7 @@ impl ScenarioRun {
             let e = tools.expectation();
             self.push(e, Scope::Conversation, None);
         }
-        let mut verdicts: Vec<Verdict> = self
+        let setup = self
             .setup_errors
             .iter()
             .map(|e| {
@@ -597,43 +596,46 @@ impl ScenarioRun {
                 )
             })
             .collect();
-        // Costs before the checks: a cost budget reads them.
-        if let Some(prices) = &self.suite.prices {
-            prices.apply(&mut self.transcript);
-        }
-        verdicts.extend(turn_failures(&self.transcript));
-        verdicts.append(&mut self.step_verdicts);
-        // The environment's judge is looked up only when a check needs one.
-        let judge = if self
-            .expectations
+        let evaluation = super::ScenarioEvaluator::for_run(
+            self.info.clone(),
+            std::mem::take(&mut self.expectations),
+            self.suite.prices.clone(),
+        );
+        if evaluation
+            .expectations()
             .iter()
-            .any(|e| crate::judge::needs_judge(&e.check))
+            .any(|e| matches!(e.check, crate::check::Check::Snapshot(_)))
+            && let Some(why) = crate::snapshot::live_model_warning(
+                &self.transcript,
+                !self.cassette.list().is_empty(),
+            )
         {
+            self.step_verdict_with(
+                "snapshots".to_owned(),
+                "snapshot",
+                Outcome::fail(why),
+                Severity::Warning,
+            );
+        }
+        // The environment's judge is looked up only when a check needs one.
+        let judge = if evaluation.needs_judge() {
             self.llm_for_steps()
         } else {
             None
         };
-        let (checked, judgements, judge_usage) = self
-            .cassette
-            .scope(evaluate_judged(
-                judge.as_ref(),
-                &self.transcript,
-                &self.expectations,
-                None,
-                self.info.repeat,
-            ))
+        let run = super::RunParts {
+            setup,
+            steps: std::mem::take(&mut self.step_verdicts),
+            usage: self.step_usage.take(),
+            notes: std::mem::take(&mut self.step_notes),
+            cassette: Some(&self.cassette),
+            repeat: self.info.repeat,
+            duration_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        };
+        let transcript = std::mem::take(&mut self.transcript);
+        let report = evaluation
+            .evaluate_run(transcript, judge.as_ref(), run)
             .await;
-        verdicts.extend(checked);
-        if let Some(usage) = judge_usage {
-            self.add_step_usage(usage);
-        }
-        let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let mut report = Report::new(self.info, verdicts, self.transcript, duration_ms);
-        report.judge = self.step_usage;
-        report.cassette = self.cassette.list();
-        report.checks = crate::check::as_data(&self.expectations);
-        report.add_notes(&self.step_notes);
-        report.add_notes(judgements.notes());
         (report, self.suite.report_dir)
     }
 }

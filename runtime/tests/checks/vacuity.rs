@@ -56,6 +56,13 @@ fn one_of_each() -> Vec<Check> {
         tool_chain([tool("search"), tool("book")]).into(),
         no_tool_errors().into(),
         jmespath("status").exists().into(),
+        any_tool()
+            .snapshot()
+            .stored(agent_test_runtime::check::Stored::Accepted {
+                file: "snapshots/suite__x__1.snap".into(),
+                content: "[]".into(),
+            })
+            .into(),
     ]
 }
 

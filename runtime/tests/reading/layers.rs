@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "agent", "trace", "judge", "cassette", "formats", "load", "request",
         ],
     ),
-    ("run and reports", &["run", "report", "mutate"]),
+    ("run and reports", &["run", "report", "mutate", "snapshot"]),
     ("facade", &["lib"]),
 ];
 

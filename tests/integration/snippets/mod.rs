@@ -12,7 +12,7 @@ mod readme_2 {
     include!("readme_2.rs");
 }
 
-/// README.md, the block at line 296.
+/// README.md, the block at line 299.
 mod readme_3 {
     include!("readme_3.rs");
 }
@@ -37,12 +37,17 @@ mod testing_4 {
     include!("testing_4.rs");
 }
 
-/// docs/testing.md, the block at line 385.
+/// docs/testing.md, the block at line 387.
 mod testing_5 {
     include!("testing_5.rs");
 }
 
-/// docs/testing.md, the block at line 473.
+/// docs/testing.md, the block at line 442.
 mod testing_6 {
     include!("testing_6.rs");
+}
+
+/// docs/testing.md, the block at line 530.
+mod testing_7 {
+    include!("testing_7.rs");
 }
