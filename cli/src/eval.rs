@@ -90,7 +90,13 @@ impl Evaluation {
             })
             .collect();
         let prices = args.pricing.load().map_err(|e| vec![e])?;
-        Ok(Self::new(args, inputs, Scenarios::new(Vec::new(), None), case_files, prices))
+        Ok(Self::new(
+            args,
+            inputs,
+            Scenarios::new(Vec::new(), None),
+            case_files,
+            prices,
+        ))
     }
 
     fn new(

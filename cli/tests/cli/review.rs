@@ -14,7 +14,8 @@ use crate::support::command::{assert_exit, bin, stderr, stdout, temp};
 fn three_pending(dir: &Path) {
     let snaps = dir.join("tests/snapshots");
     std::fs::create_dir_all(&snaps).unwrap();
-    let write = |name: &str, f: &SnapshotFile| std::fs::write(snaps.join(name), f.render()).unwrap();
+    let write =
+        |name: &str, f: &SnapshotFile| std::fs::write(snaps.join(name), f.render()).unwrap();
     let greet = SnapshotFile::new("greets", "reply().snapshot()", "reply", "Hello!");
     write("suite__greets__1.snap", &greet);
     write(
@@ -26,7 +27,12 @@ fn three_pending(dir: &Path) {
     );
     write(
         "suite__refund__1.snap.new",
-        &SnapshotFile::new("refund", "reply().snapshot()", "reply", "Refunded.\nAnything else?"),
+        &SnapshotFile::new(
+            "refund",
+            "reply().snapshot()",
+            "reply",
+            "Refunded.\nAnything else?",
+        ),
     );
     let calls = SnapshotFile::new("refund", "any_tool().snapshot()", "tool calls", "[]");
     write("suite__refund__2.snap", &calls);
@@ -73,11 +79,11 @@ fn each_pending_snapshot_is_accepted_rejected_or_skipped_as_answered() {
     let printed = stdout(&out);
     let snaps = dir.join("tests/snapshots");
     assert!(
-        printed.contains(&format!(
+        printed.contains(
             "[1/3] ./tests/snapshots/suite__greets__1.snap.new\n  scenario: greets\n  check: \
              reply().snapshot()\n  of: reply\n  changes ./tests/snapshots/suite__greets__1.snap\n  \
-             Hello!{{+ How can I help?+}}\n"
-        )),
+             Hello!{+ How can I help?+}\n"
+        ),
         "{printed}"
     );
     assert!(
@@ -95,7 +101,10 @@ fn each_pending_snapshot_is_accepted_rejected_or_skipped_as_answered() {
     );
     // Accepted: the change is the snapshot. Rejected: the new one is gone, the old one stays.
     // Skipped: still pending.
-    assert_eq!(content(&snaps.join("suite__greets__1.snap")), "Hello! How can I help?");
+    assert_eq!(
+        content(&snaps.join("suite__greets__1.snap")),
+        "Hello! How can I help?"
+    );
     assert!(!snaps.join("suite__greets__1.snap.new").exists());
     assert!(!snaps.join("suite__refund__1.snap.new").exists());
     assert!(!snaps.join("suite__refund__1.snap").exists());
@@ -118,16 +127,27 @@ fn accept_all_reject_all_and_list() {
     );
     assert_eq!(stdout(&out).matches("snap.new\n").count(), 3);
 
-    let out = bin().args(["review", "--accept-all"]).arg(&dir).output().unwrap();
+    let out = bin()
+        .args(["review", "--accept-all"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_exit(&out, 0);
     assert_eq!(
         stderr(&out),
         "agent-test: 3 pending snapshots: 3 accepted, 0 rejected, 0 left pending\n"
     );
-    assert_eq!(content(&snaps.join("suite__refund__1.snap")), "Refunded.\nAnything else?");
+    assert_eq!(
+        content(&snaps.join("suite__refund__1.snap")),
+        "Refunded.\nAnything else?"
+    );
 
     three_pending(&dir);
-    let out = bin().args(["review", "--reject-all"]).arg(&dir).output().unwrap();
+    let out = bin()
+        .args(["review", "--reject-all"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_exit(&out, 0);
     assert_eq!(content(&snaps.join("suite__greets__1.snap")), "Hello!");
     assert!(!snaps.join("suite__refund__2.snap.new").exists());
@@ -146,7 +166,11 @@ fn a_garbled_pending_snapshot_changes_nothing() {
     three_pending(&dir);
     let bad = dir.join("tests/snapshots/suite__zz__1.snap.new");
     std::fs::write(&bad, "Hello\n").unwrap();
-    let out = bin().args(["review", "--accept-all"]).arg(&dir).output().unwrap();
+    let out = bin()
+        .args(["review", "--accept-all"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_exit(&out, 2);
     assert_eq!(
         stderr(&out),
@@ -155,5 +179,8 @@ fn a_garbled_pending_snapshot_changes_nothing() {
             bad.display()
         )
     );
-    assert!(dir.join("tests/snapshots/suite__greets__1.snap.new").exists());
+    assert!(
+        dir.join("tests/snapshots/suite__greets__1.snap.new")
+            .exists()
+    );
 }

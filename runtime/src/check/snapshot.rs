@@ -18,7 +18,7 @@ use crate::util::diff::{json_diff, text_diff};
 /// assert_eq!(SnapshotOf::Calls { tool: Some("book".into()) }.to_string(), "calls of `book`");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields, remote = "Self")]
 #[non_exhaustive]
 pub enum SnapshotOf {
     /// A text: the reply, every reply, the conversation or a node's output.
@@ -31,6 +31,8 @@ pub enum SnapshotOf {
         tool: Option<String>,
     },
 }
+
+crate::util::json::one_key_enum!(SnapshotOf, ["text", "calls"]);
 
 impl std::fmt::Display for SnapshotOf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -48,7 +50,7 @@ impl std::fmt::Display for SnapshotOf {
 /// report keeps it with the check, so its transcript can be evaluated again against the same
 /// snapshot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields, remote = "Self")]
 #[non_exhaustive]
 pub enum Stored {
     /// The accepted snapshot's content.
@@ -71,6 +73,8 @@ pub enum Stored {
         reason: String,
     },
 }
+
+crate::util::json::one_key_enum!(Stored, ["accepted", "missing", "unreadable"]);
 
 /// A check comparing a reply (or the tool calls) with the accepted snapshot. Build it with
 /// [`Text::snapshot`](super::Text::snapshot) or [`ToolCheck::snapshot`](super::ToolCheck::snapshot).

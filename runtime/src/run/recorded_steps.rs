@@ -178,4 +178,3 @@ impl VariableCheckAt {
         step_verdict(label(&expected), "variable", severity, outcome)
     }
 }
-

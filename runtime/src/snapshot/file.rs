@@ -103,7 +103,8 @@ impl SnapshotFile {
                     KEYS.join(", ")
                 )
             })?;
-            if values[slot].replace(value.to_owned()).is_some() {
+            let taken = values.get_mut(slot).and_then(|v| v.replace(value.to_owned()));
+            if taken.is_some() {
                 return Err(format!("line {line_no}: `{key}` given twice"));
             }
         }
@@ -140,9 +141,18 @@ mod tests {
     fn garbled_files_say_where() {
         for (text, why) in [
             ("", "line 1: expected `---`, the start of the header"),
-            ("---\nscenario: a\n", "line 3: the header has no closing `---`"),
-            ("---\nscenario a\n---\n", "line 2: expected `key: value` or `---`"),
-            ("---\nscenario: a\ncheck: c\n---\nx\n", "the header has no `of`"),
+            (
+                "---\nscenario: a\n",
+                "line 3: the header has no closing `---`",
+            ),
+            (
+                "---\nscenario a\n---\n",
+                "line 2: expected `key: value` or `---`",
+            ),
+            (
+                "---\nscenario: a\ncheck: c\n---\nx\n",
+                "the header has no `of`",
+            ),
             (
                 "---\nscenario: a\ncheck: c\nof: reply\n---\nx",
                 "line 6: the content does not end with a newline (the file was cut short?)",

@@ -17,13 +17,13 @@ use super::SnapshotFile;
 /// let new = SnapshotFile { content: "Hello! How can I help?".into(), ..old };
 /// std::fs::write(snaps.join("suite__greets__1.snap.new"), new.render()).unwrap();
 ///
-/// let pending = Pending::find(&[dir.clone()]).unwrap();
+/// let pending = Pending::find(&[&dir]).unwrap();
 /// assert_eq!(pending.len(), 1);
 /// assert_eq!(pending[0].diff(), "Hello!{+ How can I help?+}");
 /// pending[0].accept().unwrap();
 /// let kept = std::fs::read_to_string(snaps.join("suite__greets__1.snap")).unwrap();
 /// assert_eq!(SnapshotFile::parse(&kept).unwrap().content, "Hello! How can I help?");
-/// assert!(Pending::find(&[dir.clone()]).unwrap().is_empty());
+/// assert!(Pending::find(&[&dir]).unwrap().is_empty());
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 #[derive(Clone, Debug)]
@@ -46,11 +46,11 @@ impl Pending {
     /// a pending file that cannot be read or is garbled: nothing is accepted while one is.
     ///
     /// See the type's example.
-    pub fn find(roots: &[PathBuf]) -> Result<Vec<Pending>, String> {
+    pub fn find<P: AsRef<Path>>(roots: &[P]) -> Result<Vec<Pending>, String> {
         let mut paths = Vec::new();
         for root in roots {
-            walk(root, &mut paths)
-                .map_err(|e| format!("cannot search {}: {e}", root.display()))?;
+            let root = root.as_ref();
+            walk(root, &mut paths).map_err(|e| format!("cannot search {}: {e}", root.display()))?;
         }
         paths.sort();
         paths.dedup();
@@ -110,11 +110,11 @@ impl Pending {
     /// std::fs::create_dir_all(&dir).unwrap();
     /// let new = SnapshotFile::new("greets", "reply().snapshot()", "reply", "Hi");
     /// std::fs::write(dir.join("suite__greets__1.snap.new"), new.render()).unwrap();
-    /// let pending = Pending::find(&[dir.clone()]).unwrap();
+    /// let pending = Pending::find(&[&dir]).unwrap();
     /// assert_eq!(pending[0].diff(), "+ Hi\n");
     /// pending[0].reject().unwrap();
     /// assert!(!dir.join("suite__greets__1.snap").exists());
-    /// assert!(Pending::find(&[dir.clone()]).unwrap().is_empty());
+    /// assert!(Pending::find(&[&dir]).unwrap().is_empty());
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn reject(&self) -> std::io::Result<()> {

@@ -106,7 +106,9 @@ impl Snapshots {
             if check.accepted().is_some() {
                 continue;
             }
-            let key = e.id.as_deref().map_or_else(|| number.to_string(), file_part);
+            let key =
+                e.id.as_deref()
+                    .map_or_else(|| number.to_string(), file_part);
             let Some(file) = info.file.as_deref() else {
                 // Nothing says where the scenario lives: the check says so when evaluated.
                 continue;
@@ -119,7 +121,11 @@ impl Snapshots {
                 },
                 |m| m.replace("::", "__"),
             );
-            let name = format!("{}__{}__{key}.snap", file_part(&prefix), file_part(&info.name));
+            let name = format!(
+                "{}__{}__{key}.snap",
+                file_part(&prefix),
+                file_part(&info.name)
+            );
             let shown = shown(file, &name);
             let stored = match locate(file) {
                 Ok(source) => {
@@ -137,7 +143,8 @@ impl Snapshots {
                     reason,
                 },
             };
-            *check = std::mem::replace(check, SnapshotCheck::new(check.of().clone())).stored(stored);
+            *check =
+                std::mem::replace(check, SnapshotCheck::new(check.of().clone())).stored(stored);
         }
         out
     }
@@ -204,7 +211,10 @@ impl Snapshots {
                     pending,
                     "pending: accept or reject it with `agent-test review`",
                 ),
-                Update::Always => (path.clone(), "written as accepted (AGENT_TEST_SNAPSHOTS=always)"),
+                Update::Always => (
+                    path.clone(),
+                    "written as accepted (AGENT_TEST_SNAPSHOTS=always)",
+                ),
             };
             match crate::util::dirs::write_whole(&target, file.render().as_bytes()) {
                 Ok(()) => notes.push(format!("snapshot {}: {said}", target.display())),

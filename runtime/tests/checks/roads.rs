@@ -21,10 +21,8 @@ fn recorded() -> Transcript {
         Turn::new(
             0,
             "Refund ORD-1",
-            reply("Refund of ORD-1 processed.", 1_000).call(Call::tool(
-                "refund",
-                json!({"order_id": "ORD-1"}),
-            )),
+            reply("Refund of ORD-1 processed.", 1_000)
+                .call(Call::tool("refund", json!({"order_id": "ORD-1"}))),
             420,
         ),
         Turn::new(1, "Thanks", reply("You're welcome!", 4_000), 180),
@@ -94,9 +92,19 @@ fn every_road_gives_one_transcript_the_same_report_priced() {
         .find(|v| v["check"] == "cost")
         .unwrap()["status"];
     assert_eq!(cost, "fail", "{expected:#}");
-    assert!(expected["costs"].as_array().unwrap().iter().all(|c| !c.is_null()));
+    assert!(
+        expected["costs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| !c.is_null())
+    );
     for (road, report) in [("evaluate_judged", &judged), ("file case", &file_case)] {
-        assert_eq!(said(report), expected, "the {road} road differs from a live run");
+        assert_eq!(
+            said(report),
+            expected,
+            "the {road} road differs from a live run"
+        );
     }
     // The road that calls nothing says how a judge check would be graded instead of that no
     // judge is configured: the one difference, and only in that reason.

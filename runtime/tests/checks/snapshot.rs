@@ -60,7 +60,9 @@ fn a_reply_snapshot_is_missing_then_accepted_then_differs_then_rejected() {
     let (dir, file) = place("reply");
     let snap = dir.join("snapshots/suite__refund__1.snap");
     let pending = dir.join("snapshots/suite__refund__1.snap.new");
-    let answer = Arc::new(Mutex::new(Reply::text("Your refund of $42.10 is on its way.")));
+    let answer = Arc::new(Mutex::new(Reply::text(
+        "Your refund of $42.10 is on its way.",
+    )));
     let check = |run: &mut ScenarioRun| {
         run.expect_turn(reply().snapshot());
     };
@@ -98,7 +100,7 @@ fn a_reply_snapshot_is_missing_then_accepted_then_differs_then_rejected() {
     );
 
     // Accepted: the same reply passes, and the report keeps what it compared with.
-    let found = Pending::find(&[dir.clone()]).unwrap();
+    let found = Pending::find(&[&dir]).unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].diff(), "+ Your refund of $42.10 is on its way.\n");
     found[0].accept().unwrap();
@@ -123,7 +125,7 @@ fn a_reply_snapshot_is_missing_then_accepted_then_differs_then_rejected() {
         v.details.diff.as_deref(),
         Some("Your refund of $42.10 [-is-]{+was+} [-on-]{+sent+} [-its way.-]{+today.+}")
     );
-    let found = Pending::find(&[dir.clone()]).unwrap();
+    let found = Pending::find(&[&dir]).unwrap();
     assert_eq!(
         found[0].diff(),
         "Your refund of $42.10 [-is-]{+was+} [-on-]{+sent+} [-its way.-]{+today.+}"
@@ -141,7 +143,10 @@ fn a_reply_snapshot_is_missing_then_accepted_then_differs_then_rejected() {
     *answer.lock().unwrap() = Reply::text("Your refund of $42.10 is on its way.");
     let report = rt.block_on(run(&file, "refund", &answer, check));
     assert_eq!(report.verdicts[0].status, Status::Pass);
-    assert!(!pending.exists(), "a pending snapshot that no longer differs");
+    assert!(
+        !pending.exists(),
+        "a pending snapshot that no longer differs"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -163,7 +168,7 @@ fn tool_calls_are_compared_as_json_and_named_by_id() {
     };
     let rt = rt();
     rt.block_on(run(&file, "refund", &answer, checks));
-    for p in Pending::find(&[dir.clone()]).unwrap() {
+    for p in Pending::find(&[&dir]).unwrap() {
         p.accept().unwrap();
     }
     let trajectory = dir.join("snapshots/suite__refund__trajectory.snap");
@@ -182,7 +187,10 @@ fn tool_calls_are_compared_as_json_and_named_by_id() {
         .replace("\"fields\": [\n", "\"zz\": 0,\n        \"fields\": [\n");
     let swapped: serde_json::Value = serde_json::from_str(&rewritten.content).unwrap();
     let mut swapped = swapped;
-    swapped[0]["arguments"].as_object_mut().unwrap().remove("zz");
+    swapped[0]["arguments"]
+        .as_object_mut()
+        .unwrap()
+        .remove("zz");
     rewritten.content = serde_json::to_string(&swapped).unwrap();
     std::fs::write(&trajectory, rewritten.render()).unwrap();
     let report = rt.block_on(run(&file, "refund", &answer, checks));
@@ -194,7 +202,8 @@ fn tool_calls_are_compared_as_json_and_named_by_id() {
     let v = &report.verdicts[1];
     assert_eq!(v.status, Status::Fail);
     assert!(
-        v.reason.starts_with("calls of `refund` differs from its snapshot"),
+        v.reason
+            .starts_with("calls of `refund` differs from its snapshot"),
         "{}",
         v.reason
     );
@@ -266,7 +275,7 @@ fn a_snapshot_of_a_failed_turn_or_of_a_tool_check_with_constraints_is_an_error()
         "{reasons:?}"
     );
     // Nothing seen, nothing pending.
-    assert!(Pending::find(&[dir.clone()]).unwrap().is_empty());
+    assert!(Pending::find(&[&dir]).unwrap().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
