@@ -54,9 +54,6 @@ pub use agent_test_runtime::{
     check, evaluate, expression, formats, judge, load, matcher, model, mutate, report,
     run_file_case, scenario, serde_json, simulated_user, snapshot, trace,
 };
-/// Moved to [`expression`]; kept at the root, hidden, until 0.3.
-#[doc(hidden)]
-pub use agent_test_runtime::{Env, ExprError, ExprErrorKind, ExprValue};
 
 pub mod dsl;
 

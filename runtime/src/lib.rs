@@ -80,9 +80,6 @@ mod util;
 
 pub use compare::clock::{Clock, ClockError, ClockErrorKind};
 pub use compare::expression::Expression;
-/// Moved to [`expression`]; kept at the root, hidden, until 0.3.
-#[doc(hidden)]
-pub use compare::expression::{Env, ExprError, ExprErrorKind, ExprValue};
 pub use evaluate::evaluate;
 pub use load::MAX_RECORDING_DEPTH;
 pub use model::info::ScenarioInfo;

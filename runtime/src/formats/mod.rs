@@ -27,51 +27,6 @@
 //! assert_eq!(cases[0].scenario.name, "ping");
 //! ```
 
-/// The two doors each format's module had before [`crate::load`] read every file, deprecated:
-/// both lead onto [`read_as`] with the format named, so a file read through them loads (and
-/// fails) as `load::cases` reads it.
-macro_rules! deprecated_doors {
-    ($format:ident, $module:literal, $what:literal) => {
-        #[doc = concat!("Reads ", $what, " from a file.")]
-        ///
-        /// ```
-        /// # #![allow(deprecated)]
-        #[doc = concat!("let err = agent_test::formats::", $module, "::load(\"missing.json\").unwrap_err();")]
-        /// assert!(err.to_string().starts_with("missing.json: cannot read the file"));
-        /// ```
-        #[deprecated(
-            since = "0.2.0",
-            note = "use `agent_test::load::cases(path, Some(format))`"
-        )]
-        pub fn load(
-            path: impl AsRef<std::path::Path>,
-        ) -> Result<Vec<crate::formats::ImportedCase>, crate::util::input::LoadError> {
-            let path = path.as_ref();
-            let text = crate::util::input::read_text(path)?;
-            crate::formats::read_as(&text, path, crate::formats::Syntax::of(path), crate::formats::SeedFormat::$format)
-        }
-
-        #[doc = concat!("Reads ", $what, " from text; `file` names the source in errors and default names.")]
-        ///
-        /// ```
-        /// # #![allow(deprecated)]
-        #[doc = concat!("let err = agent_test::formats::", $module, "::from_text(\"[\", \"bad.json\").unwrap_err();")]
-        /// assert!(err.to_string().starts_with("bad.json: at line 1"));
-        /// ```
-        #[deprecated(
-            since = "0.2.0",
-            note = "use `agent_test::load::cases_from_text(text, file, Some(format))`"
-        )]
-        pub fn from_text(
-            text: &str,
-            file: impl AsRef<std::path::Path>,
-        ) -> Result<Vec<crate::formats::ImportedCase>, crate::util::input::LoadError> {
-            let file = file.as_ref();
-            crate::formats::read_as(text, file, crate::formats::Syntax::of(file), crate::formats::SeedFormat::$format)
-        }
-    };
-}
-
 pub mod lamdis;
 pub mod mcplab;
 pub mod mibo;
@@ -265,34 +220,6 @@ impl Syntax {
     }
 }
 
-/// Whether `file` is named as YAML (`.yaml`, `.yml`).
-///
-/// ```
-/// # #![allow(deprecated)]
-/// assert!(agent_test::formats::is_yaml(std::path::Path::new("s.YML")));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "the loader decides a file's syntax: use `agent_test::load::cases`"
-)]
-pub fn is_yaml(file: &Path) -> bool {
-    Syntax::of(file) == Syntax::Yaml
-}
-
-/// Whether `file` is named as JSON lines (`.jsonl`).
-///
-/// ```
-/// # #![allow(deprecated)]
-/// assert!(agent_test::formats::is_jsonl(std::path::Path::new("suite.jsonl")));
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "the loader decides a file's syntax: use `agent_test::load::cases`"
-)]
-pub fn is_jsonl(file: &Path) -> bool {
-    Syntax::of(file) == Syntax::JsonLines
-}
-
 /// The format of a document, from its content (`file`'s extension says whether it is YAML or
 /// JSONL); `None` when it is none of them.
 ///
@@ -317,48 +244,6 @@ pub fn detect_value(doc: &Value) -> Option<SeedFormat> {
         .iter()
         .copied()
         .find(|f| (f.entry().detect)(doc))
-}
-
-/// Reads seed-format text: the format named, or the one [`detect`] finds.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// let cases = agent_test::formats::from_text(r#"{"prompt": "hi"}"#, "hi.json", None).unwrap();
-/// assert_eq!(cases[0].scenario.name, "hi");
-/// ```
-#[deprecated(
-    since = "0.2.0",
-    note = "use `agent_test::load::cases_from_text`, which also reads agent-test's own form"
-)]
-pub fn from_text(
-    text: &str,
-    file: impl AsRef<Path>,
-    format: Option<SeedFormat>,
-) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    let syntax = Syntax::of(file);
-    match format {
-        Some(format) => read_as(text, file, syntax, format),
-        None => read_detected(text, file, syntax),
-    }
-}
-
-/// Reads a parsed document of the given format.
-///
-/// ```
-/// # #![allow(deprecated)]
-/// use agent_test::formats::{self, SeedFormat};
-/// let cases = formats::from_value(&serde_json::json!({"prompt": "hi"}), "hi.json", SeedFormat::McpLab).unwrap();
-/// assert_eq!(cases[0].scenario.name, "hi");
-/// ```
-#[deprecated(since = "0.2.0", note = "use `agent_test::load::cases_from_text`")]
-pub fn from_value(
-    doc: &Value,
-    file: impl AsRef<Path>,
-    format: SeedFormat,
-) -> Result<Vec<ImportedCase>, LoadError> {
-    let file = file.as_ref();
-    read(doc, file, Syntax::of(file), format)
 }
 
 /// The cases of seed-format text in the format named: the one road of every seed-format

@@ -231,7 +231,6 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     })
 }
 
-deprecated_doors!(MorganaBench, "morganabench", "MorganaBench examples");
 
 /// Whether a JSON document looks like MorganaBench examples.
 pub(crate) fn detect(v: &Value) -> bool {

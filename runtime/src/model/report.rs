@@ -92,14 +92,6 @@ impl Summary {
 pub struct Report {
     /// Which scenario ran.
     pub scenario: ScenarioInfo,
-    /// Whether the run passed, as it was when the report was made. Verdicts changed later do
-    /// not change it: [`Report::passed`] follows them (and is what the JSON report writes).
-    #[deprecated(
-        since = "0.2.0",
-        note = "use `Report::passed()`, which follows the verdicts and a repeated scenario's runs"
-    )]
-    #[serde(default)]
-    pub passed: bool,
     /// Verdict counts.
     pub summary: Summary,
     /// One verdict per check, in the order written (setup errors and failed turns first).
@@ -165,10 +157,8 @@ impl Report {
                 }
             }
         }
-        #[allow(deprecated)] // Set for the readers of the field until it goes.
         Report {
             scenario,
-            passed: !verdicts.iter().any(Verdict::fails_test),
             summary,
             verdicts,
             transcript,
@@ -231,10 +221,8 @@ impl Serialize for Report {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         // Every field named, so a field added later does not compile until it is written here.
-        #[allow(deprecated)]
         let Report {
             scenario,
-            passed: _,
             summary,
             verdicts,
             transcript,

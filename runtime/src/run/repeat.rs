@@ -154,12 +154,6 @@ fn combine(reports: Vec<Report>, plan: Repeat) -> Report {
         .into_iter()
         .nth(pick)
         .unwrap_or_else(|| Report::new(Default::default(), Vec::new(), Default::default(), 0));
-    // An impossible plan passes nothing (each run has its error verdict, and the summary
-    // fails it: see `RepeatSummary::failures`).
-    #[allow(deprecated)] // Set for the readers of the field until it goes.
-    {
-        report.passed = summary.passed() && plan.problem().is_none();
-    }
     report.repeats = Some(summary);
     report.judge = judge;
     report.duration_ms = duration_ms;

@@ -3,7 +3,7 @@
 
 use agent_test_runtime::matcher::{IntoMatcher, Mismatch, date, expr};
 use agent_test_runtime::model::Context;
-use agent_test_runtime::{Env, Expression};
+use agent_test_runtime::expression::{Env, Expression};
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 use proptest::prelude::*;
