@@ -135,9 +135,13 @@ impl Evaluation {
     /// Evaluates every run, writing each result to `sink` in the order of the runs.
     pub(crate) fn execute<W: Write>(self, sink: &mut Sink<W>) -> std::io::Result<()> {
         let next = AtomicUsize::new(0);
+        // Workers take runs a batch at a time and hand back a batch's results in one message:
+        // a message per run would wake the writer ten thousand times for ten thousand runs.
+        // Small enough that every worker gets work and results come out as they go.
+        let batch = (self.inputs.len() / (self.jobs * 8)).clamp(1, 64);
         // Bounded: a writer slower than the workers holds them back instead of the results
         // piling up.
-        let (send, receive) = mpsc::sync_channel::<(usize, RunResult)>(self.jobs * 4);
+        let (send, receive) = mpsc::sync_channel::<(usize, Vec<RunResult>)>(self.jobs * 2);
         std::thread::scope(|s| {
             for _ in 0..self.jobs {
                 let send = send.clone();
@@ -149,20 +153,29 @@ impl Evaluation {
                         .build()
                         .ok();
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(input) = this.inputs.get(i) else {
+                        let first = next.fetch_add(batch, Ordering::Relaxed);
+                        let Some(inputs) = this.inputs.get(first..) else {
                             break;
                         };
-                        let result = this.evaluate_one(input, runtime.as_ref());
-                        if send.send((i, result)).is_err() {
+                        if inputs.is_empty() {
+                            break;
+                        }
+                        let results = inputs
+                            .iter()
+                            .take(batch)
+                            .map(|input| this.evaluate_one(input, runtime.as_ref()))
+                            .collect();
+                        if send.send((first, results)).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(send);
-            for (i, result) in receive {
-                sink.push(i, result)?;
+            for (first, results) in receive {
+                for (i, result) in results.into_iter().enumerate() {
+                    sink.push(first + i, result)?;
+                }
             }
             Ok(())
         })
@@ -208,7 +221,9 @@ impl Evaluation {
                             .into()),
                     };
                 };
-                let evaluator = ScenarioEvaluator::from(case.scenario).priced(self.prices.clone());
+                let evaluator = ScenarioEvaluator::from(case.scenario)
+                    .priced(self.prices.clone())
+                    .without_checks_data();
                 let report = self.evaluate(&evaluator, run.transcript, runtime);
                 self.result(source, report)
             }
@@ -269,7 +284,13 @@ impl Scenarios {
         let mut evaluators = Vec::with_capacity(scenarios.len());
         for (i, s) in scenarios.into_iter().enumerate() {
             by_name.entry(s.name.clone()).or_insert(i);
-            evaluators.push(ScenarioEvaluator::from(s).priced(prices.cloned()));
+            // The output names each run rather than repeating it: nothing is evaluated again
+            // from it, so the checks are not written out either.
+            evaluators.push(
+                ScenarioEvaluator::from(s)
+                    .priced(prices.cloned())
+                    .without_checks_data(),
+            );
         }
         Scenarios {
             evaluators,

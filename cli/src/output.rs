@@ -45,13 +45,18 @@ impl Kept {
     pub(crate) fn of(report: &Report, format: OutputFormat, with_transcript: bool) -> Self {
         let passed = report.passed();
         let json = (format == OutputFormat::Json).then(|| {
-            let value = if with_transcript {
-                serde_json::to_value(report)
+            let direct = if with_transcript {
+                serde_json::value::to_raw_value(report)
             } else {
-                serde_json::to_value(WithoutTranscript::of(report))
+                serde_json::value::to_raw_value(&WithoutTranscript::of(report))
             };
-            // A large value the report holds more than once is written once.
-            let result = value.and_then(|mut v| {
+            // A large value the report holds more than once is written once: only a text long
+            // enough to hold two can, and only it goes through the shared-strings pass.
+            let result = direct.and_then(|raw| {
+                if raw.get().len() < 2 * agent_test_runtime::report::MIN_SHARED {
+                    return Ok(raw);
+                }
+                let mut v: serde_json::Value = serde_json::from_str(raw.get())?;
                 agent_test_runtime::report::share_repeats(&mut v);
                 serde_json::value::to_raw_value(&v)
             });

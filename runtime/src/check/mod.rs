@@ -26,6 +26,7 @@ mod text;
 mod tool;
 mod tool_errors;
 mod tool_eval;
+mod tool_explain;
 mod tool_list;
 mod tool_set;
 mod trajectory;

@@ -166,7 +166,7 @@ impl TextOp {
 /// Get one from [`reply`], [`replies`] or [`conversation`].
 #[derive(Clone, Debug)]
 pub struct Text {
-    source: TextSource,
+    pub(super) source: TextSource,
 }
 
 /// The output of a workflow node (the last one in scope whose name contains `node`), as text:
@@ -323,17 +323,6 @@ impl Text {
     /// ```
     pub fn length(self) -> super::Length {
         super::Length::of(self.source)
-    }
-
-    /// Compares the text with its accepted snapshot, kept in a file beside the test; see
-    /// [`SnapshotCheck`](super::SnapshotCheck).
-    ///
-    /// ```
-    /// # use agent_test::prelude::*;
-    /// assert_eq!(reply().snapshot().describe(), "reply matches its snapshot");
-    /// ```
-    pub fn snapshot(self) -> super::SnapshotCheck {
-        super::SnapshotCheck::new(super::SnapshotOf::Text(self.source))
     }
 }
 

@@ -529,46 +529,6 @@ impl ToolCheck {
         self
     }
 
-    /// Compares the calls of this tool (of every tool, for [`any_tool`]: the trajectory) with
-    /// their accepted snapshot: each call's name and arguments, in order; see
-    /// [`SnapshotCheck`](super::SnapshotCheck). Take it from a bare `tool(..)` or
-    /// `any_tool()`: a constraint the snapshot would drop (arguments, counts, filters) makes the
-    /// check an error rather than be ignored.
-    ///
-    /// ```
-    /// # use agent_test::{check::Check, prelude::*};
-    /// assert_eq!(tool("book").snapshot().describe(), "calls of `book` match their snapshot");
-    /// assert_eq!(any_tool().snapshot().describe(), "tool calls match their snapshot");
-    /// assert_eq!(Check::from(tool("book").times(2).snapshot()).problem().unwrap(),
-    ///            "snapshot() keeps the calls as they were: take it from `tool(\"book\")` alone, \
-    ///             not from `tool `book` called exactly 2 times`");
-    /// ```
-    pub fn snapshot(self) -> super::SnapshotCheck {
-        let of = super::SnapshotOf::Calls {
-            tool: (!self.any_name).then(|| self.name.clone()),
-        };
-        let bare = if self.any_name {
-            any_tool()
-        } else {
-            tool(self.name.clone())
-        };
-        if self == bare {
-            super::SnapshotCheck::new(of)
-        } else {
-            let from = if self.any_name {
-                "any_tool()".to_owned()
-            } else {
-                format!("tool({:?})", self.name)
-            };
-            let why = format!(
-                "snapshot() keeps the calls as they were: take it from `{from}` alone, not from \
-                 `{}`",
-                self.describe()
-            );
-            super::SnapshotCheck::refused(of, why)
-        }
-    }
-
     /// The tool's (or node's) name.
     ///
     /// ```

@@ -63,7 +63,6 @@ const STEP_TYPES: &[&str] = &[
     "extract",
 ];
 
-
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, Some("tests"), test)
 }

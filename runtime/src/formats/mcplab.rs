@@ -54,7 +54,6 @@ use crate::util::input::LoadError;
 
 const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"];
 
-
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, Some("scenarios"), scenario)
 }

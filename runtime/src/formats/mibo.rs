@@ -72,7 +72,6 @@ const CASE_FIELDS: &[&str] = &[
     "test_dimension",
 ];
 
-
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, None, case)
 }

@@ -231,7 +231,6 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
     })
 }
 
-
 /// Whether a JSON document looks like MorganaBench examples.
 pub(crate) fn detect(v: &Value) -> bool {
     let one = |v: &Value| v.get("inputs").is_some() && v.get("expectations").is_some();

@@ -71,7 +71,6 @@ use crate::check::Expectation;
 use crate::scenario::Scenario;
 use crate::util::input::LoadError;
 
-
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, None, scenario)
 }

@@ -53,6 +53,8 @@ pub struct ScenarioEvaluator {
     prices: Option<Prices>,
     /// The files of its snapshot checks (looked up when the scenario's place is known).
     snapshots: Snapshots,
+    /// Whether reports keep the checks as data ([`Report::checks`]).
+    keep_checks: bool,
 }
 
 /// What a live run brings to its evaluation besides the transcript: the verdicts of its setup
@@ -224,7 +226,9 @@ impl ScenarioEvaluator {
                 .map(|v| v.verdict(&transcript, self.interpolate)),
         );
         let mut report = Report::new(self.info.clone(), verdicts, transcript, duration_ms);
-        report.checks = crate::check::as_data(&self.expectations);
+        if self.keep_checks {
+            report.checks = crate::check::as_data(&self.expectations);
+        }
         report.judge = usage;
         report.add_notes(&notes);
         report
@@ -250,6 +254,26 @@ impl ScenarioEvaluator {
         self
     }
 
+    /// Reports without their checks as data ([`Report::checks`] left empty), for a consumer
+    /// that never evaluates them again: `agent-test eval`, whose output names each recording
+    /// rather than repeating it. Writing the checks out is most of a report's cost past the
+    /// evaluation when each scenario evaluates one recording.
+    ///
+    /// ```
+    /// use agent_test::prelude::*;
+    /// use agent_test::model::{Transcript, Turn};
+    /// use agent_test::scenario::Scenario;
+    /// let scenario = Scenario::new("x").user("hi").expect(reply().contains("hello"));
+    /// let recorded = || Transcript::new(vec![Turn::new(0, "hi", Reply::text("hello"), 1)]);
+    /// assert_eq!(scenario.evaluator().evaluate(recorded()).checks.len(), 1);
+    /// let report = scenario.evaluator().without_checks_data().evaluate(recorded());
+    /// assert!(report.checks.is_empty() && report.passed());
+    /// ```
+    pub fn without_checks_data(mut self) -> Self {
+        self.keep_checks = false;
+        self
+    }
+
     /// The evaluation of a live run of `info` (its name, place and repeat index) checking
     /// `expectations`: its snapshots are looked up beside the scenario's file.
     pub(crate) fn for_run(
@@ -267,6 +291,7 @@ impl ScenarioEvaluator {
             expectations: Vec::new(),
             prices,
             snapshots: Snapshots::default(),
+            keep_checks: true,
         }
         .with_expectations(expectations)
     }
@@ -306,6 +331,7 @@ impl From<Scenario> for ScenarioEvaluator {
             expectations: Vec::new(),
             prices: None,
             snapshots: Snapshots::default(),
+            keep_checks: true,
         }
         .with_expectations(scenario.into_expectations())
     }

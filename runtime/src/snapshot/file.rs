@@ -103,7 +103,9 @@ impl SnapshotFile {
                     KEYS.join(", ")
                 )
             })?;
-            let taken = values.get_mut(slot).and_then(|v| v.replace(value.to_owned()));
+            let taken = values
+                .get_mut(slot)
+                .and_then(|v| v.replace(value.to_owned()));
             if taken.is_some() {
                 return Err(format!("line {line_no}: `{key}` given twice"));
             }

@@ -1,9 +1,9 @@
 //! The expression language: parsing and static checks (what `agent_test!` runs at compile
 //! time), evaluation, and the `date(..)` / `expr(..)` matchers built on it.
 
+use agent_test_runtime::expression::{Env, Expression};
 use agent_test_runtime::matcher::{IntoMatcher, Mismatch, date, expr};
 use agent_test_runtime::model::Context;
-use agent_test_runtime::expression::{Env, Expression};
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 use proptest::prelude::*;
