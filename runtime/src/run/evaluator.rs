@@ -73,8 +73,9 @@ pub(crate) struct RunParts<'a> {
     pub(crate) cassette: Option<&'a EntriesUsed>,
     /// Which run of a repeated scenario this is.
     pub(crate) repeat: usize,
-    /// How long the run took.
-    pub(crate) duration_ms: u64,
+    /// When the run started: its report's duration runs to the end of the evaluation, the
+    /// judge's grading included.
+    pub(crate) started: Option<std::time::Instant>,
 }
 
 impl ScenarioEvaluator {
@@ -207,7 +208,7 @@ impl ScenarioEvaluator {
             steps,
             usage,
             mut notes,
-            duration_ms,
+            started,
             ..
         } = run;
         let (snapshot_notes, snapshot_error) =
@@ -225,6 +226,9 @@ impl ScenarioEvaluator {
                 .iter()
                 .map(|v| v.verdict(&transcript, self.interpolate)),
         );
+        let duration_ms = started.map_or(0, |s| {
+            u64::try_from(s.elapsed().as_millis()).unwrap_or(u64::MAX)
+        });
         let mut report = Report::new(self.info.clone(), verdicts, transcript, duration_ms);
         if self.keep_checks {
             report.checks = crate::check::as_data(&self.expectations);

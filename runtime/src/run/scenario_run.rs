@@ -630,7 +630,7 @@ impl ScenarioRun {
             notes: std::mem::take(&mut self.step_notes),
             cassette: Some(&self.cassette),
             repeat: self.info.repeat,
-            duration_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            started: Some(self.started),
         };
         let transcript = std::mem::take(&mut self.transcript);
         let report = evaluation
