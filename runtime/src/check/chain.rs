@@ -5,8 +5,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::call_filter::CallFilter;
-use super::count::Count;
+use super::calls::call_filter::CallFilter;
+use super::calls::count::Count;
 use super::tool::ToolCheck;
 use super::tool_eval::Problem;
 use super::{EvalContext, Outcome, Target, Violation};

@@ -1,15 +1,11 @@
 #![doc = include_str!("reference.md")]
 
 mod agents;
-mod arg_constraint;
-mod args_mode;
-mod call_filter;
+mod calls;
 mod chain;
 mod context;
 mod cost;
-mod count;
 mod custom;
-mod expected_call;
 pub(crate) mod gated;
 mod jmespath;
 mod json;
@@ -35,10 +31,10 @@ mod workflow;
 pub use agents::{
     AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
 };
-pub use args_mode::{ArgsMode, ArgsOverride};
+pub use calls::args_mode::{ArgsMode, ArgsOverride};
+pub use calls::expected_call::{ExpectedCall, tool_call};
 pub use chain::{ToolChain, tool_chain};
 pub use cost::{CostCheck, cost};
-pub use expected_call::{ExpectedCall, tool_call};
 pub(crate) use jmespath::search as jmespath_search;
 pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
 pub use json::{Field, FieldCheck, field};
@@ -61,11 +57,11 @@ pub use workflow::{
 pub use crate::compare::path::FieldPath;
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
-pub use arg_constraint::ArgConstraint;
-pub use call_filter::CallFilter;
+pub use calls::arg_constraint::ArgConstraint;
+pub use calls::call_filter::CallFilter;
+pub use calls::count::Count;
 pub use context::{EvalContext, Target};
 pub(crate) use context::{ReplyJson, TranscriptIndex};
-pub use count::Count;
 pub use custom::{CustomCheck, check};
 pub use sequence::{ToolSequence, tool_sequence};
 pub use snapshot::{SnapshotCheck, SnapshotOf, Stored};

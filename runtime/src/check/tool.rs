@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Target;
-use super::arg_constraint::ArgConstraint;
-use super::call_filter::CallFilter;
-use super::count::Count;
+use super::calls::arg_constraint::ArgConstraint;
+use super::calls::call_filter::CallFilter;
+use super::calls::count::Count;
 use crate::matcher::{IntoMatcher, Matcher};
 use crate::model::ToolErrorKind;
 use crate::util::text::compact;

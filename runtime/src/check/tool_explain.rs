@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::call_filter::CallFilter;
-use super::count::{Count, times};
+use super::calls::call_filter::CallFilter;
+use super::calls::count::{Count, times};
 use super::tool::ToolCheck;
 use super::tool_eval::{Calls, Problem};
 use super::{Outcome, Violation};

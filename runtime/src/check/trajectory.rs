@@ -8,10 +8,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::arg_constraint::ArgConstraint;
-use super::args_mode::{ArgsMode, ArgsOverride};
-use super::expected_call::ExpectedCall;
-use super::expected_call::field_part;
+use super::calls::arg_constraint::ArgConstraint;
+use super::calls::args_mode::{ArgsMode, ArgsOverride};
+use super::calls::expected_call::ExpectedCall;
+use super::calls::expected_call::field_part;
 use super::{EvalContext, Outcome, Violation};
 use crate::compare::assign::assign;
 use crate::compare::expression::Env;

@@ -50,7 +50,7 @@ impl ExpectedCall {
     }
 
     /// Made in the same model response as the reference call before it: the two (and any
-    /// further `.parallel()` ones) are one model step, whose calls a [strict](super::TrajectoryCheck::strict)
+    /// further `.parallel()` ones) are one model step, whose calls a [strict](crate::check::TrajectoryCheck::strict)
     /// trajectory matches in any order. Other modes compare calls, not steps.
     ///
     /// ```
@@ -84,7 +84,7 @@ impl ExpectedCall {
         self
     }
 
-    pub(super) fn expected_json(&self) -> Value {
+    pub(in crate::check) fn expected_json(&self) -> Value {
         let args: Map<String, Value> = self
             .args
             .iter()
@@ -110,7 +110,7 @@ impl fmt::Display for ExpectedCall {
 
 /// What an expected argument constraint says about one field of
 /// [`compare_fields`](TrajectoryCheck::compare_fields).
-pub(super) enum FieldPart<'e> {
+pub(in crate::check) enum FieldPart<'e> {
     /// The constraint is at the field or inside it (`address.city` for the field `address`):
     /// it applies as it is.
     Whole,
@@ -120,7 +120,7 @@ pub(super) enum FieldPart<'e> {
 }
 
 impl FieldPart<'_> {
-    pub(super) fn is_match(
+    pub(in crate::check) fn is_match(
         &self,
         c: &ArgConstraint,
         field: &FieldPath,
@@ -137,7 +137,10 @@ impl FieldPart<'_> {
 }
 
 /// What the constraint `c` of a reference call gives for `field`, if anything.
-pub(super) fn field_part<'e>(c: &'e ArgConstraint, field: &FieldPath) -> Option<FieldPart<'e>> {
+pub(in crate::check) fn field_part<'e>(
+    c: &'e ArgConstraint,
+    field: &FieldPath,
+) -> Option<FieldPart<'e>> {
     if !c.group.is_empty() {
         return None;
     }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::json_path::JsonPathQuery;
+use crate::check::json_path::JsonPathQuery;
 use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 
@@ -233,7 +233,7 @@ impl ArgConstraint {
     /// The value constrained in `v`: at the path, or for a group the object of its members
     /// present in `v` (absent when none is).
     ///
-    /// See [`ToolCheck::arg_group`](super::ToolCheck::arg_group).
+    /// See [`ToolCheck::arg_group`](crate::check::ToolCheck::arg_group).
     pub fn value<'a>(&self, v: &'a Value) -> Option<Cow<'a, Value>> {
         if self.group.is_empty() {
             return self.path.get(v).map(Cow::Borrowed);

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How many matching calls a [`ToolCheck`](super::ToolCheck) requires.
+/// How many matching calls a [`ToolCheck`](crate::check::ToolCheck) requires.
 ///
 /// ```
 /// use agent_test::check::Count;
