@@ -212,9 +212,9 @@ impl SnapshotCheck {
         let (file, content) = match &self.stored {
             None => {
                 return Outcome::error(
-                    "not compared: no snapshot was looked up (a run of `agent_test!` or \
-                     `agent-test run` finds it beside the test file; a check evaluated on its \
-                     own needs `.stored(..)`)",
+                    "not compared: no snapshot was looked up (a test of `agent_test!` finds it \
+                     beside its file; a scenario with no file — `agent-test run` or `eval`, a \
+                     check evaluated on its own — has none unless given with `.stored(..)`)",
                 )
                 .actual(actual);
             }
