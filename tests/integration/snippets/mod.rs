@@ -42,12 +42,12 @@ mod testing_5 {
     include!("testing_5.rs");
 }
 
-/// docs/testing.md, the block at line 442.
+/// docs/testing.md, the block at line 445.
 mod testing_6 {
     include!("testing_6.rs");
 }
 
-/// docs/testing.md, the block at line 530.
+/// docs/testing.md, the block at line 533.
 mod testing_7 {
     include!("testing_7.rs");
 }
