@@ -9,6 +9,7 @@ use agent_test_runtime::cassette::{entries, prune, unused};
 use agent_test_runtime::report::report_root;
 
 use crate::args::UnusedArgs;
+use crate::fail;
 use crate::report::Collection;
 
 /// Lists (or prunes) the unused entries: exit 0, or 2 when an input cannot be read or the
@@ -104,9 +105,4 @@ pub(crate) fn unused_entries(args: &UnusedArgs) -> ExitCode {
         }
         Err(e) => fail(e.message()),
     }
-}
-
-fn fail(message: &str) -> ExitCode {
-    eprintln!("agent-test: {message}");
-    ExitCode::from(2)
 }

@@ -177,6 +177,12 @@ fn execute<'a>(
 
 /// The judge the environment names, with the command line's timeout and retries (which win
 /// over the environment's).
+/// A command that could not do its work: the message on standard error, exit 2.
+pub(crate) fn fail(message: &str) -> ExitCode {
+    eprintln!("agent-test: {message}");
+    ExitCode::from(2)
+}
+
 pub(crate) fn judge(options: &JudgeOptions) -> Option<agent_test_runtime::judge::Judge> {
     let mut judge = agent_test_runtime::judge::Judge::from_env_if_configured()?;
     if let Some(t) = options.judge_timeout {

@@ -12,6 +12,7 @@ use agent_test_runtime::cassette::{
 };
 
 use crate::args::ProxyArgs;
+use crate::fail;
 
 /// How often what the proxy did is looked at, to be said on standard error.
 const POLL: Duration = Duration::from_millis(200);
@@ -197,9 +198,4 @@ impl Said {
             self.miss = miss;
         }
     }
-}
-
-fn fail(message: &str) -> ExitCode {
-    eprintln!("agent-test: {message}");
-    ExitCode::from(2)
 }

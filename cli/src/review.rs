@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use agent_test_runtime::snapshot::Pending;
 
 use crate::args::ReviewArgs;
+use crate::fail;
 use crate::style::{Style, colours_for_stdout};
 
 /// What the reviewer decided for one pending snapshot.
@@ -118,9 +119,4 @@ fn ask(answers: &mut impl Iterator<Item = std::io::Result<String>>) -> Decision 
             other => println!("`{other}`: answer a, r or s"),
         }
     }
-}
-
-fn fail(message: &str) -> ExitCode {
-    eprintln!("agent-test: {message}");
-    ExitCode::from(2)
 }

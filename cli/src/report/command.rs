@@ -8,6 +8,7 @@ use agent_test_runtime::report::report_root;
 
 use super::{Collection, Comparison};
 use crate::args::{DiffArgs, OutputFormat, ReportArgs};
+use crate::fail;
 use crate::output::{Kept, RunResult, Sink};
 
 /// `agent-test report`: exit 0 when the page is written (whatever the verdicts: they are what
@@ -206,9 +207,4 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
             .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     }
     std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-}
-
-fn fail(e: &str) -> ExitCode {
-    eprintln!("agent-test: {e}");
-    ExitCode::from(2)
 }

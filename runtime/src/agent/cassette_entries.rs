@@ -38,6 +38,14 @@ impl EntriesUsed {
             .clone()
     }
 
+    /// Whether no entry was noted: no call went through a cassette.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
     #[cfg(feature = "http")]
     fn add(&self, id: &str) {
         let mut ids = self.0.lock().unwrap_or_else(PoisonError::into_inner);

@@ -108,15 +108,44 @@ crate::util::json::one_key_enum!(Stored, ["accepted", "missing", "unreadable"]);
 /// assert!(v[2].reason.starts_with("not compared: no snapshot was looked up"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "SnapshotData", into = "SnapshotData")]
 pub struct SnapshotCheck {
     of: SnapshotOf,
     /// The accepted snapshot, once a run has looked it up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     stored: Option<Stored>,
     /// Why the builder it was made from cannot be snapshotted (constraints it would drop).
-    #[serde(skip)]
     refused: Option<String>,
+    /// An accepted snapshot of calls, read as JSON once (a mutation run evaluates the check on
+    /// thousands of transcripts), or why it is not JSON.
+    accepted_calls: Option<Result<Value, String>>,
+}
+
+/// The serialised form of a [`SnapshotCheck`] (the accepted calls are read again on load).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapshotData {
+    of: SnapshotOf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stored: Option<Stored>,
+}
+
+impl From<SnapshotData> for SnapshotCheck {
+    fn from(d: SnapshotData) -> Self {
+        let check = SnapshotCheck::new(d.of);
+        match d.stored {
+            Some(stored) => check.stored(stored),
+            None => check,
+        }
+    }
+}
+
+impl From<SnapshotCheck> for SnapshotData {
+    fn from(c: SnapshotCheck) -> Self {
+        SnapshotData {
+            of: c.of,
+            stored: c.stored,
+        }
+    }
 }
 
 impl SnapshotCheck {
@@ -132,6 +161,7 @@ impl SnapshotCheck {
             of,
             stored: None,
             refused: None,
+            accepted_calls: None,
         }
     }
 
@@ -146,6 +176,12 @@ impl SnapshotCheck {
     ///
     /// See the type's example.
     pub fn stored(mut self, stored: Stored) -> Self {
+        self.accepted_calls = match (&self.of, &stored) {
+            (SnapshotOf::Calls { .. }, Stored::Accepted { content, .. }) => {
+                Some(serde_json::from_str(content).map_err(|e| e.to_string()))
+            }
+            _ => None,
+        };
         self.stored = Some(stored);
         self
     }
@@ -245,21 +281,25 @@ impl SnapshotCheck {
             }
             _ => {
                 // Calls are compared as JSON: an object's key order is not a difference.
-                let accepted: Value = match serde_json::from_str(content) {
-                    Ok(v) => v,
-                    Err(e) => {
+                // (`stored` reads an accepted snapshot of calls whenever it is given one.)
+                let accepted = match self.accepted_calls.as_ref() {
+                    Some(Ok(v)) => v,
+                    other => {
+                        let why = other
+                            .and_then(|r| r.as_ref().err())
+                            .map_or("not read", String::as_str);
                         return Outcome::error(format!(
-                            "not compared: snapshot {file} is not the JSON of tool calls: {e}"
+                            "not compared: snapshot {file} is not the JSON of tool calls: {why}"
                         ))
                         .actual(actual);
                     }
                 };
-                if accepted == actual {
+                if *accepted == actual {
                     Outcome::pass(format!("{} match their snapshot {file}", self.of))
                 } else {
                     Outcome::fail(differs)
-                        .diff(json_diff(&accepted, &actual))
-                        .expected(accepted)
+                        .diff(json_diff(accepted, &actual))
+                        .expected(accepted.clone())
                         .actual(actual)
                 }
             }

@@ -10,29 +10,14 @@ fn report_path(root: &Path, report: &Report) -> PathBuf {
     let mut path = root.to_owned();
     if let Some(module) = &report.scenario.module {
         for seg in module.split("::").filter(|s| !s.is_empty()) {
-            path.push(safe(seg));
+            path.push(crate::util::dirs::safe_file_name(seg));
         }
     }
-    path.push(format!("{}.json", safe(&report.scenario.name)));
+    path.push(format!(
+        "{}.json",
+        crate::util::dirs::safe_file_name(&report.scenario.name)
+    ));
     path
-}
-
-fn safe(s: &str) -> String {
-    let cleaned: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if cleaned.is_empty() || cleaned.chars().all(|c| c == '.') {
-        "_".to_owned()
-    } else {
-        cleaned
-    }
 }
 
 /// Writes the report as JSON; a failure to write is noted in the report, never fatal.
@@ -72,6 +57,6 @@ mod tests {
             report_path(Path::new("/r"), &r),
             Path::new("/r/booking/tests/refund_flow.json")
         );
-        assert_eq!(safe(".."), "_");
+        assert_eq!(crate::util::dirs::safe_file_name(".."), "_");
     }
 }

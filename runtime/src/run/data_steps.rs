@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::ScenarioRun;
-use crate::check::{Outcome, Severity};
+use crate::check::Outcome;
 use crate::matcher::json_eq;
 use crate::scenario::VariableOp;
 use crate::util::text::compact;
@@ -129,11 +129,7 @@ impl ScenarioRun {
     ) {
         let label =
             label.unwrap_or_else(|| super::step_verdict::variable_label(path, op, expected));
-        let severity = if warning {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
+        let severity = super::step_verdict::variable_severity(warning);
         self.step_verdict_with(
             label,
             "variable",

@@ -6,7 +6,7 @@ use crate::model::Transcript;
 use crate::model::Verdict;
 use crate::run::bag::Bag;
 use crate::run::data_steps::variable_outcome;
-use crate::run::step_verdict::{objective_label, step_verdict, variable_label};
+use crate::run::step_verdict::{objective_label, step_verdict, variable_label, variable_severity};
 use crate::scenario::{Scenario, Step, VariableOp};
 use serde_json::Value;
 
@@ -47,11 +47,7 @@ pub(super) fn live_only(scenario: &Scenario) -> Vec<Verdict> {
                     .clone()
                     .unwrap_or_else(|| variable_label(path, *op, equals)),
                 "variable",
-                if *warning {
-                    Severity::Warning
-                } else {
-                    Severity::Error
-                },
+                variable_severity(*warning),
                 after_simulation,
             )),
             Step::Simulate {
@@ -128,11 +124,7 @@ impl VariableCheckAt {
     /// The check's verdict on a recording: the bag rebuilt from the entries set before it, the
     /// conversation as it stood then.
     pub(super) fn verdict(&self, transcript: &Transcript, interpolate: bool) -> Verdict {
-        let severity = if self.warning {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
+        let severity = variable_severity(self.warning);
         let label = |equals: &Value| {
             self.label
                 .clone()

@@ -605,10 +605,8 @@ impl ScenarioRun {
             .expectations()
             .iter()
             .any(|e| matches!(e.check, crate::check::Check::Snapshot(_)))
-            && let Some(why) = crate::snapshot::live_model_warning(
-                &self.transcript,
-                !self.cassette.list().is_empty(),
-            )
+            && let Some(why) =
+                crate::snapshot::live_model_warning(&self.transcript, !self.cassette.is_empty())
         {
             self.step_verdict_with(
                 "snapshots".to_owned(),

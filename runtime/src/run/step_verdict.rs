@@ -41,3 +41,12 @@ pub(crate) fn variable_label(path: &str, op: VariableOp, equals: &Value) -> Stri
 pub(crate) fn objective_label(objective: &str) -> String {
     format!("simulated user reached the objective {objective:?}")
 }
+
+/// The severity of a variable check: a warning when marked so (`warning: true`), else an error.
+pub(crate) fn variable_severity(warning: bool) -> Severity {
+    if warning {
+        Severity::Warning
+    } else {
+        Severity::Error
+    }
+}

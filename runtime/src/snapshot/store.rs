@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::SnapshotFile;
 use crate::check::{Check, Expectation, SnapshotCheck, Status, Stored};
 use crate::model::{ScenarioInfo, Transcript, Verdict};
+use crate::util::dirs::safe_file_name;
 
 /// The environment variable saying what a run does with a snapshot that differs (or is new):
 /// `new` writes it beside the accepted one as `….snap.new` for `agent-test review` (the
@@ -78,19 +79,6 @@ fn locate(file: &str) -> Result<PathBuf, String> {
         })
 }
 
-/// A name as a file name's part: letters, digits, `-` and `_` kept, the rest `_`.
-fn file_part(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
 impl Snapshots {
     /// Looks up the accepted snapshot of every snapshot check of a scenario that has none yet,
     /// filling it into the check: `snapshots/<module>__<scenario>__<id or number>.snap` beside
@@ -108,7 +96,7 @@ impl Snapshots {
             }
             let key =
                 e.id.as_deref()
-                    .map_or_else(|| number.to_string(), file_part);
+                    .map_or_else(|| number.to_string(), safe_file_name);
             let Some(file) = info.file.as_deref() else {
                 // Nothing says where the scenario lives: the check says so when evaluated.
                 continue;
@@ -123,8 +111,8 @@ impl Snapshots {
             );
             let name = format!(
                 "{}__{}__{key}.snap",
-                file_part(&prefix),
-                file_part(&info.name)
+                safe_file_name(&prefix),
+                safe_file_name(&info.name)
             );
             let shown = shown(file, &name);
             let stored = match locate(file) {
@@ -159,11 +147,23 @@ impl Snapshots {
         checked: &[Verdict],
         scenario: &str,
     ) -> (Vec<String>, Option<Verdict>) {
-        let mut notes = Vec::new();
         if self.files.is_empty() {
-            return (notes, None);
+            return (Vec::new(), None);
         }
-        let update = match Update::parse(std::env::var(SNAPSHOTS_ENV).ok().as_deref()) {
+        let setting = std::env::var(SNAPSHOTS_ENV).ok();
+        self.settle_as(setting.as_deref(), expectations, checked, scenario)
+    }
+
+    /// [`Snapshots::settle`] with [`SNAPSHOTS_ENV`] set to `setting`.
+    fn settle_as(
+        &self,
+        setting: Option<&str>,
+        expectations: &[Expectation],
+        checked: &[Verdict],
+        scenario: &str,
+    ) -> (Vec<String>, Option<Verdict>) {
+        let mut notes = Vec::new();
+        let update = match Update::parse(setting) {
             Ok(u) => u,
             Err(why) => {
                 let verdict = Verdict {
@@ -270,7 +270,65 @@ pub(crate) fn live_model_warning(transcript: &Transcript, cassette_used: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::Update;
+    use super::{Snapshots, Update};
+    use crate::check::{IntoExpectation, Status, Stored, reply};
+    use crate::model::{Reply, Transcript, Turn};
+
+    /// What each setting does with a reply that differs from its snapshot: the notes, the
+    /// verdict, and the files left.
+    fn settled(setting: &str) -> (Vec<String>, Option<String>, Vec<String>) {
+        let dir = std::env::temp_dir().join(format!(
+            "agent-test-settle-{setting}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let snap = dir.join("suite__greets__1.snap");
+        let e = reply()
+            .snapshot()
+            .stored(Stored::Accepted {
+                file: "suite__greets__1.snap".into(),
+                content: "Hello!".into(),
+            })
+            .into_expectation();
+        let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hi."), 1)]);
+        let checked = crate::evaluate(&t, std::slice::from_ref(&e));
+        assert_eq!(checked[0].status, Status::Fail);
+        let snapshots = Snapshots {
+            files: vec![(0, snap)],
+        };
+        let (notes, verdict) = snapshots.settle_as(Some(setting), &[e], &checked, "greets");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        let _ = std::fs::remove_dir_all(&dir);
+        (notes, verdict.map(|v| v.reason), files)
+    }
+
+    #[test]
+    fn each_setting_writes_what_it_says_and_a_wrong_one_is_an_error() {
+        let (notes, verdict, files) = settled("new");
+        assert_eq!(files, ["suite__greets__1.snap.new"]);
+        assert!(notes[0].ends_with("pending: accept or reject it with `agent-test review`"));
+        assert_eq!(verdict, None);
+        let (notes, verdict, files) = settled("no");
+        assert!(files.is_empty() && notes.is_empty() && verdict.is_none());
+        let (notes, _, files) = settled("always");
+        assert_eq!(files, ["suite__greets__1.snap"]);
+        assert!(notes[0].ends_with("written as accepted (AGENT_TEST_SNAPSHOTS=always)"));
+        let (notes, verdict, files) = settled("sometimes");
+        assert!(files.is_empty() && notes.is_empty());
+        assert_eq!(
+            verdict.as_deref(),
+            Some(
+                "AGENT_TEST_SNAPSHOTS=\"sometimes\": expected `new`, `no` or `always`; no \
+                 snapshot was written"
+            )
+        );
+    }
 
     #[test]
     fn the_setting_is_one_of_three_words() {

@@ -73,6 +73,26 @@ fn target_dir() -> PathBuf {
     PathBuf::from("target")
 }
 
+/// A name as one part of a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`,
+/// never empty nor only dots (a report's or a snapshot's file, named after a scenario).
+pub(crate) fn safe_file_name(s: &str) -> String {
+    let cleaned: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() || cleaned.chars().all(|c| c == '.') {
+        "_".to_owned()
+    } else {
+        cleaned
+    }
+}
+
 /// Writes `bytes` to `path` whole: to a temporary file in the same directory (named for this
 /// process and write), then renamed over it, so a reader — a replay, `agent-test report`, another
 /// test process under cargo nextest — sees the old file or the new one, never a part, and

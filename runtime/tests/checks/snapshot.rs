@@ -321,3 +321,87 @@ fn a_check_evaluated_on_its_own_compares_with_nothing_and_errs() {
         v.reason
     );
 }
+
+#[test]
+fn a_calls_snapshot_that_is_not_json_errs_and_one_reloaded_from_a_report_still_compares() {
+    use agent_test_runtime::check::{Check, Stored};
+    let t = super::one_turn(
+        Reply::text("Done.").call(Call::tool("refund", json!({"order_id": "ORD-1"}))),
+    );
+    let accepted = |content: &str| {
+        any_tool().snapshot().stored(Stored::Accepted {
+            file: "snapshots/suite__refund__1.snap".into(),
+            content: content.into(),
+        })
+    };
+    let v = super::conv(&t, accepted("Refunded."));
+    assert_eq!(v.status, Status::Error);
+    assert_eq!(
+        v.reason,
+        "not compared: snapshot snapshots/suite__refund__1.snap is not the JSON of tool calls: \
+         expected value at line 1 column 1"
+    );
+    // A report keeps the check as data; read back (as `mutate` reads it) it compares the same.
+    let good = accepted(r#"[{"tool": "refund", "arguments": {"order_id": "ORD-1"}}]"#);
+    let reloaded: Check =
+        serde_json::from_value(serde_json::to_value(Check::from(good.clone())).unwrap()).unwrap();
+    assert_eq!(reloaded, Check::from(good));
+    assert_eq!(super::conv(&t, reloaded.clone()).status, Status::Pass);
+    let other = super::one_turn(
+        Reply::text("Done.").call(Call::tool("refund", json!({"order_id": "ORD-2"}))),
+    );
+    assert_eq!(super::conv(&other, reloaded).status, Status::Fail);
+}
+
+/// The calls' snapshot holds every call: a pass (or a failure) over a turn whose spans may
+/// hide calls is not measured, and over a failed turn the absence of other calls cannot be
+/// confirmed. A reply's snapshot does not read the calls and stands.
+#[test]
+fn a_calls_snapshot_over_an_incomplete_observation_is_never_a_pass() {
+    use agent_test_runtime::check::Stored;
+    use agent_test_runtime::model::{SpanReading, Transcript, Turn, UnreadSpans};
+    let accepted = |content: &str| Stored::Accepted {
+        file: "snapshots/suite__refund__1.snap".into(),
+        content: content.into(),
+    };
+    let calls = r#"[{"tool": "refund", "arguments": {"order_id": "ORD-1"}}]"#;
+    let mut answer = Reply::text("Done.").call(Call::tool("refund", json!({"order_id": "ORD-1"})));
+    let mut reading = SpanReading::new(4);
+    reading.unread.push(UnreadSpans::new(
+        "Function: cancel_order",
+        1,
+        Some("its name says `function`".into()),
+    ));
+    answer.spans = Some(reading);
+    let t = super::one_turn(answer);
+    let v = super::conv(&t, any_tool().snapshot().stored(accepted(calls)));
+    assert_eq!(v.status, Status::Error);
+    assert!(
+        v.reason.starts_with(
+            "not measured: on turn 1, 1 span was not read and may be a call: \
+             `Function: cancel_order`"
+        ),
+        "{}",
+        v.reason
+    );
+    let text = super::conv(&t, reply().snapshot().stored(accepted("Done.")));
+    assert_eq!(text.status, Status::Pass, "{}", text.reason);
+
+    // The agent failed on its last turn: no call seen there, none confirmed absent.
+    let failed = Transcript::new(vec![
+        Turn::new(
+            0,
+            "refund",
+            Reply::text("Done.").call(Call::tool("refund", json!({"order_id": "ORD-1"}))),
+            1,
+        ),
+        Turn::failed(1, "and cancel", "upstream 503", 1),
+    ]);
+    let v = super::conv(&failed, any_tool().snapshot().stored(accepted(calls)));
+    assert_eq!(v.status, Status::Error);
+    assert!(
+        v.reason.starts_with("cannot confirm an absence"),
+        "{}",
+        v.reason
+    );
+}
