@@ -8,7 +8,7 @@ use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use crate::diag::Diagnostics;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
-use crate::vocabulary::{CHECK_OPTIONS, TEXT_TAKERS};
+use crate::vocabulary::WORDS;
 
 pub(crate) fn fix(suite: &mut SuiteAst, diag: &mut Diagnostics) {
     // Settings of the wrong type: reported, and emitted as unused values instead.
@@ -105,7 +105,7 @@ fn text_literals(tokens: &TokenStream, diag: &mut Diagnostics) -> TokenStream {
         });
         let mut inner = text_literals(&g.stream(), diag);
         if g.delimiter() == Delimiter::Parenthesis
-            && let Some(callee) = callee.filter(|c| TEXT_TAKERS.contains(&c.as_str()))
+            && let Some(callee) = callee.filter(|c| WORDS.takes_text(c))
         {
             let args: Vec<TokenTree> = inner.clone().into_iter().collect();
             let first_len = args
@@ -158,7 +158,7 @@ fn options_last(e: &mut UserExpr, diag: &mut Diagnostics) {
     let mut misplaced = false;
     for call in &calls {
         let method = name(call);
-        if CHECK_OPTIONS.contains(&method.as_str()) {
+        if WORDS.is_option(&method) {
             option.get_or_insert(method);
         } else if let Some(opt) = &option {
             misplaced = true;
@@ -173,9 +173,8 @@ fn options_last(e: &mut UserExpr, diag: &mut Diagnostics) {
         }
     }
     if misplaced {
-        let (options, own): (Vec<&[TokenTree]>, Vec<&[TokenTree]>) = calls
-            .into_iter()
-            .partition(|c| CHECK_OPTIONS.contains(&name(c).as_str()));
+        let (options, own): (Vec<&[TokenTree]>, Vec<&[TokenTree]>) =
+            calls.into_iter().partition(|c| WORDS.is_option(&name(c)));
         e.tokens = head
             .iter()
             .cloned()

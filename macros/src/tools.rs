@@ -15,7 +15,7 @@ use crate::diag::Diagnostics;
 use crate::keywords::did_you_mean;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{SuiteAst, ToolsAst};
-use crate::vocabulary::{TOOL_LIST_TAKERS, TOOL_OPTION_TAKERS, TOOL_TAKERS};
+use crate::vocabulary::{Arg, WORDS};
 
 /// A declared tool: its name and its arguments' schemas (`properties`), when declared.
 pub(crate) struct Tool {
@@ -209,7 +209,7 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
         let callee = callee.to_string();
         if i > 0 && tokens.get(i - 1).is_some_and(|p| is_punct(p, '.')) {
             // Trajectory options naming a tool.
-            if TOOL_OPTION_TAKERS.contains(&callee.as_str())
+            if WORDS.takes(&callee, Arg::ToolOption)
                 && let Some((name, span)) = first_string(&args.stream())
             {
                 known_tool(&name, span, tools, diag);
@@ -217,7 +217,7 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
             continue;
         }
         match callee.as_str() {
-            c if TOOL_TAKERS.contains(&c) => {
+            c if WORDS.takes(c, Arg::Tool) => {
                 let Some((name, span)) = first_string(&args.stream()) else {
                     continue;
                 };
@@ -228,7 +228,7 @@ pub(crate) fn check(tokens: &TokenStream, tools: &[Tool], diag: &mut Diagnostics
                     check_chain(tool, tokens.get(i + 2..).unwrap_or_default(), diag);
                 }
             }
-            c if TOOL_LIST_TAKERS.contains(&c) => {
+            c if WORDS.takes(c, Arg::ToolList) => {
                 for (name, span) in string_list(&args.stream()) {
                     known_tool(&name, span, tools, diag);
                 }

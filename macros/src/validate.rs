@@ -11,12 +11,14 @@ use crate::literals::int_literal;
 use crate::syntax::cursor::is_punct;
 use crate::syntax::{Stmt, SuiteAst, UserExpr};
 use crate::validate_settings::{check_pass_rates, check_repeats, check_tags};
-use crate::vocabulary::{
-    CLOSURE_TAKERS, EXPR_TAKERS, JMESPATH_TAKERS, JSONPATH_TAKERS, REGEX_TAKERS, SCHEMA_TAKERS,
-    VALUE_TAKERS,
-};
+use crate::vocabulary::{Arg, Vocabulary, WORDS};
 
 pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
+    validate_with(suite, &WORDS, diag);
+}
+
+/// [`validate`] with `words` saying what each function takes (a test adds a check kind).
+pub(crate) fn validate_with(suite: &SuiteAst, words: &Vocabulary<'_>, diag: &mut Diagnostics) {
     // A scenario the parser could not read completely may look empty: that is said once the
     // input parses.
     let parsed = diag.is_empty();
@@ -48,7 +50,7 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
         let mut users = Vec::new();
         collect_simulated(&s.body, &mut users);
         for u in users {
-            scan_calls(&u.tokens, &mut |callee, args| {
+            scan_calls(words, &u.tokens, &mut |callee, args| {
                 if callee == "turns" {
                     check_turns(args, diag);
                 }
@@ -61,8 +63,8 @@ pub(crate) fn validate(suite: &SuiteAst, diag: &mut Diagnostics) {
             }
         }
         for e in &expects {
-            scan_calls(&e.tokens, &mut |callee, args| {
-                check_literal(callee, args, &vars, diag)
+            scan_calls(words, &e.tokens, &mut |callee, args| {
+                check_literal(words, callee, args, &vars, diag)
             });
             check_json_literals(&e.tokens, diag);
             if let Some(tools) = &tools {
@@ -115,7 +117,11 @@ fn collect_expects<'a>(body: &'a [Stmt], out: &mut Vec<&'a UserExpr>) {
 
 /// Calls `visit(callee, args)` for every `name(args)` call in the tokens, at any depth, except
 /// inside closures (their bodies are Rust, not checks).
-fn scan_calls(tokens: &TokenStream, visit: &mut dyn FnMut(&str, &TokenStream)) {
+fn scan_calls(
+    words: &Vocabulary<'_>,
+    tokens: &TokenStream,
+    visit: &mut dyn FnMut(&str, &TokenStream),
+) {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
     for (i, t) in tokens.iter().enumerate() {
         // A closure starts here: its body is Rust, not checks.
@@ -135,19 +141,25 @@ fn scan_calls(tokens: &TokenStream, visit: &mut dyn FnMut(&str, &TokenStream)) {
         if g.delimiter() == Delimiter::Parenthesis
             && let Some(callee) = callee.as_deref()
         {
-            if CLOSURE_TAKERS.contains(&callee) {
+            if words.takes(callee, Arg::Closure) {
                 continue;
             }
             visit(callee, &g.stream());
         }
-        scan_calls(&g.stream(), visit);
+        scan_calls(words, &g.stream(), visit);
     }
 }
 
 /// Checks the literal first argument of a call that takes a regex, an expression, a JSONPath
-/// query or a JSON Schema.
-fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Diagnostics) {
-    if SCHEMA_TAKERS.contains(&callee) {
+/// query or a JSON Schema, as `words` says what each function takes.
+fn check_literal(
+    words: &Vocabulary<'_>,
+    callee: &str,
+    args: &TokenStream,
+    vars: &[&str],
+    diag: &mut Diagnostics,
+) {
+    if words.takes(callee, Arg::Schema) {
         check_schema(args, diag);
         return;
     }
@@ -161,11 +173,11 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
     let Some((text, span)) = first_string_arg(args) else {
         return;
     };
-    if REGEX_TAKERS.contains(&callee) {
+    if words.takes(callee, Arg::Regex) {
         if let Err(e) = regex_syntax::ParserBuilder::new().build().parse(&text) {
             diag.error(span, format!("invalid regex: {}", regex_error(&e)));
         }
-    } else if EXPR_TAKERS.contains(&callee) {
+    } else if words.takes(callee, Arg::Expression) {
         if let Err(errors) = agent_test_expr::compile(&text, Some(vars)) {
             for e in errors {
                 let at = text
@@ -175,9 +187,9 @@ fn check_literal(callee: &str, args: &TokenStream, vars: &[&str], diag: &mut Dia
                 diag.error(span, format!("invalid expression: {}{at}", e.message));
             }
         }
-    } else if JSONPATH_TAKERS.contains(&callee) {
+    } else if words.takes(callee, Arg::JsonPath) {
         check_json_path(&text, span, diag);
-    } else if JMESPATH_TAKERS.contains(&callee) {
+    } else if words.takes(callee, Arg::JmesPath) {
         check_jmespath(&text, span, diag);
     }
 }
@@ -328,8 +340,7 @@ fn check_json_literals(tokens: &TokenStream, diag: &mut Diagnostics) {
             _ => None,
         };
         if g.delimiter() == Delimiter::Parenthesis
-            && let Some(method) =
-                method.filter(|m| VALUE_TAKERS.contains(&m.as_str()) || m == "args")
+            && let Some(method) = method.filter(|m| WORDS.takes(m, Arg::Value) || m == "args")
         {
             let args = arguments(&g.stream());
             let Some(value) = args.last() else { continue };

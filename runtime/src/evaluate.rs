@@ -424,3 +424,29 @@ impl<'a> Walk<'a> {
         outcome
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{Check, Status};
+    use crate::model::Transcript;
+    use crate::model::scope::Scope;
+
+    /// With no turn, every sample of every check kind is an error: nothing ran, so nothing may
+    /// pass, absence checks included (each kind declares its samples in its own file, so a
+    /// new kind cannot be left out).
+    #[test]
+    fn with_no_turn_every_kind_is_an_error() {
+        let nothing = Transcript::new(vec![]);
+        for mut e in Check::samples() {
+            e.scope = Scope::Conversation;
+            e.depends_on.clear();
+            let kind = e.check.kind();
+            let v = super::evaluate(&nothing, &[e]).remove(0);
+            assert_eq!(
+                (v.status, v.reason.as_str()),
+                (Status::Error, "no turn ran"),
+                "{kind}"
+            );
+        }
+    }
+}

@@ -107,18 +107,13 @@ pub mod prelude {
     pub use crate::agent::{Agent, AgentError, AgentRequest, ReplayAgent, agent_fn, custom_body};
     #[cfg(feature = "http")]
     pub use crate::agent::{ChatAgent, HttpAgent};
-    pub use crate::check::{ArgsMode, expected_response, judge};
+    // Every check kind's builders (each kind's line in `check`'s registry names them).
+    pub use crate::check::builders::*;
     pub use crate::check::{
-        CheckExt, IntoExpectation, JsonSourceOptions, Scope, Severity, Status, agent_invoked,
-        agent_not_invoked, agent_response, any_call, any_guardrail_triggered, any_tool, check,
-        conversation, cost, field, forbidden_tools, guardrail_not_triggered, guardrail_triggered,
-        http_status, http_success, latency, no_guardrail_triggered, no_tool, no_tool_errors,
-        no_tools, node, node_output, replies, reply, required_tools, state_is, tokens, tool,
-        tool_call, tool_chain, tool_sequence, trajectory, transitioned_to, valid_structured_output,
-        valid_tool_list, workflow_complete,
+        ArgsMode, CheckExt, IntoExpectation, JsonSourceOptions, Scope, Severity, Status, tool_call,
     };
     // What a feature gives, or without it an item of the same name whose use is an error
-    // naming the feature to enable.
+    // naming the feature to enable (an explicit import shadows the builders' glob).
     #[cfg(not(feature = "http"))]
     pub use crate::agent::{ChatAgent, HttpAgent};
     #[cfg(not(feature = "jmespath"))]
@@ -127,12 +122,6 @@ pub mod prelude {
     pub use crate::check::gated::json_path;
     #[cfg(not(feature = "schema"))]
     pub use crate::check::gated::{matches_schema, schema};
-    #[cfg(feature = "jmespath")]
-    pub use crate::check::jmespath;
-    #[cfg(feature = "jsonpath")]
-    pub use crate::check::json_path;
-    #[cfg(feature = "schema")]
-    pub use crate::check::schema;
     pub use crate::judge::{Judge, JudgeMode};
     #[cfg(feature = "schema")]
     pub use crate::matcher::matches_schema;

@@ -1,6 +1,8 @@
 //! A chain of dependent tool calls, each step with its own constraints on arguments, result
 //! and errors (PromptKit's `tool_call_chain`).
 
+use super::Semantic;
+use agent_test_vocabulary::Kind;
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -180,6 +182,27 @@ fn actual(calls: &[&crate::model::Call]) -> Value {
 }
 
 impl super::CheckRules for ToolChain {
+    const KIND: Kind = Kind::new(
+        "tool_chain",
+        "a chain of dependent tool calls, each with its own constraints",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use crate::matcher::*;
+        vec![
+            tool_chain([tool("a").result(any()), tool("b").arg("x", 1).no_error()])
+                .into_expectation(),
+        ]
+    }
+
+    fn semantic<'a>(&'a self, out: &mut Vec<Semantic<'a>>) {
+        for step in &self.steps {
+            super::CheckRules::semantic(step, out);
+        }
+    }
+
     fn literal_problem(&self) -> Option<String> {
         self.steps
             .iter()

@@ -1,5 +1,6 @@
 //! The cost budget: what the agent's tokens cost, priced with the suite's price table.
 
+use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -90,6 +91,17 @@ impl CostCheck {
 }
 
 impl super::CheckRules for CostCheck {
+    const KIND: Kind = Kind::new(
+        "cost",
+        "what the tokens cost, from the suite's prices",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![cost().at_most_usd(0.5).into_expectation()]
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Usage]
     }

@@ -1,5 +1,6 @@
 //! Checks written as Rust closures.
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use std::fmt;
 use std::sync::Arc;
@@ -105,6 +106,20 @@ impl Serialize for CustomCheck {
 }
 
 impl super::CheckRules for CustomCheck {
+    const KIND: Kind = Kind::new(
+        "custom",
+        "a Rust closure over the transcript (no data form)",
+    )
+    .words(&[
+            Word::new("check", Arg::Closure),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![check("always true", |_cx| true).into_expectation()]
+    }
+
     /// A closure's verdict on calls nobody saw is unknown either way.
     fn unseen_calls(&self) -> super::Unseen {
         super::Unseen::NEITHER

@@ -1,6 +1,8 @@
 //! JMESPath queries on the JSON an agent answered (PromptKit's `json_path`, which is JMESPath,
 //! not JSONPath).
 
+use super::Semantic;
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -199,6 +201,28 @@ pub(crate) fn search(_expression: &str, _json: &Value) -> Result<Value, String> 
 }
 
 impl super::CheckRules for JmesPathCheck {
+    const KIND: Kind = Kind::new(
+        "jmespath",
+        "the value of a JMESPath expression on the JSON answered",
+    )
+    .words(&[
+            Word::new("jmespath", Arg::JmesPath),
+            Word::new("is", Arg::Value),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![jmespath("a.b").is(1).in_text().into_expectation()]
+    }
+
+    fn semantic<'a>(&'a self, out: &mut Vec<Semantic<'a>>) {
+        Semantic::of_matcher(&self.matcher, out, |matcher| Semantic::Jmespath {
+            expression: &self.expression,
+            matcher,
+        });
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

@@ -1,6 +1,8 @@
 //! The check on a JSON field at a dot path ([`FieldCheck`]); JSONPath queries and JSON Schema
 //! have files of their own.
 
+use super::Semantic;
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -176,6 +178,39 @@ impl FieldCheck {
 }
 
 impl super::CheckRules for FieldCheck {
+    const KIND: Kind = Kind::new(
+        "field",
+        "a field of the JSON answered: exists, missing, is, is not",
+    )
+    .words(&[
+            Word::new("field", Arg::Text),
+            Word::new("is", Arg::Value),
+            Word::new("is_not", Arg::Value),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use crate::matcher::*;
+        vec![
+            field("x")
+                .exists()
+                .with_source(super::JsonSource::Lenient {
+                    fenced: true,
+                    embedded: true,
+                })
+                .into_expectation(),
+            field("a.b").is(optional(exact(1))).into_expectation(),
+        ]
+    }
+
+    fn semantic<'a>(&'a self, out: &mut Vec<Semantic<'a>>) {
+        Semantic::of_matcher(&self.matcher, out, |matcher| Semantic::Field {
+            path: &self.path,
+            matcher,
+        });
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

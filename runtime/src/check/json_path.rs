@@ -1,6 +1,7 @@
 //! Checks with RFC 9535 JSONPath queries ([`JsonPathCheck`]), and the compiled query they
 //! hold.
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Value, json};
 
@@ -440,6 +441,24 @@ mod regex_functions {
 }
 
 impl super::CheckRules for JsonPathCheck {
+    const KIND: Kind = Kind::new(
+        "json_path",
+        "a JSONPath query on the JSON answered: exists, not exists, equals",
+    )
+    .words(&[
+            Word::new("json_path", Arg::JsonPath),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use serde_json::json;
+        vec![
+            json_path("$.a").equals(json!({"k": 1})).into_expectation(),
+            json_path("$.b").not_exists().into_expectation(),
+        ]
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

@@ -1,5 +1,6 @@
 //! Judge checks: qualities a model grades (semantic checks).
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -380,6 +381,38 @@ impl JudgeCheck {
 }
 
 impl super::CheckRules for JudgeCheck {
+    const KIND: Kind = Kind::new(
+        "judge",
+        "a quality graded by the judge model, against criteria or an expected response",
+    )
+    .words(&[
+            Word::new("judge", Arg::Text),
+            Word::new("must_not", Arg::Text),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            judge("polite")
+                .threshold(0.5)
+                .hallucination()
+                .must_not(["rude"])
+                .on_node("Agent", "output.text")
+                .with_tool_sequence()
+                .with_tool_results()
+                .with_tool_inputs()
+                .graded_as("g")
+                .without_prompt()
+                .into_expectation(),
+            judge("on the transcript")
+                .on_transcript()
+                .expected_response("x")
+                .into_expectation(),
+            expected_response("Paris").into_expectation(),
+        ]
+    }
+
     /// The judge might have answered otherwise had it been shown calls nobody saw.
     fn unseen_calls(&self) -> super::Unseen {
         super::Unseen::NEITHER

@@ -1,6 +1,7 @@
 //! The length of a text: the reply (or every reply, the conversation, a node's output) within
 //! a minimum and a maximum number of characters.
 
+use agent_test_vocabulary::Kind;
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -234,6 +235,24 @@ impl LengthCheck {
 }
 
 impl super::CheckRules for LengthCheck {
+    const KIND: Kind = Kind::new(
+        "length",
+        "the length of a text (`reply().length()`), in characters or bytes",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            reply()
+                .length()
+                .between(1, 5)
+                .in_bytes()
+                .trimmed()
+                .into_expectation(),
+        ]
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

@@ -1,72 +1,31 @@
 #![doc = include_str!("reference.md")]
 
-mod agents;
+// The check kinds' modules are declared by `checks!` below; these are what they share.
 mod calls;
-mod chain;
 mod context;
-mod cost;
-mod custom;
 pub(crate) mod gated;
-mod jmespath;
-mod json;
-mod json_path;
 mod json_source;
-mod judge;
-mod length;
-mod protocol;
-mod schema_check;
-mod sequence;
-mod snapshot;
-mod structured_output;
-mod text;
-mod tool;
-mod tool_errors;
+mod semantic;
 mod tool_eval;
 mod tool_explain;
-mod tool_list;
-mod tool_set;
-mod trajectory;
-mod workflow;
+#[cfg(test)]
+mod vocabulary;
 
-pub use agents::{
-    AgentCheck, AgentResponse, AgentResponseCheck, agent_invoked, agent_not_invoked, agent_response,
-};
-pub use calls::args_mode::{ArgsMode, ArgsOverride};
-pub use calls::expected_call::{ExpectedCall, tool_call};
-pub use chain::{ToolChain, tool_chain};
-pub use cost::{CostCheck, cost};
-pub(crate) use jmespath::search as jmespath_search;
-pub use jmespath::{JmesPath, JmesPathCheck, jmespath};
-pub use json::{Field, FieldCheck, field};
-pub use json_path::{JsonPath, JsonPathCheck, JsonPathExpect, json_path};
-pub use json_source::{JsonSource, JsonSourceOptions};
-pub use judge::{JudgeCheck, expected_response, judge};
-pub use length::{Length, LengthCheck, LengthUnit};
-pub use protocol::{
-    Latency, LatencyCheck, StatusCheck, TokenCheck, http_status, http_success, latency, tokens,
-};
-pub use schema_check::{SchemaCheck, schema};
-pub use tool_errors::{NoToolErrors, no_tool_errors};
-pub use trajectory::{TrajectoryCheck, TrajectoryMode, trajectory};
-pub use workflow::{
-    GuardrailCheck, WorkflowCheck, WorkflowExpect, any_guardrail_triggered,
-    guardrail_not_triggered, guardrail_triggered, no_guardrail_triggered, state_is,
-    transitioned_to, workflow_complete,
-};
-
+pub(crate) use self::jmespath::search as jmespath_search;
+#[cfg(feature = "mcp")]
+pub(crate) use self::structured_output::{Against, against};
 pub use crate::compare::path::FieldPath;
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use calls::arg_constraint::ArgConstraint;
+pub use calls::args_mode::{ArgsMode, ArgsOverride};
 pub use calls::call_filter::CallFilter;
 pub use calls::count::Count;
+pub use calls::expected_call::{ExpectedCall, tool_call};
 pub use context::{EvalContext, Target};
 pub(crate) use context::{ReplyJson, TranscriptIndex};
-pub use custom::{CustomCheck, check};
-pub use sequence::{ToolSequence, tool_sequence};
-pub use snapshot::{SnapshotCheck, SnapshotOf, Stored};
-#[cfg(feature = "mcp")]
-pub(crate) use structured_output::{Against, against};
+pub use json_source::{JsonSource, JsonSourceOptions};
+pub(crate) use semantic::Semantic;
 
 /// Checks as data: each expectation's JSON form, as scenario files write it, with its scope
 /// written out (a file implies it from where the check sits; a report's list does not show
@@ -85,18 +44,30 @@ pub(crate) fn as_data(expectations: &[Expectation]) -> Vec<serde_json::Value> {
         })
         .collect()
 }
-pub use structured_output::{StructuredOutputCheck, valid_structured_output};
-pub use text::{Text, TextCheck, TextOp, TextSource, conversation, node_output, replies, reply};
-pub use tool::{ToolCheck, any_call, any_tool, no_tool, node, tool};
-pub use tool_list::{ToolListCheck, valid_tool_list};
-pub use tool_set::{NoTools, SetMode, ToolSet, forbidden_tools, no_tools, required_tools};
 
+use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 
-/// What a check type may say about itself besides describing and evaluating: that it can
-/// never pass as written, or that its pass rests on something not having happened. Each
-/// check type implements it next to its evaluation (the defaults say "neither").
+/// What a check kind says about itself besides describing and evaluating, in its own file:
+/// its declaration (tag, builders, the words the macro checks, its reference line), what it
+/// reads, whether it can never pass as written or its pass rests on something not having
+/// happened, where the judge finds its semantic matchers, and (for tests) instances with every
+/// option set. Everything that handles every kind — the registry, the closed JSON forms, the
+/// vacuity tests, the reference's table of kinds, the macro's vocabulary — is derived from
+/// these, so adding a kind is its file and one line of `checks!`.
 pub(crate) trait CheckRules {
+    /// The kind's declaration (see [`Kind`]).
+    const KIND: Kind;
+
+    /// Instances of the kind with every option set: the closed-forms test serialises them and
+    /// inserts unknown keys everywhere, the vacuity test evaluates them over no turn.
+    #[cfg(test)]
+    fn samples() -> Vec<Expectation>;
+
+    /// The semantic matchers the check holds and where they read their values (the judge
+    /// grades them); none by default.
+    fn semantic<'a>(&'a self, _out: &mut Vec<Semantic<'a>>) {}
+
     /// The parts of a turn the check reads: over a turn with a [`Gap`](crate::model::Gap) in
     /// one of them, the check is an error. No default: each check type says.
     fn reads(&self) -> &'static [crate::model::Part];
@@ -170,12 +141,22 @@ impl Unseen {
     };
 }
 
-/// The one list of check types: each line is a variant of [`Check`], the builder type it
-/// wraps and its serialised `type` tag. Everything that dispatches over check types is
-/// generated from it, so adding a check type is a new file (the type, its `describe`,
-/// `evaluate` and [`CheckRules`]) and one line here.
+/// The one list of check kinds: each line is a variant of [`Check`] and the builder type it
+/// wraps. Everything that dispatches over check kinds is generated from it, and everything a
+/// kind says about itself is in its file ([`CheckRules`], whose `KIND` holds its `type` tag),
+/// so adding a check kind is a new file and one line here.
 macro_rules! checks {
-    ($($(#[$attr:meta])* $variant:ident($ty:ty) = $kind:literal,)*) => {
+    ($($(#[$attr:meta])* $module:ident::$variant:ident($ty:ident) [$($builder:ident),*],)*) => {
+        $(
+            mod $module;
+            pub use $module::*;
+        )*
+
+        /// The functions that build a check of each kind, for the prelude.
+        pub(crate) mod builders {
+            $($(pub use super::$module::$builder;)*)*
+        }
+
         /// Any check. Each variant wraps the builder type of one family of checks.
         ///
         /// Serialised with a `type` tag: `{"type": "tool", "name": "lookup_order", ...}`.
@@ -195,16 +176,39 @@ macro_rules! checks {
         }
 
         impl Check {
-            /// Every check type's `type` tag, in the list's order (the vacuity tests cover each).
-            #[doc(hidden)]
-            pub const KINDS: &'static [&'static str] = &[$($kind,)*];
+            /// Every check kind's `type` tag, in the list's order.
+            #[cfg(test)]
+            pub(crate) const KINDS: &'static [&'static str] = &[$(<$ty as CheckRules>::KIND.tag,)*];
+
+            /// Every check kind's declaration, in the list's order.
+            #[cfg(test)]
+            pub(crate) const DECLARED: &'static [Kind] = &[
+                $(<$ty as CheckRules>::KIND.built_by(&[$(stringify!($builder)),*]),)*
+            ];
+
+            /// Instances of every kind with every option set (see [`CheckRules::samples`]).
+            #[cfg(test)]
+            pub(crate) fn samples() -> Vec<Expectation> {
+                let mut all = Vec::new();
+                $(all.extend(<$ty as CheckRules>::samples());)*
+                all
+            }
+
+            /// The check's semantic matchers and where they read their values.
+            pub(crate) fn semantic_targets(&self) -> Vec<Semantic<'_>> {
+                let mut out = Vec::new();
+                match self {
+                    $(Check::$variant(c) => CheckRules::semantic(c, &mut out),)*
+                }
+                out
+            }
 
             /// The check's family, as in its serialised `type` tag.
             ///
             /// See the type's example.
             pub fn kind(&self) -> &'static str {
                 match self {
-                    $(Check::$variant(_) => $kind,)*
+                    $(Check::$variant(_) => <$ty as CheckRules>::KIND.tag,)*
                 }
             }
 
@@ -339,59 +343,59 @@ macro_rules! checks {
 
 checks! {
     /// A check on text (see [`reply`]).
-    Text(TextCheck) = "text",
+    text::Text(TextCheck) [reply, replies, conversation, node_output],
     /// A check on one tool (see [`tool`]).
-    Tool(ToolCheck) = "tool",
+    tool::Tool(ToolCheck) [tool, no_tool, node, any_tool, any_call],
     /// Required or forbidden tool names (see [`required_tools`]).
-    ToolSet(ToolSet) = "tool_set",
+    tool_set::ToolSet(ToolSet) [required_tools, forbidden_tools],
     /// No tool at all (see [`no_tools`]).
-    NoTools(NoTools) = "no_tools",
+    no_tools::NoTools(NoTools) [no_tools],
     /// An ordered sequence of tools (see [`tool_sequence`]).
-    ToolSequence(ToolSequence) = "tool_sequence",
+    sequence::ToolSequence(ToolSequence) [tool_sequence],
     /// A chain of dependent tool calls, each with its constraints (see [`tool_chain`]).
-    ToolChain(ToolChain) = "tool_chain",
+    chain::ToolChain(ToolChain) [tool_chain],
     /// No tool call failed (see [`no_tool_errors`]).
-    NoToolErrors(NoToolErrors) = "no_tool_errors",
+    tool_errors::NoToolErrors(NoToolErrors) [no_tool_errors],
     /// A whole trajectory against a reference (see [`trajectory`]).
-    Trajectory(TrajectoryCheck) = "trajectory",
+    trajectory::Trajectory(TrajectoryCheck) [trajectory],
     /// A JSON field (see [`field`]).
-    Field(FieldCheck) = "field",
+    json::Field(FieldCheck) [field],
     /// A JSONPath query (see [`json_path`]).
-    JsonPath(JsonPathCheck) = "json_path",
+    json_path::JsonPath(JsonPathCheck) [json_path],
     /// A JMESPath expression (see [`jmespath`]).
-    Jmespath(JmesPathCheck) = "jmespath",
+    jmespath::Jmespath(JmesPathCheck) [jmespath],
     /// A JSON Schema (see [`schema`]).
-    Schema(SchemaCheck) = "schema",
+    schema_check::Schema(SchemaCheck) [schema],
     /// An MCP server's tool lists (see [`valid_tool_list`]).
-    ToolList(ToolListCheck) = "tool_list",
+    tool_list::ToolList(ToolListCheck) [valid_tool_list],
     /// MCP tools' structured results against their output schemas (see
     /// [`valid_structured_output`]).
-    StructuredOutput(StructuredOutputCheck) = "structured_output",
+    structured_output::StructuredOutput(StructuredOutputCheck) [valid_structured_output],
     /// HTTP status (see [`http_status`]).
-    HttpStatus(StatusCheck) = "http_status",
+    status::HttpStatus(StatusCheck) [http_status, http_success],
     /// Response time (see [`latency`]).
-    Latency(LatencyCheck) = "latency",
+    latency::Latency(LatencyCheck) [latency],
     /// Token usage (see [`tokens`]).
-    Tokens(TokenCheck) = "tokens",
+    tokens::Tokens(TokenCheck) [tokens],
     /// What the tokens cost (see [`cost`]).
-    Cost(CostCheck) = "cost",
+    cost::Cost(CostCheck) [cost],
     /// The length of a text (see [`Text::length`]).
-    Length(LengthCheck) = "length",
+    length::Length(LengthCheck) [],
     /// Sub-agent invocations (see [`agent_invoked`]).
-    Agents(AgentCheck) = "agents",
+    agents::Agents(AgentCheck) [agent_invoked, agent_not_invoked],
     /// A sub-agent's response (see [`agent_response`]).
-    AgentResponse(AgentResponseCheck) = "agent_response",
+    agent_response::AgentResponse(AgentResponseCheck) [agent_response],
     /// Workflow state (see [`state_is`]).
-    Workflow(WorkflowCheck) = "workflow",
+    workflow::Workflow(WorkflowCheck) [state_is, transitioned_to, workflow_complete],
     /// Guardrails (see [`guardrail_triggered`]).
-    Guardrail(GuardrailCheck) = "guardrail",
+    guardrail::Guardrail(GuardrailCheck) [guardrail_triggered, guardrail_not_triggered, any_guardrail_triggered, no_guardrail_triggered],
     /// A reply or the tool calls against an accepted snapshot (see [`Text::snapshot`]).
-    Snapshot(SnapshotCheck) = "snapshot",
+    snapshot::Snapshot(SnapshotCheck) [],
     /// A quality graded by the judge (see [`judge`]).
-    Judge(JudgeCheck) = "judge",
+    judge::Judge(JudgeCheck) [judge, expected_response],
     /// A Rust closure (see [`check`]); cannot be loaded from data.
     #[serde(skip_deserializing)]
-    Custom(CustomCheck) = "custom",
+    custom::Custom(CustomCheck) [check],
 }
 
 /// A check together with its options: where it applies, its id, what it depends on, how severe
@@ -500,6 +504,17 @@ impl IntoExpectation for Check {
         Expectation::new(self)
     }
 }
+
+/// The options every check takes ([`CheckExt`]'s methods), and those of them whose first
+/// argument is text: the macro's vocabulary (`agent_test_vocabulary`) holds them.
+#[cfg(test)]
+pub(crate) const OPTIONS: &[&str] = &["id", "depends_on", "warning", "severity", "label", "so_far"];
+#[cfg(test)]
+pub(crate) const OPTION_WORDS: &[agent_test_vocabulary::Word] = &[
+    agent_test_vocabulary::Word::new("id", agent_test_vocabulary::Arg::Text),
+    agent_test_vocabulary::Word::new("depends_on", agent_test_vocabulary::Arg::Text),
+    agent_test_vocabulary::Word::new("label", agent_test_vocabulary::Arg::Text),
+];
 
 /// Options every check accepts. Because they turn the check into an [`Expectation`], write them
 /// after the check's own methods.

@@ -1,5 +1,6 @@
 //! The JSON Schema check ([`SchemaCheck`]).
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -142,6 +143,21 @@ impl JsonSourceOptions for SchemaCheck {
 }
 
 impl super::CheckRules for SchemaCheck {
+    const KIND: Kind = Kind::new(
+        "schema",
+        "the JSON answered (or a part of it) against a JSON Schema",
+    )
+    .words(&[
+            Word::new("schema", Arg::Schema),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use serde_json::json;
+        vec![schema(json!({"type": "object"})).at("a").into_expectation()]
+    }
+
     fn reads(&self) -> &'static [Part] {
         self.source.reads()
     }

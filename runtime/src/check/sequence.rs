@@ -1,10 +1,11 @@
 //! An ordered sequence of tool calls, other calls allowed in between.
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::tool_set::{called_names, counted_calls};
+use super::calls::called::{called_names, counted_calls};
 use super::{EvalContext, Outcome, Violation};
 
 /// A check that tools were called in a given order, as a subsequence: other calls may come in
@@ -153,6 +154,20 @@ impl ToolSequence {
 }
 
 impl super::CheckRules for ToolSequence {
+    const KIND: Kind = Kind::new(
+        "tool_sequence",
+        "tools called in an order (others may come between)",
+    )
+    .words(&[
+            Word::new("tool_sequence", Arg::ToolList),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![tool_sequence(["a", "b"]).succeeded().into_expectation()]
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Calls]
     }

@@ -2,6 +2,7 @@
 //! file beside the test — changed on purpose by accepting the new one (`agent-test review`),
 //! not by editing expectations.
 
+use agent_test_vocabulary::Kind;
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -379,6 +380,27 @@ impl super::ToolCheck {
 }
 
 impl super::CheckRules for SnapshotCheck {
+    const KIND: Kind = Kind::new(
+        "snapshot",
+        "a text (`reply().snapshot()`) or the calls (`tool(..).snapshot()`) against an accepted snapshot file",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            reply().snapshot().into_expectation(),
+            tool("t").snapshot().into_expectation(),
+            any_tool()
+                .snapshot()
+                .stored(super::Stored::Accepted {
+                    file: "snapshots/s__x__1.snap".into(),
+                    content: "[]".into(),
+                })
+                .into_expectation(),
+        ]
+    }
+
     fn reads(&self) -> &'static [Part] {
         match &self.of {
             SnapshotOf::Text(source) => source.reads(),

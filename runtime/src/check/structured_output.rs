@@ -2,6 +2,7 @@
 //! (the protocol says a server must: a result that does not is a broken contract a model or
 //! client relies on).
 
+use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -173,6 +174,17 @@ fn structured(schema: &Schema, value: &Value) -> Option<String> {
 }
 
 impl super::CheckRules for StructuredOutputCheck {
+    const KIND: Kind = Kind::new(
+        "structured_output",
+        "MCP tools' structured results against their output schemas",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![valid_structured_output().into_expectation()]
+    }
+
     /// An MCP server's answers are turn bodies; a model's MCP calls are calls, their outcomes
     /// and results.
     fn reads(&self) -> &'static [Part] {

@@ -1,5 +1,6 @@
 //! Checks on text: the reply, every reply, or the whole conversation.
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use std::borrow::Cow;
 use std::fmt;
@@ -606,6 +607,37 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
 }
 
 impl super::CheckRules for TextCheck {
+    const KIND: Kind = Kind::new(
+        "text",
+        "a reply, the replies, the conversation or a node's output as text: contains, equals, matches",
+    )
+    .words(&[
+            Word::new("contains", Arg::Text),
+            Word::new("not_contains", Arg::Text),
+            Word::new("starts_with", Arg::Text),
+            Word::new("ends_with", Arg::Text),
+            Word::new("matches", Arg::Regex),
+            Word::new("not_matches", Arg::Regex),
+            Word::new("node_output", Arg::Text),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            reply()
+                .contains("hi")
+                .case_sensitive()
+                .trimmed()
+                .id("text")
+                .depends_on("tool")
+                .warning()
+                .label("label"),
+            replies().matches("x").so_far(),
+            node_output("Agent", "output.text").equals("x").into_expectation(),
+        ]
+    }
+
     fn literal_problem(&self) -> Option<String> {
         match &self.search {
             Search::Regex(pattern) => pattern.regex().err().map(ToOwned::to_owned),

@@ -1,6 +1,8 @@
 //! Checks on one tool, node or call: called or not, with which arguments and results, how
 //! often, at which position, and (for workflow nodes) what was called inside.
 
+use super::Semantic;
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use std::fmt::Write as _;
 
@@ -625,6 +627,65 @@ impl ToolCheck {
 }
 
 impl super::CheckRules for ToolCheck {
+    const KIND: Kind = Kind::new(
+        "tool",
+        "the calls of one tool (or node, or any): arguments, results, outcome, count, position",
+    )
+    .words(&[
+            Word::new("tool", Arg::Tool),
+            Word::new("no_tool", Arg::Tool),
+            Word::new("node", Arg::Text),
+            Word::new("any_call", Arg::Text),
+            Word::new("arg", Arg::Value),
+            Word::new("result", Arg::Value),
+            Word::new("result_at", Arg::Value),
+            Word::new("arg_json_path", Arg::JsonPath),
+            Word::new("result_json_path", Arg::JsonPath),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use crate::matcher::*;
+        use serde_json::json;
+        use crate::model::ToolErrorKind;
+        let mut node_check = node("Agent").times(1).tool(tool("inner").arg("q", "x"));
+        for m in crate::matcher::Matcher::samples() {
+            node_check = node_check.arg("a", m.clone()).result_at("r", m);
+        }
+        vec![
+            node_check
+                .arg_group(["a", "b"], free_text("together"))
+                .forbid_arg("f")
+                .strict()
+                .every_call()
+                .at_position(0)
+                .succeeded()
+                .id("tool"),
+            any_call("x").between(1, 2).into_expectation(),
+            any_tool()
+                .arguments(json!({"k": 1}))
+                .arg_json_path("$.a[*]", "x")
+                .result_json_path("$.r", any())
+                .no_error()
+                .failed_with(ToolErrorKind::Validation)
+                .into_expectation(),
+            tool("t").succeeded_or_invalid().into_expectation(),
+        ]
+    }
+
+    fn semantic<'a>(&'a self, out: &mut Vec<Semantic<'a>>) {
+        fn tool<'a>(t: &'a ToolCheck, out: &mut Vec<Semantic<'a>>) {
+            let name = (!t.any_name).then_some(t.name.as_str());
+            Semantic::of_calls(name, false, &t.args, out);
+            Semantic::of_calls(name, true, &t.result, out);
+            for n in &t.nested {
+                tool(n, out);
+            }
+        }
+        tool(self, out);
+    }
+
     fn reads(&self) -> &'static [Part] {
         // Every combination (arguments, results, outcomes), so the answer is a static list.
         match self.constrains() {

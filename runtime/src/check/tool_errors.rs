@@ -1,6 +1,7 @@
 //! No tool call failed: every tool call in scope (or every call of some tools) returned no
 //! error, or none of a given kind.
 
+use agent_test_vocabulary::Kind;
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -159,6 +160,23 @@ impl NoToolErrors {
 }
 
 impl super::CheckRules for NoToolErrors {
+    const KIND: Kind = Kind::new(
+        "no_tool_errors",
+        "no tool call failed (of some tools, of some error kinds)",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        use crate::model::ToolErrorKind;
+        vec![
+            no_tool_errors()
+                .of_tools(["a"])
+                .of_kind(ToolErrorKind::Execution)
+                .into_expectation(),
+        ]
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Calls, Part::Outcomes]
     }

@@ -1,5 +1,6 @@
 //! The check of an MCP server's tool list (`tools/list`): what a model needs to use the tools.
 
+use agent_test_vocabulary::Kind;
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -144,6 +145,17 @@ fn problems(tools: &[Value]) -> Vec<String> {
 }
 
 impl super::CheckRules for ToolListCheck {
+    const KIND: Kind = Kind::new(
+        "tool_list",
+        "an MCP server's tool lists are valid (names, schemas)",
+    );
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![valid_tool_list().into_expectation()]
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[]
     }

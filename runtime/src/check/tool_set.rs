@@ -1,9 +1,11 @@
-//! Checks on the set of tools called: required, forbidden, none at all.
+//! Checks on the set of tools called: required or forbidden.
 
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::calls::called::{called_names, counted_calls};
 use super::{EvalContext, Outcome, Violation};
 use crate::model::Call;
 
@@ -167,106 +169,25 @@ impl ToolSet {
     }
 }
 
-/// A check that no tool at all was called. Build it with [`no_tools`].
-///
-/// ```
-/// use agent_test::prelude::*;
-/// use agent_test::model::{Call, Reply, Transcript, Turn};
-///
-/// let reply = Reply::text("").call(Call::tool("search", serde_json::json!({"q": "x"})));
-/// let t = Transcript::new(vec![Turn::new(0, "hi", reply, 1)]);
-/// let v = evaluate(&t, &[no_tools().into_expectation()]);
-/// assert_eq!(v[0].reason, "expected no tool call, but 1 tool was called: search");
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NoTools {
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    succeeded: bool,
-}
-
-/// No tool may be called at all.
-///
-/// ```
-/// use agent_test::prelude::*;
-/// assert_eq!(no_tools().describe(), "no tool called");
-/// ```
-pub fn no_tools() -> NoTools {
-    NoTools::default()
-}
-
-impl NoTools {
-    /// Ignore calls that failed (a failed call then does not count as a call).
-    ///
-    /// ```
-    /// # use agent_test::prelude::*;
-    /// assert_eq!(no_tools().succeeded().describe(), "no tool called (successful calls only)");
-    /// ```
-    pub fn succeeded(mut self) -> Self {
-        self.succeeded = true;
-        self
-    }
-
-    /// One line describing the check.
-    ///
-    /// See [`no_tools`].
-    pub fn describe(&self) -> String {
-        let suffix = if self.succeeded {
-            " (successful calls only)"
-        } else {
-            ""
-        };
-        format!("no tool called{suffix}")
-    }
-
-    pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        let calls = counted_calls(cx, self.succeeded);
-        if calls.is_empty() {
-            return Outcome::passed();
-        }
-        let names: Vec<&str> = calls.iter().map(|(_, c)| c.name.as_str()).collect();
-        let reason = format!(
-            "expected no tool call, but {} tool{} called: {}",
-            calls.len(),
-            if calls.len() == 1 { " was" } else { "s were" },
-            names.join(", ")
-        );
-        let violations = calls.iter().map(|(i, c)| {
-            Violation::new(
-                "unexpected_call",
-                format!("`{}` was called at {}", c.name, cx.position_name(*i)),
-            )
-            .in_turn(cx.turn_of_call(*i))
-            .evidence(c.arguments.clone())
-        });
-        Outcome::fail(reason)
-            .expected(json!([]))
-            .actual(called_names(&calls))
-            .violations(violations)
-    }
-}
-
-/// The tool calls in scope with their positions, without failed calls when `succeeded`.
-pub(crate) fn counted_calls<'a>(cx: &EvalContext<'a>, succeeded: bool) -> Vec<(usize, &'a Call)> {
-    cx.tool_calls()
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !(succeeded && c.error))
-        .map(|(i, c)| (i, *c))
-        .collect()
-}
-
-/// The called tool names, in call order, as JSON.
-pub(crate) fn called_names(calls: &[(usize, &Call)]) -> Value {
-    Value::Array(
-        calls
-            .iter()
-            .map(|(_, c)| Value::String(c.name.clone()))
-            .collect(),
-    )
-}
-
 impl super::CheckRules for ToolSet {
+    const KIND: Kind = Kind::new(
+        "tool_set",
+        "tools that must all be called, or that must not be",
+    )
+    .words(&[
+            Word::new("required_tools", Arg::ToolList),
+            Word::new("forbidden_tools", Arg::ToolList),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            required_tools(["a"]).succeeded().into_expectation(),
+            forbidden_tools(["b"]).into_expectation(),
+        ]
+    }
+
     fn reads(&self) -> &'static [Part] {
         &[Part::Calls]
     }
@@ -282,24 +203,6 @@ impl super::CheckRules for ToolSet {
         super::Unseen {
             pass_stands: !forbidden,
             fail_stands: forbidden,
-        }
-    }
-}
-
-impl super::CheckRules for NoTools {
-    fn reads(&self) -> &'static [Part] {
-        &[Part::Calls]
-    }
-
-    fn claims_absence(&self) -> bool {
-        true
-    }
-
-    /// A call seen fails it whatever else happened.
-    fn unseen_calls(&self) -> super::Unseen {
-        super::Unseen {
-            pass_stands: false,
-            fail_stands: true,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! trajectory match modes), with a real one-to-one assignment so permissive expectations never
 //! cause false negatives.
 
+use super::Semantic;
+use agent_test_vocabulary::{Arg, Kind, Word};
 use crate::model::Part;
 use std::sync::Arc;
 
@@ -672,6 +674,38 @@ fn calls_noun(n: usize) -> String {
 }
 
 impl super::CheckRules for TrajectoryCheck {
+    const KIND: Kind = Kind::new(
+        "trajectory",
+        "the whole trajectory against reference calls: strict, unordered, subset, superset",
+    )
+    .words(&[
+            Word::new("tool_call", Arg::Tool),
+            Word::new("args_mode_for", Arg::ToolOption),
+            Word::new("compare_fields", Arg::ToolOption),
+            Word::new("compare_with", Arg::ToolOption),
+            Word::new("compare_with", Arg::Closure),
+        ]);
+
+    #[cfg(test)]
+    fn samples() -> Vec<super::Expectation> {
+        use crate::check::*;
+        vec![
+            trajectory([tool_call("a").arg("x", 1), tool_call("b").parallel()])
+                .strict()
+                .args_mode(ArgsMode::Exact)
+                .args_mode_for("a", ArgsMode::Subset)
+                .compare_fields("b", ["x.y"])
+                .succeeded()
+                .into_expectation(),
+        ]
+    }
+
+    fn semantic<'a>(&'a self, out: &mut Vec<Semantic<'a>>) {
+        for e in &self.expected {
+            Semantic::of_calls(Some(&e.name), false, &e.args, out);
+        }
+    }
+
     fn literal_problem(&self) -> Option<String> {
         self.expected
             .iter()

@@ -6,11 +6,8 @@ use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
 use crate::check::{
-    ArgConstraint, Check, EvalContext, Expectation, ReplyJson, Scope, Target, ToolCheck,
-    TranscriptIndex,
+    Check, EvalContext, Expectation, ReplyJson, Scope, Semantic, Target, TranscriptIndex,
 };
-use crate::compare::path::FieldPath;
-use crate::matcher::Matcher;
 use crate::model::judgement::item_key;
 use crate::model::{Transcript, Verdict};
 
@@ -67,112 +64,7 @@ pub(crate) async fn evaluate_judged(
 
 /// Whether a check needs the judge: a judge check, or a check with a semantic matcher.
 pub(crate) fn needs_judge(check: &Check) -> bool {
-    matches!(check, Check::Judge(_)) || !semantic_targets(check).is_empty()
-}
-
-/// Where a check's semantic matchers read their values.
-enum Semantic<'a> {
-    /// An argument (or result) of the calls named `name` (of any name when `None`).
-    Call {
-        name: Option<&'a str>,
-        in_result: bool,
-        constraint: &'a ArgConstraint,
-        matcher: &'a Matcher,
-    },
-    /// A field of the JSON the agent answered.
-    Field {
-        path: &'a FieldPath,
-        matcher: &'a Matcher,
-    },
-    /// The value of a JMESPath expression on the JSON the agent answered.
-    Jmespath {
-        expression: &'a str,
-        matcher: &'a Matcher,
-    },
-}
-
-/// The semantic matchers of a check: in tool checks (nested node checks included), reference
-/// calls of trajectories, and JSON fields.
-fn semantic_targets(check: &Check) -> Vec<Semantic<'_>> {
-    fn calls<'a>(
-        name: Option<&'a str>,
-        in_result: bool,
-        list: &'a [ArgConstraint],
-        out: &mut Vec<Semantic<'a>>,
-    ) {
-        for c in list {
-            let mut found = Vec::new();
-            c.matcher.semantic_parts(&mut found);
-            out.extend(found.into_iter().map(|matcher| Semantic::Call {
-                name,
-                in_result,
-                constraint: c,
-                matcher,
-            }));
-        }
-    }
-    fn tool<'a>(t: &'a ToolCheck, out: &mut Vec<Semantic<'a>>) {
-        let name = (!t.any_name).then_some(t.name.as_str());
-        calls(name, false, &t.args, out);
-        calls(name, true, &t.result, out);
-        for n in &t.nested {
-            tool(n, out);
-        }
-    }
-    let mut out = Vec::new();
-    match check {
-        Check::Tool(t) => tool(t, &mut out),
-        Check::ToolChain(c) => {
-            for step in &c.steps {
-                tool(step, &mut out);
-            }
-        }
-        Check::Trajectory(t) => {
-            for e in &t.expected {
-                calls(Some(&e.name), false, &e.args, &mut out);
-            }
-        }
-        Check::Field(f) => {
-            let mut found = Vec::new();
-            f.matcher.semantic_parts(&mut found);
-            out.extend(found.into_iter().map(|matcher| Semantic::Field {
-                path: &f.path,
-                matcher,
-            }));
-        }
-        Check::Jmespath(j) => {
-            let mut found = Vec::new();
-            j.matcher.semantic_parts(&mut found);
-            out.extend(found.into_iter().map(|matcher| Semantic::Jmespath {
-                expression: &j.expression,
-                matcher,
-            }));
-        }
-        // Exhaustive on purpose: a check type that can hold a matcher must say so here, or
-        // its semantic matchers are never graded (an error verdict on every run).
-        Check::Text(_)
-        | Check::Length(_)
-        | Check::ToolSet(_)
-        | Check::NoTools(_)
-        | Check::ToolSequence(_)
-        | Check::NoToolErrors(_)
-        | Check::JsonPath(_)
-        | Check::Schema(_)
-        | Check::ToolList(_)
-        | Check::StructuredOutput(_)
-        | Check::HttpStatus(_)
-        | Check::Latency(_)
-        | Check::Tokens(_)
-        | Check::Cost(_)
-        | Check::Agents(_)
-        | Check::AgentResponse(_)
-        | Check::Workflow(_)
-        | Check::Guardrail(_)
-        | Check::Judge(_)
-        | Check::Snapshot(_)
-        | Check::Custom(_) => {}
-    }
-    out
+    matches!(check, Check::Judge(_)) || !check.semantic_targets().is_empty()
 }
 
 /// Every JSON document of a run a field or expression may be read from: bodies, replies read
@@ -202,7 +94,7 @@ fn semantic_items(
 ) {
     // Every call of the run, nodes included, in call order.
     let all_calls = EvalContext::new(cx.index(), Scope::Conversation).calls(Target::Any);
-    for target in semantic_targets(check) {
+    for target in check.semantic_targets() {
         match target {
             Semantic::Call {
                 name,

@@ -8,6 +8,8 @@ mod compare;
 mod email;
 mod json_eq;
 mod predicate;
+#[cfg(test)]
+mod samples;
 mod semantic;
 
 pub use crate::compare::pattern::Pattern;
@@ -21,8 +23,21 @@ pub(crate) use json_eq::{ExactOptions, exact_eq};
 pub use predicate::{PredicateMatcher, predicate};
 pub use semantic::{date_time, free_text};
 
+#[cfg(test)]
+use agent_test_vocabulary::{Arg, Word};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// The matchers whose first argument the `agent_test!` macro checks at compile time (with the
+/// check kinds' words, in `agent_test_vocabulary::WORDS`).
+#[cfg(test)]
+pub(crate) const WORDS: &[Word] = &[
+    Word::new("contains", Arg::Text),
+    Word::new("regex", Arg::Regex),
+    Word::new("date", Arg::Expression),
+    Word::new("expr", Arg::Expression),
+    Word::new("matches_schema", Arg::Schema),
+];
 
 use crate::compare::expression::{Env, ExprValue, Expression};
 use crate::util::text::compact;
