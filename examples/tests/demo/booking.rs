@@ -58,6 +58,7 @@ agent_test! {
         expect tool("create_booking").at_position(1);
         expect required_tools(["search_hotels", "create_booking"]);
         expect tool("create_booking").at_most(1);
+        expect no_repeated_calls();
     }
 
     /// The confirmation and the calls that led to it, kept as snapshots in

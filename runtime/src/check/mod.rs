@@ -356,6 +356,8 @@ checks! {
     chain::ToolChain(ToolChain) [tool_chain],
     /// No tool call failed (see [`no_tool_errors`]).
     tool_errors::NoToolErrors(NoToolErrors) [no_tool_errors],
+    /// No tool called again with the same arguments (see [`no_repeated_calls`]).
+    repeats::NoRepeatedCalls(NoRepeatedCalls) [no_repeated_calls],
     /// A whole trajectory against a reference (see [`trajectory`]).
     trajectory::Trajectory(TrajectoryCheck) [trajectory],
     /// A JSON field (see [`field`]).

@@ -10,6 +10,7 @@ mod json;
 mod judged;
 mod matchers;
 mod protocol;
+mod repeats;
 mod roads;
 mod seed_gaps;
 mod sequence;
