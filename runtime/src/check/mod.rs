@@ -139,6 +139,13 @@ impl Unseen {
         pass_stands: false,
         fail_stands: false,
     };
+
+    /// Only a failure stands: a check whose failures rest on calls seen and whose pass rests
+    /// on calls not having happened (`no_tools()`, `no_tool_errors()`, `no_repeated_calls()`).
+    pub const FAILURE_STANDS: Unseen = Unseen {
+        pass_stands: false,
+        fail_stands: true,
+    };
 }
 
 /// The one list of check kinds: each line is a variant of [`Check`] and the builder type it

@@ -109,9 +109,6 @@ impl super::CheckRules for NoTools {
 
     /// A call seen fails it whatever else happened.
     fn unseen_calls(&self) -> super::Unseen {
-        super::Unseen {
-            pass_stands: false,
-            fail_stands: true,
-        }
+        super::Unseen::FAILURE_STANDS
     }
 }

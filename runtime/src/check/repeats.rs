@@ -5,6 +5,7 @@ use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::calls::of_tools::{OfTools, distinct_names};
 use super::{EvalContext, Outcome, Violation};
 use crate::matcher::json_eq;
 use crate::model::{Call, Part};
@@ -46,8 +47,8 @@ use crate::util::text::compact;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NoRepeatedCalls {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "OfTools::is_every_tool")]
+    tools: OfTools,
     #[serde(default = "once", skip_serializing_if = "is_once")]
     at_most: usize,
 }
@@ -65,7 +66,7 @@ fn is_once(n: &usize) -> bool {
 /// See [`NoRepeatedCalls`].
 pub fn no_repeated_calls() -> NoRepeatedCalls {
     NoRepeatedCalls {
-        tools: Vec::new(),
+        tools: OfTools::default(),
         at_most: 1,
     }
 }
@@ -79,7 +80,7 @@ impl NoRepeatedCalls {
     ///            "no call of pay repeated with the same arguments");
     /// ```
     pub fn of_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
-        self.tools = tools.into_iter().map(Into::into).collect();
+        self.tools = OfTools::new(tools);
         self
     }
 
@@ -101,27 +102,26 @@ impl NoRepeatedCalls {
     ///
     /// See [`NoRepeatedCalls::of_tools`].
     pub fn describe(&self) -> String {
-        let who = if self.tools.is_empty() {
-            "no tool called".to_owned()
-        } else {
-            format!("no call of {}", self.tools.join(", "))
-        };
-        match (self.tools.is_empty(), self.at_most) {
+        match (self.tools.is_every_tool(), self.at_most) {
             (true, 1) => "no tool called twice with the same arguments".to_owned(),
-            (false, 1) => format!("{who} repeated with the same arguments"),
-            (_, n) => format!("{who} more than {n} times with the same arguments"),
+            (true, n) => format!("no tool called more than {n} times with the same arguments"),
+            (false, 1) => format!("{} repeated with the same arguments", self.tools.no_call()),
+            (false, n) => format!(
+                "{} more than {n} times with the same arguments",
+                self.tools.no_call()
+            ),
         }
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        if self.tools.iter().any(String::is_empty) {
-            return Outcome::error("compared nothing: a tool name in the list is empty");
+        if let Some(problem) = self.tools.problem() {
+            return Outcome::error(problem);
         }
         let calls = cx.tool_calls();
         // Each distinct call (name and arguments) with the positions it was made at.
         let mut distinct: Vec<(&Call, Vec<usize>)> = Vec::new();
         for (i, c) in calls.iter().enumerate() {
-            if !(self.tools.is_empty() || self.tools.contains(&c.name)) {
+            if !self.tools.admits(&c.name) {
                 continue;
             }
             match distinct
@@ -162,12 +162,7 @@ impl NoRepeatedCalls {
             .in_turn(cx.turn_of_call(first))
             .evidence(json!({"tool": c.name, "arguments": c.arguments, "positions": at}))
         });
-        let mut names: Vec<&str> = Vec::new();
-        for (c, _) in &repeated {
-            if !names.contains(&c.name.as_str()) {
-                names.push(&c.name);
-            }
-        }
+        let names = distinct_names(repeated.iter().map(|(c, _)| *c));
         Outcome::fail(format!(
             "{} call{} repeated: {}",
             repeated.len(),
@@ -220,9 +215,6 @@ impl super::CheckRules for NoRepeatedCalls {
 
     /// A repeat seen is a failure whatever else happened.
     fn unseen_calls(&self) -> super::Unseen {
-        super::Unseen {
-            pass_stands: false,
-            fail_stands: true,
-        }
+        super::Unseen::FAILURE_STANDS
     }
 }

@@ -6,6 +6,7 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::calls::of_tools::{OfTools, distinct_names};
 use super::{EvalContext, Outcome, Violation};
 use crate::model::{Call, ToolErrorKind};
 use crate::util::text::compact;
@@ -38,8 +39,8 @@ use crate::util::text::compact;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NoToolErrors {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "OfTools::is_every_tool")]
+    tools: OfTools,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     kind: Option<ToolErrorKind>,
 }
@@ -59,7 +60,7 @@ impl NoToolErrors {
     /// assert_eq!(no_tool_errors().of_tools(["pay", "refund"]).describe(), "no call of pay, refund failed");
     /// ```
     pub fn of_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
-        self.tools = tools.into_iter().map(Into::into).collect();
+        self.tools = OfTools::new(tools);
         self
     }
 
@@ -82,11 +83,7 @@ impl NoToolErrors {
     ///
     /// See [`NoToolErrors::of_tools`].
     pub fn describe(&self) -> String {
-        let who = if self.tools.is_empty() {
-            "no tool call".to_owned()
-        } else {
-            format!("no call of {}", self.tools.join(", "))
-        };
+        let who = self.tools.no_call();
         match self.kind {
             None => format!("{who} failed"),
             Some(k @ (ToolErrorKind::Execution | ToolErrorKind::Output)) => {
@@ -97,14 +94,14 @@ impl NoToolErrors {
     }
 
     pub(crate) fn evaluate(&self, cx: &EvalContext<'_>) -> Outcome {
-        if self.tools.iter().any(String::is_empty) {
-            return Outcome::error("compared nothing: a tool name in the list is empty");
+        if let Some(problem) = self.tools.problem() {
+            return Outcome::error(problem);
         }
         let calls = cx.tool_calls();
         let failed: Vec<(usize, &Call)> = calls
             .iter()
             .enumerate()
-            .filter(|(_, c)| self.tools.is_empty() || self.tools.contains(&c.name))
+            .filter(|(_, c)| self.tools.admits(&c.name))
             .filter(|(_, c)| {
                 c.error
                     && match (self.kind, c.error_kind) {
@@ -117,12 +114,7 @@ impl NoToolErrors {
         if failed.is_empty() {
             return Outcome::passed();
         }
-        let mut names: Vec<&str> = Vec::new();
-        for (_, c) in &failed {
-            if !names.contains(&c.name.as_str()) {
-                names.push(&c.name);
-            }
-        }
+        let names = distinct_names(failed.iter().map(|(_, c)| *c));
         let violations = failed.iter().map(|&(i, c)| {
             let kind = c
                 .error_kind
@@ -188,9 +180,6 @@ impl super::CheckRules for NoToolErrors {
 
     /// A failed call seen is a failure whatever else happened.
     fn unseen_calls(&self) -> super::Unseen {
-        super::Unseen {
-            pass_stands: false,
-            fail_stands: true,
-        }
+        super::Unseen::FAILURE_STANDS
     }
 }

@@ -11,3 +11,4 @@ pub(crate) mod call_filter;
 pub(crate) mod called;
 pub(crate) mod count;
 pub(crate) mod expected_call;
+pub(crate) mod of_tools;
