@@ -49,7 +49,7 @@ use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 
 /// What a check kind says about itself besides describing and evaluating, in its own file:
-/// its declaration (tag, builders, the words the macro checks, its reference line), what it
+/// its declaration (tag, one-line summary, the words the macro checks), what it
 /// reads, whether it can never pass as written or its pass rests on something not having
 /// happened, where the judge finds its semantic matchers, and (for tests) instances with every
 /// option set. Everything that handles every kind — the registry, the closed JSON forms, the
@@ -148,10 +148,12 @@ impl Unseen {
     };
 }
 
-/// The one list of check kinds: each line is a variant of [`Check`] and the builder type it
-/// wraps. Everything that dispatches over check kinds is generated from it, and everything a
-/// kind says about itself is in its file ([`CheckRules`], whose `KIND` holds its `type` tag),
-/// so adding a check kind is a new file and one line here.
+/// The one list of check kinds: each line is the kind's module (its file), its variant of
+/// [`Check`], the builder type the variant wraps and the functions that build it (which the
+/// prelude exports). The modules, their re-exports, the prelude's builders and everything that
+/// dispatches over check kinds are generated from it, and everything a kind says about itself
+/// is in its file ([`CheckRules`], whose `KIND` holds its `type` tag), so adding a check kind
+/// is a new file and one line here.
 macro_rules! checks {
     ($($(#[$attr:meta])* $module:ident::$variant:ident($ty:ident) [$($builder:ident),*],)*) => {
         $(
