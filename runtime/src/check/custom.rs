@@ -105,7 +105,19 @@ impl Serialize for CustomCheck {
     }
 }
 
+/// Never read: a closure has no data form (`CheckRules::DATA_FORM` is false, so a `"custom"`
+/// check in data is an unknown kind before this is reached).
+impl<'de> serde::Deserialize<'de> for CustomCheck {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(
+            "a custom check is Rust code (`check(..)`): it has no data form",
+        ))
+    }
+}
+
 impl super::CheckRules for CustomCheck {
+    const DATA_FORM: bool = false;
+
     const KIND: Kind = Kind::new(
         "custom",
         "a Rust closure over the transcript (no data form)",

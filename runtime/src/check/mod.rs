@@ -5,6 +5,7 @@ mod calls;
 mod context;
 pub(crate) mod gated;
 mod json_source;
+mod read;
 mod semantic;
 mod tool_eval;
 mod tool_explain;
@@ -58,6 +59,9 @@ use serde::{Deserialize, Serialize};
 pub(crate) trait CheckRules {
     /// The kind's declaration (see [`Kind`]).
     const KIND: Kind;
+
+    /// Whether the kind can be read from data (a custom check, Rust code, cannot).
+    const DATA_FORM: bool = true;
 
     /// Instances of the kind with every option set: the closed-forms test serialises them and
     /// inserts unknown keys everywhere, the vacuity test evaluates them over no turn.
@@ -177,7 +181,8 @@ macro_rules! checks {
         /// assert_eq!(c.kind(), "tool");
         /// assert_eq!(serde_json::to_value(&c).unwrap()["type"], "tool");
         /// ```
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        // Read by `read.rs` (without buffering), written by serde's derive.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "type", rename_all = "snake_case")]
         #[non_exhaustive]
         pub enum Check {
@@ -185,6 +190,30 @@ macro_rules! checks {
         }
 
         impl Check {
+            /// The check of kind `tag` read from `d` (the object's fields but its `type`).
+            /// A kind without a data form (a custom check) is an unknown kind here.
+            fn read_kind<'de, D: serde::Deserializer<'de>>(
+                tag: &str,
+                d: D,
+            ) -> Result<Check, D::Error> {
+                $(
+                    if <$ty as CheckRules>::DATA_FORM && tag == <$ty as CheckRules>::KIND.tag {
+                        return <$ty as Deserialize>::deserialize(d).map(Check::$variant);
+                    }
+                )*
+                static IN_DATA: std::sync::LazyLock<Vec<&'static str>> =
+                    std::sync::LazyLock::new(|| {
+                        let mut tags = Vec::new();
+                        $(
+                            if <$ty as CheckRules>::DATA_FORM {
+                                tags.push(<$ty as CheckRules>::KIND.tag);
+                            }
+                        )*
+                        tags
+                    });
+                Err(serde::de::Error::unknown_variant(tag, &IN_DATA))
+            }
+
             /// Every check kind's `type` tag, in the list's order.
             #[cfg(test)]
             pub(crate) const KINDS: &'static [&'static str] = &[$(<$ty as CheckRules>::KIND.tag,)*];
@@ -405,7 +434,6 @@ checks! {
     /// A quality graded by the judge (see [`judge`]).
     judge::Judge(JudgeCheck) [judge, expected_response],
     /// A Rust closure (see [`check`]); cannot be loaded from data.
-    #[serde(skip_deserializing)]
     custom::Custom(CustomCheck) [check],
 }
 

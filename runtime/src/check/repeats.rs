@@ -188,7 +188,7 @@ impl super::CheckRules for NoRepeatedCalls {
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {
-        use crate::prelude::*;
+        use crate::check::*;
         vec![
             no_repeated_calls()
                 .of_tools(["a"])
