@@ -117,9 +117,9 @@ impl super::CheckRules for AgentResponseCheck {
         "what a sub-agent answered",
     )
     .words(&[
-            Word::new("agent_response", Arg::Text),
-            Word::new("contains", Arg::Text),
-        ]);
+        Word::new("agent_response", Arg::Text),
+        Word::new("contains", Arg::Text),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

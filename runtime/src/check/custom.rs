@@ -123,8 +123,8 @@ impl super::CheckRules for CustomCheck {
         "a Rust closure over the transcript (no data form)",
     )
     .words(&[
-            Word::new("check", Arg::Closure),
-        ]);
+        Word::new("check", Arg::Closure),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

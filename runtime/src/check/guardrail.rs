@@ -166,9 +166,9 @@ impl super::CheckRules for GuardrailCheck {
         "guardrails triggered, or not",
     )
     .words(&[
-            Word::new("guardrail_triggered", Arg::Text),
-            Word::new("guardrail_not_triggered", Arg::Text),
-        ]);
+        Word::new("guardrail_triggered", Arg::Text),
+        Word::new("guardrail_not_triggered", Arg::Text),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -206,9 +206,9 @@ impl super::CheckRules for JmesPathCheck {
         "the value of a JMESPath expression on the JSON answered",
     )
     .words(&[
-            Word::new("jmespath", Arg::JmesPath),
-            Word::new("is", Arg::Value),
-        ]);
+        Word::new("jmespath", Arg::JmesPath),
+        Word::new("is", Arg::Value),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

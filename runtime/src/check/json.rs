@@ -183,10 +183,10 @@ impl super::CheckRules for FieldCheck {
         "a field of the JSON answered: exists, missing, is, is not",
     )
     .words(&[
-            Word::new("field", Arg::Text),
-            Word::new("is", Arg::Value),
-            Word::new("is_not", Arg::Value),
-        ]);
+        Word::new("field", Arg::Text),
+        Word::new("is", Arg::Value),
+        Word::new("is_not", Arg::Value),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -446,8 +446,8 @@ impl super::CheckRules for JsonPathCheck {
         "a JSONPath query on the JSON answered: exists, not exists, equals",
     )
     .words(&[
-            Word::new("json_path", Arg::JsonPath),
-        ]);
+        Word::new("json_path", Arg::JsonPath),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -386,9 +386,9 @@ impl super::CheckRules for JudgeCheck {
         "a quality graded by the judge model, against criteria or an expected response",
     )
     .words(&[
-            Word::new("judge", Arg::Text),
-            Word::new("must_not", Arg::Text),
-        ]);
+        Word::new("judge", Arg::Text),
+        Word::new("must_not", Arg::Text),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -148,8 +148,8 @@ impl super::CheckRules for SchemaCheck {
         "the JSON answered (or a part of it) against a JSON Schema",
     )
     .words(&[
-            Word::new("schema", Arg::Schema),
-        ]);
+        Word::new("schema", Arg::Schema),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -159,8 +159,8 @@ impl super::CheckRules for ToolSequence {
         "tools called in an order (others may come between)",
     )
     .words(&[
-            Word::new("tool_sequence", Arg::ToolList),
-        ]);
+        Word::new("tool_sequence", Arg::ToolList),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -612,14 +612,14 @@ impl super::CheckRules for TextCheck {
         "a reply, the replies, the conversation or a node's output as text: contains, equals, matches",
     )
     .words(&[
-            Word::new("contains", Arg::Text),
-            Word::new("not_contains", Arg::Text),
-            Word::new("starts_with", Arg::Text),
-            Word::new("ends_with", Arg::Text),
-            Word::new("matches", Arg::Regex),
-            Word::new("not_matches", Arg::Regex),
-            Word::new("node_output", Arg::Text),
-        ]);
+        Word::new("contains", Arg::Text),
+        Word::new("not_contains", Arg::Text),
+        Word::new("starts_with", Arg::Text),
+        Word::new("ends_with", Arg::Text),
+        Word::new("matches", Arg::Regex),
+        Word::new("not_matches", Arg::Regex),
+        Word::new("node_output", Arg::Text),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -632,16 +632,16 @@ impl super::CheckRules for ToolCheck {
         "the calls of one tool (or node, or any): arguments, results, outcome, count, position",
     )
     .words(&[
-            Word::new("tool", Arg::Tool),
-            Word::new("no_tool", Arg::Tool),
-            Word::new("node", Arg::Text),
-            Word::new("any_call", Arg::Text),
-            Word::new("arg", Arg::Value),
-            Word::new("result", Arg::Value),
-            Word::new("result_at", Arg::Value),
-            Word::new("arg_json_path", Arg::JsonPath),
-            Word::new("result_json_path", Arg::JsonPath),
-        ]);
+        Word::new("tool", Arg::Tool),
+        Word::new("no_tool", Arg::Tool),
+        Word::new("node", Arg::Text),
+        Word::new("any_call", Arg::Text),
+        Word::new("arg", Arg::Value),
+        Word::new("result", Arg::Value),
+        Word::new("result_at", Arg::Value),
+        Word::new("arg_json_path", Arg::JsonPath),
+        Word::new("result_json_path", Arg::JsonPath),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -175,9 +175,9 @@ impl super::CheckRules for ToolSet {
         "tools that must all be called, or that must not be",
     )
     .words(&[
-            Word::new("required_tools", Arg::ToolList),
-            Word::new("forbidden_tools", Arg::ToolList),
-        ]);
+        Word::new("required_tools", Arg::ToolList),
+        Word::new("forbidden_tools", Arg::ToolList),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

@@ -679,12 +679,12 @@ impl super::CheckRules for TrajectoryCheck {
         "the whole trajectory against reference calls: strict, unordered, subset, superset",
     )
     .words(&[
-            Word::new("tool_call", Arg::Tool),
-            Word::new("args_mode_for", Arg::ToolOption),
-            Word::new("compare_fields", Arg::ToolOption),
-            Word::new("compare_with", Arg::ToolOption),
-            Word::new("compare_with", Arg::Closure),
-        ]);
+        Word::new("tool_call", Arg::Tool),
+        Word::new("args_mode_for", Arg::ToolOption),
+        Word::new("compare_fields", Arg::ToolOption),
+        Word::new("compare_with", Arg::ToolOption),
+        Word::new("compare_with", Arg::Closure),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {

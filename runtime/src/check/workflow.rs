@@ -138,9 +138,9 @@ impl super::CheckRules for WorkflowCheck {
         "a workflow's state, transitions and completion",
     )
     .words(&[
-            Word::new("state_is", Arg::Text),
-            Word::new("transitioned_to", Arg::Text),
-        ]);
+        Word::new("state_is", Arg::Text),
+        Word::new("transitioned_to", Arg::Text),
+    ]);
 
     #[cfg(test)]
     fn samples() -> Vec<super::Expectation> {
