@@ -369,6 +369,20 @@ impl<'a> EvalContext<'a> {
         }
     }
 
+    /// How messages name several calls of [`EvalContext::calls`]: `positions 0 and 2` in a
+    /// turn, `conversation positions 0, 2 and 3` after the turns.
+    pub(crate) fn positions_name(&self, at: &[usize]) -> String {
+        let numbers: Vec<String> = at.iter().map(usize::to_string).collect();
+        let numbers = match numbers.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => numbers.join(", "),
+        };
+        match self.scope {
+            Scope::Turn(_) => format!("positions {numbers}"),
+            Scope::UpTo(_) | Scope::Conversation => format!("conversation positions {numbers}"),
+        }
+    }
+
     /// The 0-based turn of the `i`-th call of [`EvalContext::tool_calls`].
     pub fn turn_of_call(&self, i: usize) -> usize {
         self.turn_of(Target::Tool, i)

@@ -28,6 +28,9 @@ pub(crate) use context::{ReplyJson, TranscriptIndex};
 pub use json_source::{JsonSource, JsonSourceOptions};
 pub(crate) use semantic::Semantic;
 
+use agent_test_vocabulary::Kind;
+use serde::{Deserialize, Serialize};
+
 /// Checks as data: each expectation's JSON form, as scenario files write it, with its scope
 /// written out (a file implies it from where the check sits; a report's list does not show
 /// that) — a report keeps them, so its transcript can be evaluated again.
@@ -45,9 +48,6 @@ pub(crate) fn as_data(expectations: &[Expectation]) -> Vec<serde_json::Value> {
         })
         .collect()
 }
-
-use agent_test_vocabulary::Kind;
-use serde::{Deserialize, Serialize};
 
 /// What a check kind says about itself besides describing and evaluating, in its own file:
 /// its declaration (tag, one-line summary, the words the macro checks), what it

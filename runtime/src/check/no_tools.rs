@@ -5,7 +5,7 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls};
+use super::calls::called::{called_names, counted_calls, successful_only};
 use super::{EvalContext, Outcome, Violation};
 
 /// A check that no tool at all was called. Build it with [`no_tools`].
@@ -52,11 +52,7 @@ impl NoTools {
     ///
     /// See [`no_tools`].
     pub fn describe(&self) -> String {
-        let suffix = if self.succeeded {
-            " (successful calls only)"
-        } else {
-            ""
-        };
+        let suffix = successful_only(self.succeeded);
         format!("no tool called{suffix}")
     }
 

@@ -35,10 +35,14 @@ impl<'de> Visitor<'de> for CheckVisitor {
             let kind = map.next_value::<String>()?;
             return Check::read_kind(&kind, MapAccessDeserializer::new(map));
         }
-        // `type` later: gather the object (its keys are unique: the text was parsed strictly).
+        // `type` later: gather the object. A key given twice is an error, not the last one
+        // (JSON text is parsed strictly already; another format's map may repeat a key).
         let mut fields = serde_json::Map::new();
         fields.insert(first, map.next_value()?);
         while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+            if fields.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
             fields.insert(key, value);
         }
         let kind = match fields.remove(TAG) {
@@ -126,5 +130,36 @@ mod tests {
             err(json!({"name": "x", "zz": 1, "type": "tool"})).starts_with("unknown field `zz`")
         );
         assert!(err(json!("tool")).starts_with("invalid type: string \"tool\", expected a check"));
+    }
+
+    /// A map that repeats a key (YAML and other formats may) is refused wherever `type` stands,
+    /// never read as its last value.
+    #[test]
+    fn a_repeated_key_is_an_error() {
+        use serde::Deserialize;
+        use serde::de::value::{MapDeserializer, StrDeserializer};
+        let read = |entries: Vec<(&'static str, &'static str)>| {
+            let map = MapDeserializer::<_, serde_json::Error>::new(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (StrDeserializer::<serde_json::Error>::new(k), v)),
+            );
+            Check::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            read(vec![("name", "a"), ("type", "tool"), ("name", "b")]),
+            "duplicate field `name`"
+        );
+        assert_eq!(
+            read(vec![("name", "a"), ("type", "tool"), ("type", "text")]),
+            "duplicate field `type`"
+        );
+        assert_eq!(
+            read(vec![("type", "tool"), ("name", "a"), ("name", "b")]),
+            "duplicate field `name`"
+        );
     }
 }

@@ -141,22 +141,15 @@ impl NoRepeatedCalls {
         }
         let violations = repeated.iter().map(|(c, at)| {
             let first = at.first().copied().unwrap_or_default();
-            // "conversation position 3" (or "position 3" in a turn), made plural.
-            let place = cx.position_name(first);
-            let place = place.trim_end_matches(|ch: char| ch.is_ascii_digit()).trim_end();
-            let numbers: Vec<String> = at.iter().map(usize::to_string).collect();
-            let numbers = match numbers.split_last() {
-                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-                _ => numbers.join(", "),
-            };
             Violation::new(
                 "repeated_call",
                 format!(
-                    "`{}` called {} times with the same arguments {} (at most {}), at {place}s {numbers}",
+                    "`{}` called {} times with the same arguments {} (at most {}), at {}",
                     c.name,
                     at.len(),
                     compact(&c.arguments),
                     self.at_most,
+                    cx.positions_name(at),
                 ),
             )
             .in_turn(cx.turn_of_call(first))

@@ -5,7 +5,7 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls};
+use super::calls::called::{called_names, counted_calls, successful_only};
 use super::{EvalContext, Outcome, Violation};
 
 /// A check that tools were called in a given order, as a subsequence: other calls may come in
@@ -67,11 +67,7 @@ impl ToolSequence {
     ///
     /// See [`tool_sequence`].
     pub fn describe(&self) -> String {
-        let suffix = if self.succeeded {
-            " (successful calls only)"
-        } else {
-            ""
-        };
+        let suffix = successful_only(self.succeeded);
         format!("tool sequence: {}{suffix}", self.tools.join(" → "))
     }
 

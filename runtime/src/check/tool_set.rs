@@ -5,7 +5,7 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls};
+use super::calls::called::{called_names, counted_calls, successful_only};
 use super::{EvalContext, Outcome, Violation};
 use crate::model::Call;
 
@@ -100,11 +100,7 @@ impl ToolSet {
             SetMode::Required => "tools called",
             SetMode::Forbidden => "tools not called",
         };
-        let suffix = if self.succeeded {
-            " (successful calls only)"
-        } else {
-            ""
-        };
+        let suffix = successful_only(self.succeeded);
         format!("{verb}: {}{suffix}", self.tools.join(", "))
     }
 

@@ -204,4 +204,10 @@ fn its_data_form_loads_and_refuses_unknown_fields() {
     let err = serde_json::from_value::<Check>(json!({"type": "no_repeated_calls", "max": 2}))
         .unwrap_err();
     assert!(err.to_string().contains("unknown field `max`"), "{err}");
+    // A count from data is a whole number of calls: negative, fractional or huge is refused.
+    for bad in [json!(-1), json!(1.5), json!(1e300), json!("2")] {
+        let read =
+            serde_json::from_value::<Check>(json!({"type": "no_repeated_calls", "at_most": bad}));
+        assert!(read.is_err(), "{bad} was read");
+    }
 }

@@ -28,3 +28,12 @@ pub(in crate::check) fn called_names(calls: &[(usize, &Call)]) -> Value {
             .collect(),
     )
 }
+
+/// What a description adds for a check counting only calls that succeeded.
+pub(in crate::check) fn successful_only(succeeded: bool) -> &'static str {
+    if succeeded {
+        " (successful calls only)"
+    } else {
+        ""
+    }
+}
