@@ -13,10 +13,12 @@ const MAX_DEPTH: usize = 64;
 /// `text` read as a Python literal dict or list (the forms that stand for structured data),
 /// else `None`.
 ///
-/// ```ignore
-/// assert_eq!(literal("{'a': [1, 2.5, True, None]}"), Some(json!({"a": [1, 2.5, true, null]})));
-/// assert_eq!(literal("hello"), None);
+/// ```text
+/// {'a': [1, 2.5, True, None]}  →  {"a": [1, 2.5, true, null]}
+/// hello                        →  None
 /// ```
+///
+/// (Crate-internal, so shown as text; the unit tests below hold these cases.)
 pub(crate) fn literal(text: &str) -> Option<Value> {
     let trimmed = text.trim();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
