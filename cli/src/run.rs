@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use agent_test_runtime::agent::{Agent, ChatAgent, HttpAgent, McpAgent, McpServer};
 use agent_test_runtime::judge::Judge;
-use agent_test_runtime::scenario::Scenario;
+use agent_test_runtime::scenario::{RunScenario, Scenario};
 use agent_test_runtime::trace::OtlpReceiver;
 use agent_test_runtime::{Clock, Suite};
 use futures_util::StreamExt;

@@ -38,16 +38,26 @@
     )
 )]
 
+/// One field of every entry of a `const` table, in the table's order, as an array (the format
+/// tables' `ALL`): written once, so a table's row is its only registration. `$fill` is any
+/// value of the field's type, overwritten.
+macro_rules! table_column {
+    ($table:expr, $field:ident, $fill:expr) => {{
+        let mut out = [$fill; $table.len()];
+        let (mut slots, mut rows): (&mut [_], &[_]) = (&mut out, &$table);
+        while let ([slot, more @ ..], [row, others @ ..]) = (slots, rows) {
+            *slot = row.$field;
+            (slots, rows) = (more, others);
+        }
+        out
+    }};
+}
+
 pub mod agent;
 pub mod cassette;
-pub mod check;
-mod compare;
-mod evaluate;
 pub mod formats;
 pub mod judge;
 pub mod load;
-pub mod matcher;
-pub mod model;
 pub mod mutate;
 pub mod report;
 #[cfg(feature = "http")]
@@ -58,40 +68,42 @@ pub mod request {
     pub use crate::agent::gated::{get, post};
 }
 mod run;
-pub mod scenario;
 pub mod snapshot;
 pub mod trace;
 
-/// The expression language as checks evaluate it: an `Expression` (`TODAY()`,
-/// `DATE_ADD(TODAY(), 1, 'days')`, `context.USER_ID`) against an `Env` (the clock's instant and
-/// the context variables), giving an `ExprValue`, or an `ExprError` of a kind.
+// The core's modules, as this crate's: its paths (`agent_test_runtime::check`, `crate::model`
+// inside) are those of the one crate the runtime was.
+pub use agent_test_core::{check, expression, matcher, model};
+use agent_test_core::{compare, util};
+
+/// Scenarios as data: a conversation's steps and its checks, as the seed formats' files give
+/// them or as [`Scenario::new`](scenario::Scenario::new) builds them, run or evaluated with
+/// [`RunScenario`](scenario::RunScenario).
 ///
 /// ```
-/// use agent_test::{Clock, expression::{Env, Expression}, model::Context};
-/// let now = Clock::fixed("2026-03-10T08:00:00Z").now("UTC").unwrap();
-/// let context = Context::default();
-/// let env = Env::new(&now, &context);
-/// assert_eq!(Expression::new("DATE_ADD(TODAY(), 1, 'days')").eval(&env).unwrap().to_json(), "2026-03-11");
+/// use agent_test::prelude::*;
+/// use agent_test::model::{Transcript, Turn};
+/// use agent_test::scenario::{RunScenario, Scenario};
+/// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
+/// let report = Scenario::new("greeting").user("hi").expect_turn(reply().starts_with("hello")).evaluate(&recorded);
+/// assert!(report.passed());
 /// ```
-pub mod expression {
-    pub use crate::compare::expression::{Env, ExprError, ExprErrorKind, ExprValue, Expression};
+pub mod scenario {
+    pub use crate::run::RunScenario;
+    pub use agent_test_core::scenario::*;
 }
-mod util;
 
-pub use compare::clock::{Clock, ClockError, ClockErrorKind};
-pub use compare::expression::Expression;
-pub use evaluate::evaluate;
+pub use agent_test_core::{
+    Clock, ClockError, ClockErrorKind, Expression, LoadError, RecordedRun, ScenarioInfo, Verdict,
+    evaluate,
+};
 pub use load::MAX_RECORDING_DEPTH;
-pub use model::info::ScenarioInfo;
-pub use model::recording::RecordedRun;
-pub use model::verdict::Verdict;
 pub use run::{
     DEFAULT_TURN_TIMEOUT, DeclaredTools, DeclaredToolsError, DeclaredToolsErrorKind, Extraction,
     Repeats, ScenarioEvaluator, ScenarioRun, SimulatedUser, Suite, run_file_case, simulated_user,
 };
 /// The JSON library of the model (`serde_json::Value` is everywhere in it).
 pub use serde_json;
-pub use util::input::LoadError;
 
 /// Everything a test file needs: check builders, their options, and the run types.
 ///
@@ -134,6 +146,7 @@ pub mod prelude {
     /// HTTP calls for a scenario's setup and verification: `request::post(url).json(..).send()`.
     pub use crate::request;
     pub use crate::run::{Budget, Extraction, Runs, RuntimeFlavor, simulated_user, up_to};
+    pub use crate::scenario::RunScenario;
     pub use crate::{Clock, RecordedRun, ScenarioRun, Suite, evaluate};
     pub use serde_json::json;
     pub use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Generated from the runtime's declarations (each check kind's `CheckRules::KIND`, the
 //! matchers' and the options' words) by `AGENT_TEST_UPDATE_VOCABULARY=1 cargo test -p
-//! agent-test-runtime --lib vocabulary`: do not edit. The runtime's test fails when this
+//! agent-test-core --lib vocabulary`: do not edit. The runtime's test fails when this
 //! differs from the declarations.
 
 use crate::{Arg, Word};

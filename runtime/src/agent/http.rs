@@ -397,10 +397,8 @@ impl HttpAgent {
             .read(status, content_type.as_deref(), &bytes)
             .map_err(|problem| {
                 // The turn keeps the status, so `http_status` checks on the conversation see it.
-                let status_only = Reply {
-                    http_status: Some(status),
-                    ..Reply::default()
-                };
+                let mut status_only = Reply::default();
+                status_only.http_status = Some(status);
                 AgentError::new(format!(
                     "the response from {} (HTTP {status}) {problem}",
                     shown_url(&self.url)

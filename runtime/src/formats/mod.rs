@@ -150,7 +150,7 @@ const DETECTION_ORDER: &[SeedFormat] = &[
 impl SeedFormat {
     /// Every format, in the order of the seed documents.
     pub const ALL: [SeedFormat; FORMATS.len()] =
-        crate::util::table_column!(FORMATS, format, SeedFormat::Mibo);
+        table_column!(FORMATS, format, SeedFormat::Mibo);
 
     fn entry(self) -> &'static Entry {
         // Every variant has its entry (a test says so).

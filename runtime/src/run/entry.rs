@@ -130,7 +130,7 @@ async fn repeated(
         let mut run = ScenarioRun::with_info(suite(), info.clone().repeated(repeats.index()));
         match &mut steps {
             Steps::Written(body) => body(&mut run).await,
-            Steps::Data(scenario) => run = scenario.drive(run).await,
+            Steps::Data(scenario) => run = super::scenario::drive(scenario, run).await,
         }
         if let Some(report) = repeats.record(run).await {
             return report;

@@ -340,12 +340,3 @@ impl From<Scenario> for ScenarioEvaluator {
         .with_expectations(scenario.into_expectations())
     }
 }
-
-impl Scenario {
-    /// The scenario prepared for evaluating many transcripts (see [`ScenarioEvaluator`]).
-    ///
-    /// See [`ScenarioEvaluator`]'s example.
-    pub fn evaluator(&self) -> ScenarioEvaluator {
-        ScenarioEvaluator::new(self)
-    }
-}

@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use super::RunScenario;
 use super::Suite;
 use crate::formats::ImportedCase;
 use crate::model::ScenarioInfo;

@@ -29,6 +29,7 @@ pub use extract::Extraction;
 pub use file_case::{FileCases, run_file_case};
 pub use flavor::RuntimeFlavor;
 pub use repeat::Repeats;
+pub use scenario::RunScenario;
 pub use scenario_run::ScenarioRun;
 pub use simulate::{SimulatedUser, simulated_user};
 pub use suite::{DEFAULT_TURN_TIMEOUT, Suite};

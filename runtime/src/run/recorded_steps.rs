@@ -151,11 +151,8 @@ impl VariableCheckAt {
             );
         };
         let bag = Bag::replay(entries);
-        let so_far = Transcript {
-            turns: transcript.turns.iter().take(self.turns).cloned().collect(),
-            history: transcript.history.clone(),
-            ..Transcript::default()
-        };
+        let so_far = Transcript::new(transcript.turns.iter().take(self.turns).cloned().collect())
+            .with_history(transcript.history.clone());
         let expected = if interpolate {
             bag.interpolate_value(&self.equals, &so_far)
         } else {

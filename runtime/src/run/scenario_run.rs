@@ -86,9 +86,10 @@ impl ScenarioRun {
         let info = info.tagged(suite.tags.iter().cloned()).tagged(own);
         ScenarioRun {
             setup_errors: suite.setup_errors.clone(),
-            transcript: Transcript {
-                context: suite.context.clone(),
-                ..Transcript::default()
+            transcript: {
+                let mut transcript = Transcript::default();
+                transcript.context = suite.context.clone();
+                transcript
             },
             suite,
             info,
@@ -410,10 +411,9 @@ impl ScenarioRun {
             Err(e) => {
                 let error = Some(e.to_string());
                 let partial = e.into_partial().unwrap_or_default();
-                Turn {
-                    error,
-                    ..Turn::timed(index, input, partial, ms)
-                }
+                let mut turn = Turn::timed(index, input, partial, ms);
+                turn.error = error;
+                turn
             }
         };
         turn.before = before;

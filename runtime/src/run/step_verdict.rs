@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::check::{Outcome, Scope, Severity};
+use crate::check::{Outcome, Severity};
 use crate::model::Verdict;
 use crate::scenario::VariableOp;
 use crate::util::text::compact;
@@ -16,16 +16,9 @@ pub(crate) fn step_verdict(
     severity: Severity,
     outcome: Outcome,
 ) -> Verdict {
-    Verdict {
-        label,
-        check: kind.into(),
-        scope: Scope::Conversation,
-        severity,
-        id: None,
-        status: outcome.status,
-        reason: outcome.reason,
-        details: outcome.details,
-    }
+    let mut verdict = Verdict::conversation(label, kind, outcome);
+    verdict.severity = severity;
+    verdict
 }
 
 /// What a variable check is called unless labelled.

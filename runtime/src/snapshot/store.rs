@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::SnapshotFile;
-use crate::check::{Check, Expectation, SnapshotCheck, Status, Stored};
+use crate::check::{Check, Expectation, Outcome, SnapshotCheck, Status, Stored};
 use crate::model::{ScenarioInfo, Transcript, Verdict};
 use crate::util::dirs::safe_file_name;
 
@@ -166,16 +166,8 @@ impl Snapshots {
         let update = match Update::parse(setting) {
             Ok(u) => u,
             Err(why) => {
-                let verdict = Verdict {
-                    label: SNAPSHOTS_ENV.to_owned(),
-                    check: "snapshot".into(),
-                    scope: crate::check::Scope::Conversation,
-                    severity: crate::check::Severity::Error,
-                    id: None,
-                    status: Status::Error,
-                    reason: why,
-                    details: crate::check::Details::default(),
-                };
+                let verdict =
+                    Verdict::conversation(SNAPSHOTS_ENV, "snapshot", Outcome::error(why));
                 return (notes, Some(verdict));
             }
         };

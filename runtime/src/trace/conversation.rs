@@ -110,16 +110,9 @@ impl Conversation {
     }
 
     pub(crate) fn finish(self) -> Transcript {
-        Transcript {
-            history: self.history,
-            turns: self
-                .turns
-                .into_iter()
-                .chain(self.current)
-                .enumerate()
-                .map(|(i, (input, reply))| Turn::recorded(i, input, reply))
-                .collect(),
-            ..Transcript::default()
-        }
+        let turns = (self.turns.into_iter().chain(self.current).enumerate())
+            .map(|(i, (input, reply))| Turn::recorded(i, input, reply))
+            .collect();
+        Transcript::new(turns).with_history(self.history)
     }
 }

@@ -166,13 +166,3 @@ fn function_call(f: &Value, path: &str) -> Result<Call, TraceError> {
     };
     Ok(Call::tool(name, arguments))
 }
-
-impl Call {
-    /// Sets the id when there is one.
-    pub(crate) fn with_id_opt(self, id: Option<&str>) -> Self {
-        match id {
-            Some(id) => self.with_id(id),
-            None => self,
-        }
-    }
-}

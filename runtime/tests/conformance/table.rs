@@ -3,6 +3,7 @@
 //! runs and compared with its `expect.json`. Adding a case is adding files; every mismatch of a
 //! format is reported at once, with the folder it comes from.
 
+use agent_test_runtime::scenario::RunScenario;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

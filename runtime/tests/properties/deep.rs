@@ -7,6 +7,7 @@
 //! which refuses more than 64 levels. Every recursion of the runtime over a loaded document is
 //! therefore bounded by these limits, and a tree of calls by the document that holds it.
 
+use agent_test_runtime::scenario::RunScenario;
 use std::path::Path;
 
 use agent_test_runtime::RecordedRun;

@@ -2,6 +2,7 @@
 //! the format's semantics; malformed files name the file, the place and what was expected.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::scenario::RunScenario;
 use serde_json::json;
 
 /// A MorganaBench example whose outputs satisfy (or not) its assertions.

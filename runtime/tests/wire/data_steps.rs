@@ -7,7 +7,7 @@ use std::time::Duration;
 use agent_test_runtime::agent::{AgentRequest, agent_fn};
 use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{Judge, OpenAiJudge};
-use agent_test_runtime::scenario::Step;
+use agent_test_runtime::scenario::{RunScenario, Step};
 use agent_test_runtime::{Suite, Verdict};
 use axum::Router;
 use axum::routing::post;

@@ -273,19 +273,16 @@ pub(crate) fn usage(s: &Span) -> Option<Usage> {
     let output = s
         .count("gen_ai.usage.output_tokens")
         .or_else(|| s.count("gen_ai.usage.completion_tokens"));
-    (input.is_some() || output.is_some()).then(|| Usage {
-        input_tokens: input,
-        output_tokens: output,
-        total_tokens: match (
-            input,
-            output,
-            s.count("gen_ai.usage.total_tokens")
-                .or_else(|| s.count("llm.usage.total_tokens")),
-        ) {
-            (_, _, Some(t)) => Some(t),
-            (i, o, None) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0))),
-        },
-    })
+    let total = match (
+        input,
+        output,
+        s.count("gen_ai.usage.total_tokens")
+            .or_else(|| s.count("llm.usage.total_tokens")),
+    ) {
+        (_, _, Some(t)) => Some(t),
+        (i, o, None) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0))),
+    };
+    (input.is_some() || output.is_some()).then(|| Usage::counted(input, output, total))
 }
 
 /// The parts of a message: its text, the tool calls it asks for, the tool results it gives.

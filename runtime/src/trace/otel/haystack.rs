@@ -101,12 +101,9 @@ fn model(s: &Span) -> ModelStep {
             let count = |k: &str| u.get(k).and_then(super::spans::count);
             let (input, output) = (count("prompt_tokens"), count("completion_tokens"));
             if input.is_some() || output.is_some() {
-                let usage = Usage {
-                    input_tokens: input,
-                    output_tokens: output,
-                    total_tokens: count("total_tokens")
-                        .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0)))),
-                };
+                let total = count("total_tokens")
+                    .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0))));
+                let usage = Usage::counted(input, output, total);
                 m.usage.get_or_insert_with(Usage::default).add(&usage);
             }
         }

@@ -78,12 +78,10 @@ fn model(s: &Span) -> ModelStep {
     let input = s.count("llm.token_count.prompt");
     let output = s.count("llm.token_count.completion");
     let mut m = ModelStep {
-        usage: (input.is_some() || output.is_some()).then(|| Usage {
-            input_tokens: input,
-            output_tokens: output,
-            total_tokens: s
-                .count("llm.token_count.total")
-                .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0)))),
+        usage: (input.is_some() || output.is_some()).then(|| {
+            let total = (s.count("llm.token_count.total"))
+                .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0))));
+            Usage::counted(input, output, total)
         }),
         ..ModelStep::default()
     };

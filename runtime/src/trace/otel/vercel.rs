@@ -86,11 +86,10 @@ fn model(s: &Span) -> ModelStep {
         "gen_ai.usage.output_tokens",
     ]);
     let mut m = ModelStep {
-        usage: (input.is_some() || output.is_some()).then(|| Usage {
-            input_tokens: input,
-            output_tokens: output,
-            total_tokens: count(&["ai.usage.totalTokens"])
-                .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0)))),
+        usage: (input.is_some() || output.is_some()).then(|| {
+            let total = count(&["ai.usage.totalTokens"])
+                .or(Some(input.unwrap_or(0).saturating_add(output.unwrap_or(0))));
+            Usage::counted(input, output, total)
         }),
         output_text: s.text("ai.response.text").filter(|t| !t.is_empty()),
         ..ModelStep::default()
