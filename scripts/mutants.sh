@@ -1,14 +1,14 @@
 #!/usr/bin/env sh
 # Mutation testing of the check semantics (not run in CI: it takes long).
 #
-# Mutates `runtime/src/check` and `runtime/src/matcher` with cargo-mutants and runs the tests
-# that pin their meaning (the `checks` and `conformance` suites and the runtime's unit tests).
+# Mutates `core/src/check` and `core/src/matcher` with cargo-mutants and runs the tests
+# that pin their meaning (the runtime's `checks` and `conformance` suites and unit tests).
 # A surviving mutant is a change of behaviour no test notices: close it with a test, or say
 # why it is equivalent.
 #
 #   cargo install cargo-mutants --locked
 #   scripts/mutants.sh                           # everything (hours on a laptop)
-#   scripts/mutants.sh --file runtime/src/check/agents.rs   # one file
+#   scripts/mutants.sh --file core/src/check/agents.rs   # one file
 #   scripts/mutants.sh --list                    # the mutants, without running them
 #
 # Extra arguments go to `cargo mutants`; `--in-place` reuses your target directory instead of
@@ -27,12 +27,14 @@ fi
 # Without --file, both directories.
 case " $* " in
 *" --file "* | *" -f "*) files="" ;;
-*) files="--file runtime/src/check/**/*.rs --file runtime/src/matcher/**/*.rs" ;;
+*) files="--file core/src/check/**/*.rs --file core/src/matcher/**/*.rs" ;;
 esac
 
 # shellcheck disable=SC2086 # $files is a list of options
+# The checks live in the core crate; the tests that pin them are the runtime's.
 exec cargo mutants \
-    --package agent-test-runtime \
+    --package agent-test-core \
+    --test-package agent-test-runtime \
     $files \
     --timeout-multiplier 3 \
     "$@" \

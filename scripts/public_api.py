@@ -5,14 +5,15 @@ usage: python3 scripts/public_api.py            # print the listing
        python3 scripts/public_api.py --check    # compare with docs/public-api.txt (exit 1)
        python3 scripts/public_api.py --write    # rewrite docs/public-api.txt
 
-Builds the rustdoc JSON of the facade and of the runtime (all features, the stable toolchain
-with RUSTC_BOOTSTRAP=1: the JSON output is still unstable), then walks the facade from its root
-as a user reaches it: each public module, each re-export followed into the runtime (the macro
+Builds the rustdoc JSON of the facade, the runtime and the core (all features, the stable
+toolchain with RUSTC_BOOTSTRAP=1: the JSON output is still unstable), then walks the facade from
+its root as a user reaches it: each public module, each re-export followed into the runtime and
+from there into the core (the macro
 crate's macros are listed by name), and for every struct, enum, union and trait its public
 fields, variants, inherent methods and associated items. Trait implementations are not listed
 (a derive is not a decision about the surface). Items hidden from the documentation
-(`#[doc(hidden)]`: `__private`, what `agent_test!` expands to) are left out, as rustdoc leaves
-them out: they are not an API.
+(`#[doc(hidden)]`: `__private`, what `agent_test!` expands to, what the core shares with the
+runtime) are left out, as rustdoc leaves them out: they are not an API.
 
 The surface changes only by decision: CI runs `--check`, which prints what was added and
 removed; `--write` records the decision.
@@ -32,7 +33,7 @@ def rustdoc_json(package, crate):
     env = dict(os.environ, RUSTC_BOOTSTRAP="1")
     subprocess.run(
         ["cargo", "rustdoc", "-q", "-p", package, "--lib", "--all-features", "--locked", "--",
-         "-Z", "unstable-options", "--output-format", "json"],
+         "-Z", "unstable-options", "--output-format", "json", "--document-hidden-items"],
         cwd=ROOT, env=env, check=True)
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     doc = json.loads((target / "doc" / f"{crate}.json").read_text())
@@ -52,6 +53,12 @@ class Crate:
         return self.index.get(str(id_))
 
 
+def hidden(item):
+    """Whether the item is `#[doc(hidden)]`: not an API. The JSON has hidden items (so that a
+    public re-export of an item in a hidden module resolves), and the walk leaves them out."""
+    return any(a == {"other": "#[doc(hidden)]"} for a in item.get("attrs", []))
+
+
 def kind_of(item):
     return next(iter(item["inner"]))
 
@@ -64,8 +71,9 @@ def signature(item):
 
 
 class Walk:
-    def __init__(self, facade, runtime):
-        self.crates = {"facade": facade, "runtime": runtime}
+    def __init__(self, crates):
+        # By crate name, as rustdoc's paths start.
+        self.crates = crates
         self.lines = set()
         self.seen = set()
 
@@ -73,18 +81,18 @@ class Walk:
         self.lines.add(line)
 
     def resolve(self, crate, use):
-        """The item a `use` names: in the same crate, or the runtime's by path."""
+        """The item a `use` names: in the same crate, or another of ours by path."""
         target = use.get("id")
         if target is not None and crate.item(target) is not None:
             return crate, crate.item(target)
         path = crate.doc["paths"].get(str(target), {}).get("path")
-        if path and path[0] == "agent_test_runtime":
-            runtime = self.crates["runtime"]
-            id_ = runtime.by_path.get(tuple(path))
-            if id_ is not None and runtime.item(id_) is not None:
-                return runtime, runtime.item(id_)
-            # A re-export of a re-export: follow the runtime's own module tree.
-            return runtime, self.find(runtime, path[1:])
+        if path and path[0] in self.crates:
+            owner = self.crates[path[0]]
+            id_ = owner.by_path.get(tuple(path))
+            if id_ is not None and owner.item(id_) is not None:
+                return owner, owner.item(id_)
+            # A re-export of a re-export: follow that crate's own module tree.
+            return owner, self.find(owner, path[1:])
         return None, None
 
     def find(self, crate, path):
@@ -113,7 +121,7 @@ class Walk:
                        key=lambda i: (crate.item(i) or {}).get("name") == "prelude")
         for i in items:
             it = crate.item(i)
-            if it is None or it.get("visibility") != "public":
+            if it is None or it.get("visibility") != "public" or hidden(it):
                 continue
             kind = kind_of(it)
             if kind == "use":
@@ -122,6 +130,10 @@ class Walk:
                 if target is None:
                     # An external crate's item (serde_json, a macro crate's macro).
                     self.add(f"pub use {prefix}::{use['name']} = {use['source']}")
+                    continue
+                # A hidden item re-exported by name is still hidden; a glob of a hidden module
+                # (the prelude's builders) makes its items public.
+                if hidden(target) and not use["is_glob"]:
                     continue
                 if use["is_glob"]:
                     self.module(owner, target, prefix)
@@ -162,17 +174,17 @@ class Walk:
                 fields = [f for f in shape["tuple"] if f is not None]
             for f in fields:
                 fi = crate.item(f)
-                if fi and fi.get("visibility") == "public":
+                if fi and fi.get("visibility") == "public" and not hidden(fi):
                     self.add(f"pub field {path}.{fi['name']}")
         if kind == "enum":
             for v in inner["variants"]:
                 vi = crate.item(v)
-                if vi:
+                if vi and not hidden(vi):
                     self.add(f"variant {path}::{vi['name']}")
         if kind == "trait":
             for m in inner["items"]:
                 mi = crate.item(m)
-                if mi:
+                if mi and not hidden(mi):
                     self.member(mi, path)
             return
         for impl_id in inner.get("impls", []):
@@ -184,7 +196,7 @@ class Walk:
                 continue
             for m in body["items"]:
                 mi = crate.item(m)
-                if mi and mi.get("visibility") == "public":
+                if mi and mi.get("visibility") == "public" and not hidden(mi):
                     self.member(mi, path)
 
     def member(self, mi, path):
@@ -198,7 +210,8 @@ class Walk:
 def listing():
     facade = Crate(rustdoc_json("agent-test", "agent_test"))
     runtime = Crate(rustdoc_json("agent-test-runtime", "agent_test_runtime"))
-    walk = Walk(facade, runtime)
+    core = Crate(rustdoc_json("agent-test-core", "agent_test_core"))
+    walk = Walk({"agent_test_runtime": runtime, "agent_test_core": core})
     walk.module(facade, facade.item(facade.doc["root"]), "agent_test")
     return sorted(walk.lines)
 

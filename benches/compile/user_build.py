@@ -10,8 +10,9 @@ A CONFIG is `default` (the dependency line `cargo add --dev agent-test` writes),
 default, none, and none plus each feature alone. For each it prints: the crates in Cargo.lock,
 the cold `cargo test` wall time (its own target directory, nothing cached but the registry),
 the test binary's size, target/'s size, edit → verdict (one literal of the test changed,
-`cargo test` again; median of 3) and runtime edit → verdict (a file of agent-test's runtime
-touched, `cargo test` again; median of 3). `--locks-only` resolves the dependencies and counts crates,
+`cargo test` again; median of 3), core edit → verdict (a file of agent-test's core — the
+checks — touched, `cargo test` again; median of 3) and runtime edit → verdict (a file of the
+runtime — running scenarios — touched; median of 3). `--locks-only` resolves the dependencies and counts crates,
 without building (seconds instead of minutes).
 
 Run it on an otherwise idle machine: the times are wall-clock.
@@ -20,7 +21,8 @@ import os, pathlib, re, shutil, statistics, subprocess, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WORK = pathlib.Path(os.environ.get("AGENT_TEST_USER_BUILD_DIR", "/tmp/agent-test-user-build"))
-RUNTIME_FILE = ROOT / "runtime" / "src" / "check" / "text.rs"
+CORE_FILE = ROOT / "core" / "src" / "check" / "text.rs"
+RUNTIME_FILE = ROOT / "runtime" / "src" / "run" / "scenario_run.rs"
 FEATURES = ["schema", "jsonpath", "jmespath", "http", "yaml", "files", "schemars", "otlp",
             "tracing", "mcp"]
 
@@ -97,17 +99,21 @@ def measure(config, locks_only):
         test.write_text(original.replace("Where is my order?", f"Where is my order{'?' * (i + 2)}"))
         edits.append(cargo(d, "test"))
     test.write_text(original)
-    # An edit in agent-test's runtime (a file every build compiles, its mtime moved): what a
-    # contributor's change costs the user's next `cargo test`.
-    runtime_edits = []
-    for _ in range(3):
-        os.utime(RUNTIME_FILE)
-        runtime_edits.append(cargo(d, "test"))
+    # An edit in agent-test's core and one in its runtime (files every build compiles, their
+    # mtime moved): what a contributor's change costs the user's next `cargo test`.
+    def touched(path):
+        times = []
+        for _ in range(3):
+            os.utime(path)
+            times.append(cargo(d, "test"))
+        return round(statistics.median(times), 1)
+    core_edit = touched(CORE_FILE)
+    runtime_edit = touched(RUNTIME_FILE)
     return {"config": config, "crates": crates, "cold_s": round(cold, 1),
             "binary_mb": round(size(binary) / 1e6, 1),
             "target_mb": round(size(d / "target") / 1e6),
             "edit_s": round(statistics.median(edits), 2),
-            "runtime_edit_s": round(statistics.median(runtime_edits), 1)}
+            "core_edit_s": core_edit, "runtime_edit_s": runtime_edit}
 
 
 def main():
@@ -115,13 +121,13 @@ def main():
     locks_only = "--locks-only" in args
     configs = [a for a in args if not a.startswith("--")] or (
         ["default", "none"] + [f"none+{f}" for f in FEATURES])
-    print("| dependency | crates in Cargo.lock | cold `cargo test` | test binary | target/ | edit → verdict | runtime edit → verdict |")
-    print("|---|---|---|---|---|---|---|")
+    print("| dependency | crates in Cargo.lock | cold `cargo test` | test binary | target/ | edit → verdict | core edit → verdict | runtime edit → verdict |")
+    print("|---|---|---|---|---|---|---|---|")
     for c in configs:
         r = measure(c, locks_only)
         cells = [r.get("cold_s", "–"), r.get("binary_mb", "–"), r.get("target_mb", "–"),
-                 r.get("edit_s", "–"), r.get("runtime_edit_s", "–")]
-        units = ["s", " MB", " MB", " s", " s"]
+                 r.get("edit_s", "–"), r.get("core_edit_s", "–"), r.get("runtime_edit_s", "–")]
+        units = ["s", " MB", " MB", " s", " s", " s"]
         shown = [f"{v}{u}" if v != "–" else v for v, u in zip(cells, units)]
         print(f"| `{c}` | {r['crates']} | " + " | ".join(shown) + " |", flush=True)
 

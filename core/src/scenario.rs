@@ -43,7 +43,7 @@ pub struct Scenario {
     /// What it tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Its tags, for filtering reports and runs (see [`Suite::tags`](crate::Suite::tags)).
+    /// Its tags, for filtering reports and runs (see `Suite::tags`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
     /// Context variables (override the suite's).
@@ -163,7 +163,7 @@ pub enum Step {
         text: String,
     },
     /// The judge's model extracts a described value from the last reply (or the whole
-    /// transcript) into the variable `var.<name>` (see [`ScenarioRun::extract`](crate::ScenarioRun::extract)).
+    /// transcript) into the variable `var.<name>` (see `ScenarioRun::extract`).
     Extract {
         /// The variable's name.
         name: String,
@@ -177,7 +177,7 @@ pub enum Step {
         id: Option<String>,
     },
     /// A simulated user pursues an objective; `expect` checks every turn it plays (see
-    /// [`ScenarioRun::simulate`](crate::ScenarioRun::simulate)).
+    /// `ScenarioRun::simulate`).
     Simulate {
         /// The objective.
         objective: String,
@@ -493,7 +493,7 @@ impl Scenario {
         found.map(|(at, p)| format!("{IMPOSSIBLE_AT}{at}: {p}"))
     }
 
-    /// Adds tags (see [`Suite::tags`](crate::Suite::tags)).
+    /// Adds tags (see `Suite::tags`).
     ///
     /// ```
     /// # use agent_test::scenario::Scenario;

@@ -10,7 +10,7 @@ use crate::model::prices::{Cost, total_cost, usd_text};
 
 /// A budget on what the agent's tokens cost, in US dollars: in a turn, that turn's cost; after
 /// the turns, the whole conversation's. Costs come from the suite's price table (`prices =
-/// Prices::from_file("prices.json");`, see [`Prices`](crate::report::prices::Prices)).
+/// Prices::from_file("prices.json");`, see `Prices`).
 ///
 /// Nothing unmeasured passes: without a price table, or when a turn's cost is unknown (no
 /// token usage, input and output not reported apart, a model missing from the table), the

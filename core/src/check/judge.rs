@@ -13,7 +13,7 @@ use crate::model::judgement::{JudgeItem, JudgeKind};
 /// A quality graded by the judge: the reply (or the transcript, or a node's output) is scored
 /// from 0 to 1 against the criteria, and the check passes iff the score reaches the threshold
 /// (0.8 by default). Every judge check of a run goes to the judge in one request; see
-/// [`Judge`](crate::judge::Judge) for configuration, caching and replay.
+/// `Judge` for configuration, caching and replay.
 ///
 /// In a turn, the check grades that turn's reply; after the turns, the final reply — or the
 /// whole conversation with [`.on_transcript()`](JudgeCheck::on_transcript). The judge also

@@ -47,7 +47,7 @@ impl std::fmt::Display for SnapshotOf {
 
 /// The accepted snapshot a check compares with, as the run found it in its file.
 ///
-/// A run fills it in before evaluating (see [`agent_test::snapshot`](crate::snapshot)); a
+/// A run fills it in before evaluating (see `agent_test::snapshot`); a
 /// report keeps it with the check, so its transcript can be evaluated again against the same
 /// snapshot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use crate::compare::schema::{Schema, SchemaError};
 use crate::model::{Part, ToolErrorKind, turn_number};
 
 /// A check of the tool calls an MCP server under test answered (turns built with
-/// [`mcp::call_tool`](crate::agent::mcp::call_tool)): every successful result of a tool that
+/// `mcp::call_tool`): every successful result of a tool that
 /// declares an `outputSchema` has a `structuredContent`, and it is valid against that schema
 /// (JSON Schema, as [`schema`](super::schema) checks it; the `schema` feature, on by default,
 /// is needed — without it every result is reported as one that cannot be checked). A result
@@ -132,6 +132,7 @@ impl StructuredOutputCheck {
 
 /// An MCP `CallToolResult` (as the protocol has it) against its tool's output schema.
 #[derive(Debug, PartialEq)]
+#[doc(hidden)]
 pub enum Against {
     /// Its `structuredContent` is valid, or it is an `isError` result (which need not follow
     /// the schema).
@@ -144,6 +145,7 @@ pub enum Against {
 }
 
 /// What `result` is against `schema` (compiled once by the caller where it can be).
+#[doc(hidden)]
 pub fn against(schema: &Schema, result: &Value) -> Against {
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
         return Against::Met;

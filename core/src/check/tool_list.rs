@@ -9,7 +9,7 @@ use super::{EvalContext, Outcome, Violation};
 use crate::model::turn_number;
 
 /// A check of the tool lists an MCP server returned (turns built with
-/// [`mcp::list_tools`](crate::agent::mcp::list_tools), whose reply body is `{"tools": [...]}`):
+/// `mcp::list_tools`, whose reply body is `{"tools": [...]}`):
 /// the list is not empty, every tool has a name, the names are unique, every tool has a
 /// description, and every input schema is an object schema (`"type": "object"`) that is valid
 /// JSON Schema (which needs the `schema` feature, on by default: without it every input schema

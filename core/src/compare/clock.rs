@@ -72,6 +72,7 @@ impl Clock {
 }
 
 /// The time zone named `name` (IANA names, `UTC`).
+#[doc(hidden)]
 pub fn time_zone(name: &str) -> Result<TimeZone, ClockError> {
     TimeZone::get(name).map_err(|_| ClockError {
         kind: ClockErrorKind::UnknownTimeZone,
@@ -81,6 +82,7 @@ pub fn time_zone(name: &str) -> Result<TimeZone, ClockError> {
 
 /// An instant from RFC 3339, a zoned string, a civil date-time or a date (midnight), reading
 /// civil forms in `tz`.
+#[doc(hidden)]
 pub fn parse_instant(s: &str, tz: &TimeZone) -> Option<Zoned> {
     let s = s.trim();
     if let Ok(ts) = s.parse::<Timestamp>() {

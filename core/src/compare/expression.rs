@@ -158,6 +158,7 @@ impl Expression {
     /// Why the expression cannot be evaluated whatever the context: it does not parse, or
     /// calls an unknown function, with a wrong number of arguments, or a unit that does not
     /// exist.
+    #[doc(hidden)]
     pub fn problem(&self) -> Option<String> {
         self.parsed.as_ref().err().map(ToString::to_string)
     }

@@ -12,10 +12,17 @@
 //! | `schema` | JSON Schema validation (the `schema` feature) |
 //! | `assign` | maximum bipartite matching, for unordered lists and trajectories |
 
+#[doc(hidden)]
 pub mod assign;
+#[doc(hidden)]
 pub mod clock;
+#[doc(hidden)]
 pub mod expression;
+#[doc(hidden)]
 pub mod path;
+#[doc(hidden)]
 pub mod pattern;
+#[doc(hidden)]
 pub mod schema;
+#[doc(hidden)]
 pub mod text_search;

@@ -70,11 +70,13 @@ impl FieldPath {
     }
 
     /// The segments (`["address", "city"]`).
+    #[doc(hidden)]
     pub fn segments(&self) -> &[String] {
         &self.segments
     }
 
     /// A path of these segments.
+    #[doc(hidden)]
     pub fn from_segments(segments: &[String]) -> Self {
         FieldPath {
             source: segments.join("."),
@@ -84,11 +86,13 @@ impl FieldPath {
 
     /// Whether this is one key taken literally ([`FieldPath::key`]) that reads differently as
     /// a path (`a.b`, `.`, `items[0]`): what the JSON form must mark to reload it.
+    #[doc(hidden)]
     pub fn is_literal_key(&self) -> bool {
         FieldPath::new(self.source.as_str()).segments != self.segments
     }
 
     /// The first segment (the top-level key), if any.
+    #[doc(hidden)]
     pub fn head(&self) -> Option<&str> {
         self.segments.first().map(String::as_str)
     }

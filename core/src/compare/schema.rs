@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 /// The keywords of JSON Schema (draft 2020-12 and the earlier drafts' names still in use).
+#[doc(hidden)]
 pub const KEYWORDS: &[&str] = &[
     "$schema",
     "$id",
@@ -85,6 +86,7 @@ const ANNOTATIONS: &[&str] = &[
 
 /// Whether a JSON Schema accepts every value: `true`, or an object with no keyword but
 /// annotations (`{}`, `{"description": ".."}`).
+#[doc(hidden)]
 pub fn accepts_everything(schema: &Value) -> bool {
     match schema {
         Value::Bool(b) => *b,
@@ -178,6 +180,7 @@ impl Schema {
     }
 
     /// Why this schema cannot be used, from its compiled form (nothing is compiled again).
+    #[doc(hidden)]
     pub fn problem(&self) -> Option<String> {
         #[cfg(feature = "schema")]
         {

@@ -16,6 +16,7 @@ use crate::compare::pattern::Pattern;
 
 /// Where a literal must be found in the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Anchor {
     /// Anywhere.
     None,
@@ -29,6 +30,7 @@ pub enum Anchor {
 
 /// A literal to look for, prepared once.
 #[derive(Clone)]
+#[doc(hidden)]
 pub struct Literal {
     needle: String,
     anchor: Anchor,
@@ -40,6 +42,7 @@ pub struct Literal {
 
 impl Literal {
     /// Prepares a search for `needle`.
+    #[doc(hidden)]
     pub fn new(needle: &str, anchor: Anchor, ignore_case: bool) -> Self {
         Literal {
             needle: needle.to_owned(),
@@ -52,6 +55,7 @@ impl Literal {
     /// Where the literal is found in `text` (byte range), if it is; `Err` when the search
     /// could not be made (the fallback regex exceeds the regex size limit): "not found" then
     /// would pass a negative check on a search that never happened.
+    #[doc(hidden)]
     pub fn find(&self, text: &str) -> Result<Option<(usize, usize)>, String> {
         if let Some(found) = fast(text, &self.needle, self.anchor, self.ignore_case) {
             return Ok(found);
@@ -65,6 +69,7 @@ impl Literal {
 
 /// Where `needle` is found in `text` (byte range), if it is: [`Literal::find`] for a search
 /// made once.
+#[doc(hidden)]
 pub fn find(
     text: &str,
     needle: &str,

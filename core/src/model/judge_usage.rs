@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Usage;
 
 /// The judge's work for one run: requests made, checks graded, how many came from the cache,
-/// tokens, and the cost when prices are set ([`Judge::price_per_million_tokens`](crate::judge::Judge::price_per_million_tokens)).
+/// tokens, and the cost when prices are set (`Judge::price_per_million_tokens`).
 ///
 /// ```
 /// use agent_test::judge::JudgeUsage;

@@ -1,5 +1,5 @@
 //! What the judge is asked and what it answers: the data judge checks, semantic matchers
-//! and the judge client share. Grading itself lives in [`crate::judge`].
+//! and the judge client share. Grading itself lives in `agent_test::judge`.
 
 use std::collections::HashMap;
 

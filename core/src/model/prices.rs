@@ -174,11 +174,11 @@ const BUILTIN: &[(&str, f64, f64)] = &[
 /// A price table: each model's [`Price`], and which model prices a turn that names none.
 ///
 /// Set it on a suite (`prices = Prices::from_file("prices.json");` in `agent_test!`, or
-/// [`Suite::prices`](crate::Suite::prices)): every turn then gets its cost, reports show it per
+/// `Suite::prices`): every turn then gets its cost, reports show it per
 /// turn, scenario and suite, `agent-test diff` compares it, and
 /// [`cost()`](crate::check::cost) budgets it.
 ///
-/// A turn's model is the one its reply names (a [`ChatAgent`](crate::agent::ChatAgent)'s);
+/// A turn's model is the one its reply names (a `ChatAgent`'s);
 /// agents that do not name it (HTTP agents, most traces) are priced as
 /// [`unnamed_as`](Prices::unnamed_as) says, or not at all. A model is found by its exact name,
 /// else without a provider prefix (`openai:gpt-4o`, `openai/gpt-4o`) and a date or `-latest`

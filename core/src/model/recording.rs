@@ -32,7 +32,7 @@ use super::{ScenarioInfo, Transcript};
 /// assert_eq!(run.scenario.name, "x");
 /// ```
 ///
-/// [`load::run`](crate::load::run) reads one back (and traces alike).
+/// `load::run` reads one back (and traces alike).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordedRun {
@@ -43,7 +43,7 @@ pub struct RecordedRun {
 }
 
 impl RecordedRun {
-    /// Writes the run as pretty JSON, which [`load::run`](crate::load::run) reads back.
+    /// Writes the run as pretty JSON, which `load::run` reads back.
     ///
     /// ```
     /// # use agent_test::{RecordedRun, ScenarioInfo, model::Transcript};

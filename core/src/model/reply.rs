@@ -45,7 +45,7 @@ pub struct Reply {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
     /// The chat model that wrote the reply, when the agent *is* a model reached through an
-    /// OpenAI-compatible chat endpoint ([`ChatAgent`](crate::agent::ChatAgent) records it).
+    /// OpenAI-compatible chat endpoint (`ChatAgent` records it).
     /// Such an agent's HTTP exchanges are with its model endpoint, one per model step; its
     /// answer has no HTTP status of its own, so an `http_status` check on it says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]

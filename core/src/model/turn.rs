@@ -39,7 +39,7 @@ pub struct Turn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// What the turn cost, worked out from its tokens with the suite's price table (see
-    /// [`Prices`](crate::report::prices::Prices)); `None` when no table was set.
+    /// `Prices`); `None` when no table was set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<super::prices::Cost>,
 }

@@ -52,7 +52,11 @@ impl Usage {
     /// let u = Usage::counted(Some(12), None, Some(20));
     /// assert_eq!((u.input_tokens, u.output_tokens, u.total()), (Some(12), None, Some(20)));
     /// ```
-    pub fn counted(input_tokens: Option<u64>, output_tokens: Option<u64>, total_tokens: Option<u64>) -> Self {
+    pub fn counted(
+        input_tokens: Option<u64>,
+        output_tokens: Option<u64>,
+        total_tokens: Option<u64>,
+    ) -> Self {
         Usage {
             input_tokens,
             output_tokens,

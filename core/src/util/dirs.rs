@@ -5,7 +5,7 @@ use std::path::Path;
 use std::path::PathBuf;
 
 /// The environment variable that moves JSON reports (it wins over
-/// [`Suite::report_dir`](crate::Suite::report_dir)).
+/// `Suite::report_dir`).
 pub const REPORT_DIR_ENV: &str = "AGENT_TEST_REPORT_DIR";
 
 /// The directory JSON reports are written under: `$AGENT_TEST_REPORT_DIR`, else the suite's
@@ -34,12 +34,16 @@ pub fn report_root(configured: Option<&Path>) -> PathBuf {
 /// `AGENT_TEST_REPORT_DIR` (a command line's does; a suite's code does not, so that CI can move
 /// every suite's reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct ReportDir {
+    #[doc(hidden)]
     pub path: PathBuf,
+    #[doc(hidden)]
     pub over_env: bool,
 }
 
 /// The directory reports are written under, for a suite told `dir` (or nothing).
+#[doc(hidden)]
 pub fn report_root_of(dir: Option<&ReportDir>) -> PathBuf {
     match dir {
         Some(d) if d.over_env => d.path.clone(),
@@ -75,6 +79,7 @@ fn target_dir() -> PathBuf {
 
 /// A name as one part of a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`,
 /// never empty nor only dots (a report's or a snapshot's file, named after a scenario).
+#[doc(hidden)]
 pub fn safe_file_name(s: &str) -> String {
     let cleaned: String = s
         .chars()
@@ -97,6 +102,7 @@ pub fn safe_file_name(s: &str) -> String {
 /// process and write), then renamed over it, so a reader — a replay, `agent-test report`, another
 /// test process under cargo nextest — sees the old file or the new one, never a part, and
 /// writers at once leave one of their files whole. Creates the directory.
+#[doc(hidden)]
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let dir = path.parent().unwrap_or(Path::new("."));

@@ -12,6 +12,7 @@ use super::json::JsonTextError;
 /// The start of a deserialisation error that names the place of an impossible constraint
 /// inside the value being read (`impossible constraint at steps[0].expect[1]: ...`): the
 /// loader turns it into the error's path.
+#[doc(hidden)]
 pub const IMPOSSIBLE_AT: &str = "impossible constraint at ";
 
 /// What kind of problem stopped a load, to match on without reading the message.
@@ -111,12 +112,14 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, LoadError> {
 
 /// Parses JSON text with the one strict reader of every input (a repeated key is an error, a
 /// leading byte order mark is skipped).
+#[doc(hidden)]
 pub fn parse_json(text: &str, file: &Path) -> Result<Value, LoadError> {
     super::json::parse(text).map_err(|e| json_text_error(file, e))
 }
 
 /// Why the JSON text of `file` cannot be read: a key given twice (with both places), or where
 /// the text breaks and why.
+#[doc(hidden)]
 pub fn json_text_error(file: &Path, e: JsonTextError) -> LoadError {
     match e {
         JsonTextError::Syntax(e) => {

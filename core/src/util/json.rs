@@ -14,14 +14,18 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::{Map, Value};
 
 /// Text without its leading UTF-8 byte order mark, if it has one (only one is removed).
+#[doc(hidden)]
 pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// A place in a text: 1-based line and column (in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Place {
+    #[doc(hidden)]
     pub line: usize,
+    #[doc(hidden)]
     pub column: usize,
 }
 
@@ -33,6 +37,7 @@ impl fmt::Display for Place {
 
 /// Why JSON text could not be read.
 #[derive(Debug)]
+#[doc(hidden)]
 pub enum JsonTextError {
     /// Not JSON (or nested deeper than serde_json's limit).
     Syntax(serde_json::Error),
@@ -52,19 +57,25 @@ impl fmt::Display for JsonTextError {
 
 /// A key given twice in one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Duplicate {
     /// The path of the key (`assertions.procedural[0].condition`).
+    #[doc(hidden)]
     pub path: String,
     /// The key.
+    #[doc(hidden)]
     pub key: String,
     /// Where it is first given.
+    #[doc(hidden)]
     pub first: Place,
     /// Where it is given again.
+    #[doc(hidden)]
     pub again: Place,
 }
 
 impl Duplicate {
     /// The message, with the places' lines moved down by `lines` (for a line of a file).
+    #[doc(hidden)]
     pub fn message(&self, lines: usize) -> String {
         let down = |p: Place| Place {
             line: p.line + lines,
@@ -83,6 +94,7 @@ impl Duplicate {
 /// derived reader), refusing an object with more than its one key: serde would say "expected
 /// map with a single key" without naming the key, this says "unknown field `k`" so that the
 /// loader can show where it is. `variants` are the enum's keys.
+#[doc(hidden)]
 pub fn one_key<'de, D, T>(
     d: D,
     variants: &[&str],
@@ -139,12 +151,14 @@ pub(crate) use one_key_enum;
 const DUPLICATE: &str = "\u{0}duplicate key";
 
 /// Parses JSON text (a leading byte order mark skipped), refusing a key repeated in an object.
+#[doc(hidden)]
 pub fn parse(text: &str) -> Result<Value, JsonTextError> {
     parse_with(text, true)
 }
 
 /// [`parse`] without serde_json's nesting limit, for a caller that bounds the depth itself
 /// (recordings hold an agent's JSON a few levels down, so they may nest deeper).
+#[doc(hidden)]
 pub fn parse_unbounded(text: &str) -> Result<Value, JsonTextError> {
     parse_with(text, false)
 }
@@ -270,6 +284,7 @@ impl<'de> Visitor<'de> for StrictValue {
 /// Parses YAML text into the JSON model (a leading byte order mark skipped), refusing a key
 /// repeated in a mapping: the error is the duplicate, with its path and both places.
 #[cfg(feature = "yaml")]
+#[doc(hidden)]
 pub fn parse_yaml(
     text: &str,
     options: serde_saphyr::Options,

@@ -19,6 +19,7 @@ const MAX_DEPTH: usize = 64;
 /// ```
 ///
 /// (Crate-internal, so shown as text; the unit tests below hold these cases.)
+#[doc(hidden)]
 pub fn literal(text: &str) -> Option<Value> {
     let trimmed = text.trim();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {

@@ -86,6 +86,7 @@ fn collect(v: &Value, at: &mut String, out: &mut Vec<(String, usize, u64)>) {
 }
 
 /// Whether JSON text may hold shared strings (a quick test before the full read).
+#[doc(hidden)]
 pub fn may_hold_shared(text: &str) -> bool {
     memchr::memmem::find(text.as_bytes(), SAME_AS.as_bytes()).is_some()
 }

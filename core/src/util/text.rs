@@ -3,15 +3,18 @@
 use serde_json::Value;
 
 /// A JSON value on one line (as `serde_json` writes it).
+#[doc(hidden)]
 pub fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "<unprintable>".to_owned())
 }
 
 /// The most of one value a message shows.
+#[doc(hidden)]
 pub const MAX_SHOWN: usize = 2000;
 
 /// A JSON value on one line for a message: [`compact`], clipped past [`MAX_SHOWN`] bytes with
 /// its whole size said (a 6 MiB tool result is not pasted into a failure whole).
+#[doc(hidden)]
 pub fn shown(v: &Value) -> String {
     let all = compact(v);
     if all.len() <= MAX_SHOWN {
@@ -29,6 +32,7 @@ pub fn shown(v: &Value) -> String {
 }
 
 /// Cuts `s` to about `max` bytes on a character boundary, saying how much was left out.
+#[doc(hidden)]
 pub fn clip(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_owned();
@@ -41,6 +45,7 @@ pub fn clip(s: &str, max: usize) -> String {
 }
 
 /// A size for people: `512 bytes`, `6.5 MiB`.
+#[doc(hidden)]
 pub fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
@@ -63,6 +68,7 @@ pub fn size(bytes: u64) -> String {
 /// Bytes as readable text: valid UTF-8 kept, every other byte and every control character
 /// but a tab written `\xNN` (a server's binary noise must not reach a terminal raw).
 #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+#[doc(hidden)]
 pub fn escape_bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
@@ -83,11 +89,13 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 }
 
 /// `"s"` unless `n` is 1.
+#[doc(hidden)]
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
 /// The message of a caught panic payload.
+#[doc(hidden)]
 pub fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
         (*s).to_owned()
@@ -100,6 +108,7 @@ pub fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 /// The text of a message's content: a string, or a list of parts with `text` (OpenAI,
 /// Anthropic blocks).
+#[doc(hidden)]
 pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),

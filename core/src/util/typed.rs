@@ -24,6 +24,7 @@ use super::json::strip_bom;
 /// of `T`. `None` says only that something is wrong: read it the strict way to know what.
 /// `unbounded` lifts serde_json's nesting limit of 128 for a caller that bounds the depth
 /// itself (recordings).
+#[doc(hidden)]
 pub fn read<T: DeserializeOwned>(text: &str, unbounded: bool) -> Option<T> {
     let text = strip_bom(text);
     let deserializer = || {

@@ -149,8 +149,7 @@ const DETECTION_ORDER: &[SeedFormat] = &[
 
 impl SeedFormat {
     /// Every format, in the order of the seed documents.
-    pub const ALL: [SeedFormat; FORMATS.len()] =
-        table_column!(FORMATS, format, SeedFormat::Mibo);
+    pub const ALL: [SeedFormat; FORMATS.len()] = table_column!(FORMATS, format, SeedFormat::Mibo);
 
     fn entry(self) -> &'static Entry {
         // Every variant has its entry (a test says so).

@@ -47,4 +47,3 @@ pub mod reliability {
     };
     pub use crate::model::sequential::Sequential;
 }
-

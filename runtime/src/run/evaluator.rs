@@ -17,7 +17,7 @@ use crate::snapshot::Snapshots;
 /// compiled regexes (and their match caches), schemas and paths are reused from one
 /// transcript to the next. Every road to a report goes through it: a live run (`agent_test!`,
 /// [`ScenarioRun`](crate::ScenarioRun)) evaluates what it recorded with it, as
-/// [`Scenario::evaluate`], a test file's recorded case and `agent-test eval` do — so one
+/// [`Scenario::evaluate`](crate::scenario::RunScenario::evaluate), a test file's recorded case and `agent-test eval` do — so one
 /// transcript gets one report whichever way it came, priced by the same
 /// [`priced`](ScenarioEvaluator::priced) table and compared with the same snapshots.
 ///
@@ -79,7 +79,7 @@ pub(crate) struct RunParts<'a> {
 }
 
 impl ScenarioEvaluator {
-    /// Prepares `scenario` (see [`Scenario::evaluator`]).
+    /// Prepares `scenario` (see [`Scenario::evaluator`](crate::scenario::RunScenario::evaluator)).
     pub fn new(scenario: &Scenario) -> Self {
         Self::from(scenario.clone())
     }

@@ -90,19 +90,17 @@ impl RunScenario for Scenario {
         self.evaluator().evaluate(transcript.clone())
     }
 
-    fn run(&self, suite: Suite) -> impl Future<Output = Report> {
-        async move { self.run_fresh(|| suite.clone()).await }
+    async fn run(&self, suite: Suite) -> Report {
+        self.run_fresh(|| suite.clone()).await
     }
 
-    fn run_fresh(&self, mut suite: impl FnMut() -> Suite) -> impl Future<Output = Report> {
-        async move {
-            let mut repeats = super::Repeats::new();
-            loop {
-                let info = self.info().repeated(repeats.index());
-                let run = drive(self, ScenarioRun::with_info(suite(), info)).await;
-                if let Some(report) = repeats.record(run).await {
-                    return report;
-                }
+    async fn run_fresh(&self, mut suite: impl FnMut() -> Suite) -> Report {
+        let mut repeats = super::Repeats::new();
+        loop {
+            let info = self.info().repeated(repeats.index());
+            let run = drive(self, ScenarioRun::with_info(suite(), info)).await;
+            if let Some(report) = repeats.record(run).await {
+                return report;
             }
         }
     }

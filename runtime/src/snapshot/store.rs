@@ -166,8 +166,7 @@ impl Snapshots {
         let update = match Update::parse(setting) {
             Ok(u) => u,
             Err(why) => {
-                let verdict =
-                    Verdict::conversation(SNAPSHOTS_ENV, "snapshot", Outcome::error(why));
+                let verdict = Verdict::conversation(SNAPSHOTS_ENV, "snapshot", Outcome::error(why));
                 return (notes, Some(verdict));
             }
         };

@@ -167,8 +167,7 @@ const FORMATS: [Entry; 10] = [
 
 impl TraceFormat {
     /// Every format, in detection order.
-    pub const ALL: [TraceFormat; FORMATS.len()] =
-        table_column!(FORMATS, format, TraceFormat::Otel);
+    pub const ALL: [TraceFormat; FORMATS.len()] = table_column!(FORMATS, format, TraceFormat::Otel);
 
     fn entry(self) -> &'static Entry {
         // Every variant has its line (a test holds the table to the enum).

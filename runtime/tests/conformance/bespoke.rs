@@ -2,10 +2,10 @@
 //! MCPLab's judged checks graded by a scripted judge (what the judge is sent, one request for
 //! several checks), and a set of tools read from a verdict's violations.
 
-use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::check::Status::{Fail, Pass};
 use agent_test_runtime::formats::ImportedCase;
 use agent_test_runtime::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
+use agent_test_runtime::scenario::RunScenario;
 use serde_json::json;
 
 use crate::table::{FOLDERS, document, root};

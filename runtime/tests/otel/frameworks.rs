@@ -3,8 +3,8 @@
 //! framework's spans do not carry is an error — never a pass.
 
 use agent_test_runtime::check::Status;
-use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::model::{Call, CallKind, Transcript};
+use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::trace::parse;
 use serde_json::Value;
 

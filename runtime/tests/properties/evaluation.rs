@@ -1,9 +1,9 @@
 //! Loaded scenarios evaluated on loaded recordings — both possibly mutated — and their reports
 //! rendered: every check gives a verdict, none panics, whatever the numbers in the recording.
 
-use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::model::Transcript;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::scenario::Scenario;
 use proptest::prelude::*;
 use serde_json::Value;

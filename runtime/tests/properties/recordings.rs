@@ -1,11 +1,11 @@
 //! Recorded runs: random text, mutated recordings, and the round trip of generated ones.
 
-use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::model::{
     Call, CallKind, Context, Gap, Guardrail, Message, Part, Reply, Role, ToolErrorKind, Transcript,
     Turn, Usage, Variable, Workflow,
 };
 use agent_test_runtime::report::prices::Cost;
+use agent_test_runtime::scenario::RunScenario;
 use agent_test_runtime::{RecordedRun, ScenarioInfo};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;

@@ -310,12 +310,12 @@ fn imports_never_go_up_a_layer_and_modules_form_no_cycle() {
 /// on no layer, the root's re-exports named below the facade, import cycles.
 fn layering(src: &Path, layers: Layers) -> Vec<String> {
     let mut files = Vec::new();
-    sources(&src, &mut files);
+    sources(src, &mut files);
     files.sort();
     let mut problems = Vec::new();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &files {
-        let rel = file.strip_prefix(&src).expect("under src");
+        let rel = file.strip_prefix(src).expect("under src");
         let module = rel
             .components()
             .next()

@@ -72,7 +72,7 @@ impl Summary {
 ///
 /// It renders (with `Display`) as the text report shown when a test fails, and serialises as
 /// the JSON written to `target/agent-test/<module path>/<scenario>.json` (the directory can be
-/// moved with [`Suite::report_dir`](crate::Suite::report_dir) or the `AGENT_TEST_REPORT_DIR`
+/// moved with `Suite::report_dir` or the `AGENT_TEST_REPORT_DIR`
 /// environment variable).
 ///
 /// ```

@@ -5,11 +5,11 @@ use std::fmt::{self, Write as _};
 use serde_json::Value;
 
 use super::Report;
-use crate::model::outcome::Status;
-use crate::model::scope::Severity;
 use crate::model::Verdict;
+use crate::model::outcome::Status;
 use crate::model::prices::Cost;
 use crate::model::report::RepeatSummary;
+use crate::model::scope::Severity;
 use crate::model::turn_number;
 use crate::model::{Call, CallKind, Turn};
 use crate::util::text::{clip, compact, plural};
