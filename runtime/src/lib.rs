@@ -71,10 +71,10 @@ mod run;
 pub mod snapshot;
 pub mod trace;
 
-// The core's modules, as this crate's: its paths (`agent_test_runtime::check`, `crate::model`
-// inside) are those of the one crate the runtime was.
+// The core's modules, re-exported as this crate's, so that the facade's paths
+// (`agent_test::check`, `agent_test::model`) are those of the one crate the runtime was. The
+// runtime's own modules name them `agent_test_core::…`, which the layers test holds them to.
 pub use agent_test_core::{check, expression, matcher, model};
-use agent_test_core::{compare, util};
 
 /// Scenarios as data: a conversation's steps and its checks, as the seed formats' files give
 /// them or as [`Scenario::new`](scenario::Scenario::new) builds them, run or evaluated with

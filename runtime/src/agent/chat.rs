@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::wire::{Redactor, Secret, client, env, shown_url};
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::{Call, Reply, Usage, usage_in};
+use agent_test_core::model::{Call, Reply, Usage, usage_in};
 
 type MockFn = dyn Fn(&Value) -> Result<Value, String> + Send + Sync;
 
@@ -396,7 +396,7 @@ impl ChatAgent {
             if calls.is_empty() {
                 reply.text = message
                     .get("content")
-                    .map(crate::util::text::content_text)
+                    .map(agent_test_core::util::text::content_text)
                     .unwrap_or_default();
                 reply.body = Some(json);
                 with_notifications(&mut reply, servers, &marks);
@@ -500,7 +500,7 @@ async fn call_on(
     args: &Value,
 ) -> Result<(Call, Value), AgentError> {
     use super::mcp::Failure;
-    use crate::model::ToolErrorKind;
+    use agent_test_core::model::ToolErrorKind;
     let (answer, took) = session.call_tool(name, args).await;
     let mut call = call.took_ms(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
     // A result that breaks the tool's declared output schema is refused, as the official SDK
@@ -509,9 +509,11 @@ async fn call_on(
     // cannot be used compared nothing: the result is not refused for it (the check says so).
     let schema = session.output_schema(name);
     let broken = match (&answer, schema) {
-        (Ok(a), Some(schema)) => match crate::check::against(schema, &a.raw) {
-            crate::check::Against::Broken(why) => Some(why),
-            crate::check::Against::Met | crate::check::Against::Unusable(_) => None,
+        (Ok(a), Some(schema)) => match agent_test_core::check::against(schema, &a.raw) {
+            agent_test_core::check::Against::Broken(why) => Some(why),
+            agent_test_core::check::Against::Met | agent_test_core::check::Against::Unusable(_) => {
+                None
+            }
         },
         _ => None,
     };

@@ -4,7 +4,7 @@ use std::fmt;
 use std::future::Future;
 
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::Reply;
+use agent_test_core::model::Reply;
 
 /// An [`Agent`] made from a closure; see [`agent_fn`].
 pub struct FnAgent<F> {

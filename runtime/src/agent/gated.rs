@@ -72,7 +72,7 @@ macro_rules! stub_agent {
             fn respond(
                 &self,
                 _: super::AgentRequest,
-            ) -> super::BoxFuture<'_, Result<crate::model::Reply, super::AgentError>>
+            ) -> super::BoxFuture<'_, Result<agent_test_core::model::Reply, super::AgentError>>
             {
                 match self.0 {}
             }

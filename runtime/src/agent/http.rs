@@ -12,10 +12,10 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::compare::path::FieldPath;
-use crate::model::{Gap, Part, Reply};
 use crate::trace::{self, TraceFormat};
-use crate::util::text::compact;
+use agent_test_core::compare::path::FieldPath;
+use agent_test_core::model::{Gap, Part, Reply};
+use agent_test_core::util::text::compact;
 
 /// An agent behind an HTTP endpoint: each turn is one request, built from a JSON template, and
 /// the response becomes the turn's reply.

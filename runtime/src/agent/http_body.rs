@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::Call;
-use crate::util::text::compact;
+use agent_test_core::model::Call;
+use agent_test_core::util::text::compact;
 
 /// `application/json`, or any `…+json` type (`application/problem+json`), parameters aside.
 pub(super) fn is_json_media_type(content_type: &str) -> bool {
@@ -41,9 +41,9 @@ pub(super) fn generic_call(v: &Value) -> Option<Call> {
             .iter()
             .find_map(|k| v.get(*k).and_then(Value::as_str))
             .and_then(|k| match k {
-                "validation" => Some(crate::model::ToolErrorKind::Validation),
-                "execution" => Some(crate::model::ToolErrorKind::Execution),
-                "output" => Some(crate::model::ToolErrorKind::Output),
+                "validation" => Some(agent_test_core::model::ToolErrorKind::Validation),
+                "execution" => Some(agent_test_core::model::ToolErrorKind::Execution),
+                "output" => Some(agent_test_core::model::ToolErrorKind::Output),
                 _ => None,
             });
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::AgentError;
-use crate::model::Reply;
+use agent_test_core::model::Reply;
 
 /// An OTLP receiver the agent exports to, and how long a turn waits for its spans.
 #[derive(Clone)]
@@ -116,7 +116,7 @@ impl Traces {
 /// response lists none, the text when it has none, the usage when it says none) is a gap with
 /// `why`, so that the checks reading it are errors and the others are evaluated.
 fn unmeasured(mut reply: Reply, why: &str) -> Reply {
-    use crate::model::{Gap, Part};
+    use agent_test_core::model::{Gap, Part};
     let mut parts = Vec::new();
     if reply.calls.is_empty() {
         parts.extend([Part::Calls, Part::Arguments, Part::Results, Part::Outcomes]);

@@ -49,7 +49,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::model::Reply;
+use agent_test_core::model::Reply;
 
 /// A boxed, sendable future, as returned by [`Agent::respond`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -1,7 +1,7 @@
 //! Playing a recorded run back, turn by turn.
 
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::{Reply, Transcript};
+use agent_test_core::model::{Reply, Transcript};
 
 /// An agent that answers each turn with what a recorded run answered, so any scenario can be
 /// evaluated on a recording without calling anything. Turn `n` gets the recording's turn `n`
@@ -44,7 +44,7 @@ impl ReplayAgent {
     /// ```
     pub fn from_file(
         path: impl AsRef<std::path::Path>,
-    ) -> Result<Self, crate::util::input::LoadError> {
+    ) -> Result<Self, agent_test_core::util::input::LoadError> {
         crate::load::run(path, None).map(|r| ReplayAgent::new(r.transcript))
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Context, Message};
+use agent_test_core::model::{Context, Message};
 
 /// The input of one turn: the user's message, the conversation so far and the context.
 ///

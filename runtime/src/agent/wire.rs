@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::AgentError;
-use crate::model::{Call, Reply};
+use agent_test_core::model::{Call, Reply};
 
 /// The first environment variable of `names` that is set to something other than blanks
 /// (endpoints, keys and models are read from several names, most specific first).
@@ -319,7 +319,7 @@ fn human(d: Duration) -> String {
 /// A short, printable excerpt of a body for an error message: at most 200 bytes, control
 /// characters escaped, in backticks.
 pub(crate) fn excerpt(text: &str) -> String {
-    let clipped = crate::util::text::clip(text, 200);
+    let clipped = agent_test_core::util::text::clip(text, 200);
     let mut out = String::with_capacity(clipped.len() + 2);
     out.push('`');
     for c in clipped.chars() {

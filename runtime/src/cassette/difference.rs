@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::canonical::Canonical;
 use super::entry::Entry;
 use super::store::{entries, entry_path};
-use crate::util::text::clip;
+use agent_test_core::util::text::clip;
 
 /// At most this many differences are counted per entry: enough to rank entries, bounded for
 /// huge bodies.

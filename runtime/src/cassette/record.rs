@@ -234,7 +234,7 @@ impl Recording {
         } else if seen > MAX_RECORDED {
             Err(format!(
                 "the answer is larger than {}",
-                crate::util::text::size(MAX_RECORDED as u64)
+                agent_test_core::util::text::size(MAX_RECORDED as u64)
             ))
         } else {
             self.store(events.map(|r| r.finish(end)), whole)

@@ -123,4 +123,4 @@ where
 }
 
 #[cfg(feature = "cassette")]
-pub(crate) use crate::util::dirs::write_whole;
+pub(crate) use agent_test_core::util::dirs::write_whole;

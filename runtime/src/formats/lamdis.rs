@@ -9,10 +9,10 @@
 //! |---|---|
 //! | `message` (`role: user` / `system`, `content`) | a user turn / a system message, interpolated |
 //! | `request` (`requestId`, `inputMappings`, `saveAs`, `id`) | [`Step::Request`]: the definition named `requestId` in the `requests` context variable, with `inputMappings` (interpolated) as its JSON body; the response becomes `var.<saveAs>` and `steps.<id>.output` |
-//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](crate::check::Text::contains) per trimmed keyword, on the [`conversation`] (`scope: transcript`, the default: every message, the user's too) or on the [`reply`] of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
-//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`]`(rubric).threshold(t)`, on the last turn or [`on_transcript`](crate::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
+//! | `assistant_check`, `mode: includes` (a list, or one comma-separated string) | one case-insensitive [`contains`](agent_test_core::check::Text::contains) per trimmed keyword, on the [`conversation`] (`scope: transcript`, the default: every message, the user's too) or on the [`reply`] of the last turn (`scope: last`); no keyword left: the step is skipped, with why |
+//! | `assistant_check`, `mode: judge` (`rubric`, `threshold` (0.75), `scope`) | [`judge`]`(rubric).threshold(t)`, on the last turn or [`on_transcript`](agent_test_core::check::JudgeCheck::on_transcript); an empty rubric: the step is skipped |
 //! | `assistant_check`, `mode: variable_check` (`variablePath`, `operator`, `rightValue` / `expectEquals`) | [`Step::CheckVariable`] with its [`VariableOp`] (`eq` and `neq` compare as text, as Lamdis's engine does: `1500` equals `"1500"`; `gt`, `gte`, `lt`, `lte`, `contains`, `not_contains`, `regex`, `exists`, `not_exists`), the right value interpolated, at that point of the run (or of a recording that kept the bag); the path is read from the bag's root, where `lastAssistant` and `lastUser` are too; an unknown operator is refused where the file is read (Lamdis would compare it as text equality) |
-//! | `severity: warning` / `error` (default) | [`warning`](crate::check::CheckExt::warning): reported, never fails the test |
+//! | `severity: warning` / `error` (default) | [`warning`](agent_test_core::check::CheckExt::warning): reported, never fails the test |
 //! | `name` | the check's label |
 //! | `user_objective` (`description`, `minTurns`, `maxTurns` (8), `iterativeConversation`, `continueAfterPass`, `attachedChecks`) | [`Step::Simulate`]: the judge's model plays the user; the attached checks run on every turn |
 //! | `extract` (`variableName`, `description`, `scope` (`last`), `id`) | [`Step::Extract`] into `var.<variableName>` |
@@ -45,11 +45,11 @@ use super::read::{
     Problem, array, closed, index, join, kind, named_scenario, object, open_object, opt_bool,
     opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
-use crate::check::{
+use agent_test_core::check::{
     CheckExt, Expectation, IntoExpectation, Outcome, check as custom, conversation, judge, reply,
 };
-use crate::scenario::{Scenario, Step, VariableOp};
-use crate::util::input::LoadError;
+use agent_test_core::scenario::{Scenario, Step, VariableOp};
+use agent_test_core::util::input::LoadError;
 
 /// A bound on a simulated conversation's length, so a file cannot order unbounded model calls.
 const MAX_SIMULATED_TURNS: u64 = 50;
@@ -503,7 +503,7 @@ mod tests {
     fn read_as_test(
         text: &str,
         file: &str,
-    ) -> Result<Vec<super::ImportedCase>, crate::util::input::LoadError> {
+    ) -> Result<Vec<super::ImportedCase>, agent_test_core::util::input::LoadError> {
         crate::formats::read_named(text, file, crate::formats::SeedFormat::Lamdis)
     }
 

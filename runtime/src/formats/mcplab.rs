@@ -6,11 +6,11 @@
 //! | `prompt` | the one user turn; without one (and with an `eval`), the scenario is evaluated on a recording |
 //! | `tool_constraints.required_tools` / `forbidden_tools` | [`required_tools`] / [`forbidden_tools`]: on the set of called names, one violation per tool |
 //! | `tool_sequence` | [`tool_sequence`]: an ordered subsequence; a repeated name needs a call of its own |
-//! | `tool_input_assertions`: `contains` / `regex` / `jsonpath` (`tool`, `value` / `pattern` / `path`, `equals`) | some call of the tool whose [`arguments`](crate::check::ToolCheck::arguments), as compact JSON, contain `value` (case-insensitive) or match `pattern` (case-sensitive), or whose [`arg_json_path`](crate::check::ToolCheck::arg_json_path) selects something (equal to `equals`) |
+//! | `tool_input_assertions`: `contains` / `regex` / `jsonpath` (`tool`, `value` / `pattern` / `path`, `equals`) | some call of the tool whose [`arguments`](agent_test_core::check::ToolCheck::arguments), as compact JSON, contain `value` (case-insensitive) or match `pattern` (case-sensitive), or whose [`arg_json_path`](agent_test_core::check::ToolCheck::arg_json_path) selects something (equal to `equals`) |
 //! | `contains`, `not_contains`, `starts_with`, `ends_with`, `equals` | the [`reply`] text checks: literal, case-insensitive, untrimmed |
 //! | `regex` | [`reply`]`().matches(..).case_insensitive()`: always case-insensitive, a leading `(?i)` is dropped |
 //! | `jsonpath` (+ `equals`), `jsonpath_exists`, `jsonpath_not_exists` | [`json_path`] on the final answer's text; not JSON fails all three |
-//! | `agent_assertions` (`label`, `prompt`) | [`judge`] checks labelled `label` and [graded as](crate::check::JudgeCheck::graded_as) `label` (two labels with one prompt are two grades), in one request; by default the judge sees the final answer only |
+//! | `agent_assertions` (`label`, `prompt`) | [`judge`] checks labelled `label` and [graded as](agent_test_core::check::JudgeCheck::graded_as) `label` (two labels with one prompt are two grades), in one request; by default the judge sees the final answer only |
 //! | `agent_context.include_prompt` / `include_tool_sequence` / `include_tool_inputs` | the judge also sees the scenario prompt / the called tool names / the tool calls' arguments |
 //!
 //! ```
@@ -44,13 +44,13 @@ use super::read::{
     Problem, array, closed, index, join, kind, named_scenario, number_text, object, open_object,
     opt_bool, opt_object, opt_string, required, string, strings, tag,
 };
-use crate::check::{
+use agent_test_core::check::{
     CheckExt, Expectation, IntoExpectation, JsonSourceOptions, forbidden_tools, json_path, judge,
     reply, required_tools, tool, tool_sequence,
 };
-use crate::matcher::{any, contains, regex};
-use crate::scenario::Scenario;
-use crate::util::input::LoadError;
+use agent_test_core::matcher::{any, contains, regex};
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::LoadError;
 
 const SCENARIO_FIELDS: &[&str] = &["id", "name", "description", "prompt", "eval"];
 

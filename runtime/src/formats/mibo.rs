@@ -8,11 +8,11 @@
 //! | `optimization_target`, `test_dimension` | kept in the `extra` context variable |
 //! | top-level `assertions` / a turn's `assertions` | checks on the whole conversation / on that turn |
 //! | `node_call` MUST_CALL / MUST_NOT_CALL / CALL_COUNT | [`any_call`] (a node, or a tool in a flat trace), `.never()`, `.times(n)` |
-//! | `expected_tool_calls[]` | [`ToolCheck::tool`](crate::check::ToolCheck::tool): checks on the calls inside the node; all fail when the node did not run |
+//! | `expected_tool_calls[]` | [`ToolCheck::tool`](agent_test_core::check::ToolCheck::tool): checks on the calls inside the node; all fail when the node did not run |
 //! | `expected_arguments`, `expected_index`, `strict`, `forbidden_arguments` | `.arg`, `.at_position`, `.strict()`, `.forbid_arg` |
 //! | a bare value, `exact` | [`exact`] with unordered lists and the `"*"` wildcard; with `expression`, [`expr`] |
 //! | `contains` | [`contains`]: both sides as text, case-sensitive |
-//! | `regex`, `date` (+ `tolerance_minutes`, 0 by default), `one_of`, `any`, `optional: true` | [`regex`](crate::matcher::regex), [`date`], [`one_of`] of [`matches_schema`] variants, [`any`], [`optional`] |
+//! | `regex`, `date` (+ `tolerance_minutes`, 0 by default), `one_of`, `any`, `optional: true` | [`regex`](agent_test_core::matcher::regex), [`date`], [`one_of`] of [`matches_schema`] variants, [`any`], [`optional`] |
 //! | `json_match` (+ `condition: NOT_EQUALS`) | [`field`]`.is` / `.is_not` |
 //! | `response_regex` (+ `should_match`) | [`reply`]`().matches` / `.not_matches` (case-sensitive unless `(?i)`) |
 //! | `json_schema` (+ `field`) | [`schema`]`.at(field)` |
@@ -51,15 +51,15 @@ use super::read::{
     Problem, array, closed, index, join, kind, object, open_object, opt_bool, opt_object,
     opt_open_object, opt_string, opt_tag, opt_threshold, opt_u64, required, string, strings, tag,
 };
-use crate::check::{
+use agent_test_core::check::{
     CheckExt, Expectation, IntoExpectation, ToolCheck, any_call, field, http_status, judge,
     latency, reply, schema, tokens, tool,
 };
-use crate::matcher::{
+use agent_test_core::matcher::{
     IntoMatcher, Matcher, any, contains, date, exact, expr, matches_schema, one_of, optional, regex,
 };
-use crate::scenario::{Scenario, Step};
-use crate::util::input::LoadError;
+use agent_test_core::scenario::{Scenario, Step};
+use agent_test_core::util::input::LoadError;
 
 const CASE_FIELDS: &[&str] = &[
     "scenario",
@@ -395,11 +395,11 @@ const MATCHERS: &[&str] = &["exact", "contains", "regex", "date", "one_of", "any
 fn schema_fragment(fragment: &Map<String, Value>, at: &str) -> Result<(), Problem> {
     let Some(unknown) = fragment
         .keys()
-        .find(|k| !crate::compare::schema::KEYWORDS.contains(&k.as_str()))
+        .find(|k| !agent_test_core::compare::schema::KEYWORDS.contains(&k.as_str()))
     else {
         return Ok(());
     };
-    let hint = crate::compare::schema::KEYWORDS
+    let hint = agent_test_core::compare::schema::KEYWORDS
         .iter()
         .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
         .filter(|(d, k)| *d <= 2.max(k.len() / 4))
@@ -488,7 +488,9 @@ fn matcher(v: &Value, at: &str) -> Result<Matcher, Problem> {
             }
         },
         // Both sides are cast to text: numbers and booleans as written, JSON otherwise.
-        "contains" => contains(crate::matcher::text(required(o, "value", at)?)).into_matcher(),
+        "contains" => {
+            contains(agent_test_core::matcher::text(required(o, "value", at)?)).into_matcher()
+        }
         "regex" => regex(string(o, "value", at)?),
         "date" => {
             let e = string(o, "expression", at)?;
@@ -581,7 +583,7 @@ mod tests {
     fn read_as_test(
         text: &str,
         file: &str,
-    ) -> Result<Vec<super::ImportedCase>, crate::util::input::LoadError> {
+    ) -> Result<Vec<super::ImportedCase>, agent_test_core::util::input::LoadError> {
         crate::formats::read_named(text, file, crate::formats::SeedFormat::Mibo)
     }
 

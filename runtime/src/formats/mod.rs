@@ -42,9 +42,9 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::model::RecordedRun;
-use crate::scenario::Scenario;
-use crate::util::input::LoadError;
+use agent_test_core::model::RecordedRun;
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::LoadError;
 
 /// One case of a seed-format file: the scenario, and the run recorded with it, if any.
 ///
@@ -346,12 +346,12 @@ pub(crate) fn literals_checked(
         for (at, e) in in_steps.chain(after) {
             if let Some(problem) = e.check.literal_problem() {
                 return Err(LoadError {
-                    kind: crate::util::input::LoadErrorKind::Impossible,
+                    kind: agent_test_core::util::input::LoadErrorKind::Impossible,
                     file: file.to_owned(),
                     path: format!("scenario `{}`, {at}", s.name),
                     message: format!(
                         "{problem} (in `{}`)",
-                        crate::util::text::clip(&e.display_label(), 200)
+                        agent_test_core::util::text::clip(&e.display_label(), 200)
                     ),
                 });
             }

@@ -10,7 +10,7 @@
 //! | `assert_that: no_tool_called` | [`no_tools`] |
 //! | `match_as: equality / email / missing / optional` | `exact` / `email` / `missing` / `optional` matchers (an `equality` value is a string, number or boolean, as the schema says) |
 //! | `match_as: free_text / date_time` | the judged [`free_text`] / [`date_time`] (relative to `outputs.environment.user_time`) |
-//! | a parameter group (`params` + matcher) | [`arg_group`](crate::check::ToolCheck::arg_group): the arguments judged together |
+//! | a parameter group (`params` + matcher) | [`arg_group`](agent_test_core::check::ToolCheck::arg_group): the arguments judged together |
 //! | `outputs` | the recorded run (see [`trace`]) |
 //!
 //! Closed objects (assertions, parameters, matchers, messages) reject unknown fields with the
@@ -38,15 +38,17 @@ use serde_json::{Map, Value};
 
 use super::ImportedCase;
 use super::read::{Problem, array, index, join, list, load_error, object, required, stem, string};
-use crate::check::{IntoExpectation, expected_response, no_tools, tool};
-use crate::matcher::{IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional};
-use crate::model::RecordedRun;
-use crate::model::ScenarioInfo;
-use crate::model::{Message, Role};
-use crate::scenario::Scenario;
 use crate::trace::{self, TraceFormat};
-use crate::util::input::LoadError;
-use crate::util::json::{self as strict_json, JsonTextError, strip_bom};
+use agent_test_core::check::{IntoExpectation, expected_response, no_tools, tool};
+use agent_test_core::matcher::{
+    IntoMatcher, Matcher, date_time, email, exact, free_text, missing, optional,
+};
+use agent_test_core::model::RecordedRun;
+use agent_test_core::model::ScenarioInfo;
+use agent_test_core::model::{Message, Role};
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::LoadError;
+use agent_test_core::util::json::{self as strict_json, JsonTextError, strip_bom};
 
 #[derive(Deserialize)]
 struct Example {
@@ -89,7 +91,7 @@ struct Expectations {
 }
 
 /// `tool_called` / `no_tool_called` as a native check.
-fn assertion(v: &Value, at: &str) -> Result<crate::check::Expectation, Problem> {
+fn assertion(v: &Value, at: &str) -> Result<agent_test_core::check::Expectation, Problem> {
     let kind = v
         .get("assert_that")
         .and_then(Value::as_str)
@@ -308,7 +310,7 @@ fn looks_like_jsonl(text: &str) -> bool {
 
 fn case(name: String, value: &Value, at: &str, file: &Path) -> Result<ImportedCase, LoadError> {
     let err = |path: String, message: String| LoadError {
-        kind: crate::util::input::LoadErrorKind::Invalid,
+        kind: agent_test_core::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         // A document's root is "." to serde_path_to_error: the example's own place.
         path: match (at.is_empty(), path.is_empty() || path == ".") {

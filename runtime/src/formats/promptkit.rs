@@ -7,22 +7,22 @@
 //! | `spec.turns[]` (`role: user`, `content`) / `spec.steps[]` (`type: input`) | user turns |
 //! | a turn's `assertions` / `conversation_assertions` | checks on that turn / on every assistant message of the conversation |
 //! | `message` (beside `params` or inside it) | the check's label |
-//! | `content_includes` (`contains`) | one case-insensitive [`contains`](crate::check::Text::contains) per pattern (all must be found) |
+//! | `content_includes` (`contains`) | one case-insensitive [`contains`](agent_test_core::check::Text::contains) per pattern (all must be found) |
 //! | `content_includes_any` (`contains_any`) / `content_not_includes` (`content_excludes`, `match_mode: substring \| word_boundary`) | some / no assistant message (so far, in a turn) contains a pattern, case-insensitively: one case-insensitive regex of the escaped patterns |
-//! | `content_matches` (`regex`, `expect_match`) | [`matches`](crate::check::Text::matches) / `not_matches`: the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
-//! | `min_length` / `max_length` (`min`, `max`, `…_characters`, `…_chars`, `max_tokens`) | [`length`](crate::check::Text::length)`().at_least(n)` / `.at_most(n)`, [`in_bytes`](crate::check::LengthCheck::in_bytes) (Go's `len()`); `max_tokens` is four bytes a token |
-//! | `json_valid` (`is_valid_json`, `valid_json`), `json_schema`, `json_path` (`allow_wrapped`, `extract_json`) | the reply text as JSON ([`JsonSource::Lenient`](crate::check::JsonSource::Lenient)): [`jmespath`](crate::check::jmespath)`("@").evaluates()`, [`schema`](crate::check::schema), and `json_path` as **JMESPath** (`expression`, `expected`, `contains`, `min`/`max`, `min_results`/`max_results`) |
-//! | `tools_called` (`tool_called`; `tools`/`tool_names`, `min_calls`, `max_calls`, `ignore_validation`, `require_args`) | [`required_tools`](crate::check::required_tools), or one [`tool`](crate::check::tool) check per tool with its counts; in a turn, calls that returned an error do not count ([`succeeded`](crate::check::ToolCheck::succeeded), or [`succeeded_or_invalid`](crate::check::ToolCheck::succeeded_or_invalid) with `ignore_validation`) |
-//! | `tools_not_called`, `tools_called_session`, `tools_not_called_session` | [`forbidden_tools`](crate::check::forbidden_tools) (any call counts), and the session forms over the conversation (so far, in a turn) |
+//! | `content_matches` (`regex`, `expect_match`) | [`matches`](agent_test_core::check::Text::matches) / `not_matches`: the Rust `regex` crate (RE2 family, like Go's), case-sensitive unless `(?i)` |
+//! | `min_length` / `max_length` (`min`, `max`, `…_characters`, `…_chars`, `max_tokens`) | [`length`](agent_test_core::check::Text::length)`().at_least(n)` / `.at_most(n)`, [`in_bytes`](agent_test_core::check::LengthCheck::in_bytes) (Go's `len()`); `max_tokens` is four bytes a token |
+//! | `json_valid` (`is_valid_json`, `valid_json`), `json_schema`, `json_path` (`allow_wrapped`, `extract_json`) | the reply text as JSON ([`JsonSource::Lenient`](agent_test_core::check::JsonSource::Lenient)): [`jmespath`](agent_test_core::check::jmespath)`("@").evaluates()`, [`schema`](agent_test_core::check::schema), and `json_path` as **JMESPath** (`expression`, `expected`, `contains`, `min`/`max`, `min_results`/`max_results`) |
+//! | `tools_called` (`tool_called`; `tools`/`tool_names`, `min_calls`, `max_calls`, `ignore_validation`, `require_args`) | [`required_tools`](agent_test_core::check::required_tools), or one [`tool`](agent_test_core::check::tool) check per tool with its counts; in a turn, calls that returned an error do not count ([`succeeded`](agent_test_core::check::ToolCheck::succeeded), or [`succeeded_or_invalid`](agent_test_core::check::ToolCheck::succeeded_or_invalid) with `ignore_validation`) |
+//! | `tools_not_called`, `tools_called_session`, `tools_not_called_session` | [`forbidden_tools`](agent_test_core::check::forbidden_tools) (any call counts), and the session forms over the conversation (so far, in a turn) |
 //! | `tool_args` / `tool_args_session` (`tool_name`, `expected_args`) | some call with every argument rendered equal (`null` = null) |
-//! | `tool_args_excluded_session` (`tools_not_called_with_args`; `excluded_args` / `forbidden_args`) | one [`no_tool`](crate::check::no_tool) per argument with its rendered values |
-//! | `tool_calls_with_args` (`tool_name` or none, `expected_args` / `required_args`, `args_match`, `result_includes`, `result_matches`, `no_error`) | [`tool`](crate::check::tool) (or [`any_tool`](crate::check::any_tool))`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
-//! | `tool_call_count` (`tool`, `min`, `max`), `tool_call_sequence`, `tool_call_chain` (`steps`), `tool_result_includes` / `tool_result_matches` (`occurrence`), `no_tool_errors` (`tools`) | tool counts, [`tool_sequence`](crate::check::tool_sequence), [`tool_chain`](crate::check::tool_chain), `.result(..).at_least(occurrence)`, [`no_tool_errors`](crate::check::no_tool_errors) |
-//! | `latency_budget` (`max_ms`) | [`latency`](crate::check::latency)`().at_most(..)` |
-//! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](crate::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](crate::check::agent_not_invoked), with [`exact_names`](crate::check::AgentCheck::exact_names) (a name is a tool name) |
-//! | `agent_response_contains` | [`agent_response`](crate::check::agent_response)`.contains` (case-sensitive), with [`exact_name`](crate::check::AgentResponseCheck::exact_name) |
-//! | `state_is`, `transitioned_to`, `workflow_complete` | [`state_is`](crate::check::state_is), [`transitioned_to`](crate::check::transitioned_to), [`workflow_complete`](crate::check::workflow_complete) |
-//! | `guardrail_triggered` (`guardrail` / `validator_type` / `validator`, `expected` / `should_trigger` / `assertions`, default true) | [`guardrail_triggered`](crate::check::guardrail_triggered) and its negative / any-guardrail forms; the negative ones [`or_not_run`](crate::check::GuardrailCheck::or_not_run) (a validator that did not run did not trigger) |
+//! | `tool_args_excluded_session` (`tools_not_called_with_args`; `excluded_args` / `forbidden_args`) | one [`no_tool`](agent_test_core::check::no_tool) per argument with its rendered values |
+//! | `tool_calls_with_args` (`tool_name` or none, `expected_args` / `required_args`, `args_match`, `result_includes`, `result_matches`, `no_error`) | [`tool`](agent_test_core::check::tool) (or [`any_tool`](agent_test_core::check::any_tool))`.every_call()`: every call must satisfy every constraint; values compared as rendered text (`10` equals `"10"`), `null` = present |
+//! | `tool_call_count` (`tool`, `min`, `max`), `tool_call_sequence`, `tool_call_chain` (`steps`), `tool_result_includes` / `tool_result_matches` (`occurrence`), `no_tool_errors` (`tools`) | tool counts, [`tool_sequence`](agent_test_core::check::tool_sequence), [`tool_chain`](agent_test_core::check::tool_chain), `.result(..).at_least(occurrence)`, [`no_tool_errors`](agent_test_core::check::no_tool_errors) |
+//! | `latency_budget` (`max_ms`) | [`latency`](agent_test_core::check::latency)`().at_most(..)` |
+//! | `agent_invoked` / `agent_not_invoked` (`agents` / `agent_names`, `min_calls`) | [`agent_invoked`](agent_test_core::check::agent_invoked)`.min_calls(n)` / [`agent_not_invoked`](agent_test_core::check::agent_not_invoked), with [`exact_names`](agent_test_core::check::AgentCheck::exact_names) (a name is a tool name) |
+//! | `agent_response_contains` | [`agent_response`](agent_test_core::check::agent_response)`.contains` (case-sensitive), with [`exact_name`](agent_test_core::check::AgentResponseCheck::exact_name) |
+//! | `state_is`, `transitioned_to`, `workflow_complete` | [`state_is`](agent_test_core::check::state_is), [`transitioned_to`](agent_test_core::check::transitioned_to), [`workflow_complete`](agent_test_core::check::workflow_complete) |
+//! | `guardrail_triggered` (`guardrail` / `validator_type` / `validator`, `expected` / `should_trigger` / `assertions`, default true) | [`guardrail_triggered`](agent_test_core::check::guardrail_triggered) and its negative / any-guardrail forms; the negative ones [`or_not_run`](agent_test_core::check::GuardrailCheck::or_not_run) (a validator that did not run did not trigger) |
 //!
 //! A required parameter that is missing or empty makes, as in PromptKit, a failing assertion
 //! "misconfigured: …" (the file loads, the rest of the suite runs); an unknown parameter, a
@@ -67,9 +67,9 @@ use super::ImportedCase;
 use super::read::{
     Problem, array, index, join, kind, object, opt_object, opt_string, required, string, tag,
 };
-use crate::check::Expectation;
-use crate::scenario::Scenario;
-use crate::util::input::LoadError;
+use agent_test_core::check::Expectation;
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::LoadError;
 
 pub(crate) fn from_value(doc: &Value, file: &Path) -> Result<Vec<ImportedCase>, LoadError> {
     super::read::cases(doc, file, None, scenario)

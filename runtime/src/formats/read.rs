@@ -8,8 +8,8 @@ use agent_test_expr::matcher_words::{self, near_matcher_key};
 use serde_json::{Map, Value};
 
 use super::ImportedCase;
-use crate::scenario::Scenario;
-use crate::util::input::LoadError;
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::LoadError;
 
 /// A problem at a path of a document: `(path, message)`.
 pub(crate) type Problem = (String, String);
@@ -334,7 +334,7 @@ pub(crate) fn possible(scenario: Scenario, at: &str) -> Result<Scenario, Problem
     match scenario.problem() {
         None => Ok(scenario),
         Some(problem) => {
-            let message = match problem.strip_prefix(crate::util::input::IMPOSSIBLE_AT) {
+            let message = match problem.strip_prefix(agent_test_core::util::input::IMPOSSIBLE_AT) {
                 Some(rest) => format!(
                     "impossible constraint: {}",
                     rest.split_once(": ").map_or(rest, |(_, m)| m)
@@ -389,7 +389,7 @@ pub(crate) fn matcher_word(key: &str) -> String {
 /// A problem as a [`LoadError`] of `file`.
 pub(crate) fn load_error(file: &Path, (path, message): Problem) -> LoadError {
     LoadError {
-        kind: crate::util::input::LoadErrorKind::Invalid,
+        kind: agent_test_core::util::input::LoadErrorKind::Invalid,
         file: file.to_owned(),
         path,
         message,
@@ -404,7 +404,7 @@ pub(crate) fn stem(file: &Path) -> String {
 
 /// Parses JSON text, or names the line and column where it breaks, or the key given twice
 /// (the one strict reader of every input; a leading byte order mark is skipped).
-pub(crate) use crate::util::input::{json_text_error, parse_json as json};
+pub(crate) use agent_test_core::util::input::{json_text_error, parse_json as json};
 
 /// Parses YAML text into the JSON model, or names the line and column where it breaks.
 ///
@@ -415,9 +415,9 @@ pub(crate) use crate::util::input::{json_text_error, parse_json as json};
 pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;
-    crate::util::json::parse_yaml(text, options).map_err(|e| match e {
+    agent_test_core::util::json::parse_yaml(text, options).map_err(|e| match e {
         Ok(duplicate) => LoadError {
-            kind: crate::util::input::LoadErrorKind::Invalid,
+            kind: agent_test_core::util::input::LoadErrorKind::Invalid,
             file: file.to_owned(),
             message: duplicate.message(0),
             path: duplicate.path,
@@ -432,7 +432,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
                 _ => (String::new(), first),
             };
             LoadError {
-                kind: crate::util::input::LoadErrorKind::Syntax,
+                kind: agent_test_core::util::input::LoadErrorKind::Syntax,
                 file: file.to_owned(),
                 path,
                 message: format!("not valid YAML: {message}"),
@@ -445,7 +445,7 @@ pub(crate) fn yaml(text: &str, file: &Path) -> Result<Value, LoadError> {
 #[cfg(not(feature = "yaml"))]
 pub(crate) fn yaml(_text: &str, file: &Path) -> Result<Value, LoadError> {
     Err(LoadError {
-        kind: crate::util::input::LoadErrorKind::Unsupported,
+        kind: agent_test_core::util::input::LoadErrorKind::Unsupported,
         file: file.to_owned(),
         path: String::new(),
         message: "reading YAML needs agent-test's `yaml` feature".into(),

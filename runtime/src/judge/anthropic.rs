@@ -6,7 +6,7 @@ use super::endpoint::{Endpoint, send};
 use super::{Completion, JudgeModel, JudgePrompt, ModelError};
 use crate::agent::BoxFuture;
 use crate::agent::wire::Secret;
-use crate::model::usage_in;
+use agent_test_core::model::usage_in;
 
 /// The pinned default Anthropic judge model.
 pub const DEFAULT_ANTHROPIC_JUDGE_MODEL: &str = "claude-3-5-haiku-20241022";
@@ -98,7 +98,7 @@ impl AnthropicJudge {
             .ok_or_else(|| {
                 ModelError::retryable(format!(
                     "the judge's answer has no `content` blocks: {}",
-                    crate::util::text::clip(&json.to_string(), 200)
+                    agent_test_core::util::text::clip(&json.to_string(), 200)
                 ))
             })?;
         // The forced tool call's input; else whatever text the model wrote.
@@ -107,7 +107,7 @@ impl AnthropicJudge {
             .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
             .and_then(|b| b.get("input"))
             .map_or_else(
-                || crate::util::text::content_text(content),
+                || agent_test_core::util::text::content_text(content),
                 Value::to_string,
             );
         Ok(Completion {

@@ -78,14 +78,14 @@ impl Judge {
             match required.iter().find(|k| v.get(**k).is_none()) {
                 Some(k) => Err(format!(
                     "the model's answer has no `{k}`: {}",
-                    crate::util::text::clip(text, 200)
+                    agent_test_core::util::text::clip(text, 200)
                 )),
                 None => Ok(v),
             }
         };
         if mode.reads_cache() {
             match cache.get_value(&key, &model, |v| {
-                let text = crate::util::text::compact(&v);
+                let text = agent_test_core::util::text::compact(&v);
                 valid(v, &text)
             }) {
                 Ok(Some(v)) => {

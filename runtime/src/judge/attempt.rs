@@ -176,6 +176,6 @@ pub(super) fn after_requests(error: &str, requests: u32) -> String {
     }
     format!(
         "{error} (after {requests} request{})",
-        crate::util::text::plural(requests as usize)
+        agent_test_core::util::text::plural(requests as usize)
     )
 }

@@ -183,6 +183,6 @@ impl Cache {
     /// Written whole (aside, then renamed): tests grade in parallel threads and processes.
     fn write(&self, key: &str, entry: &serde_json::Value) -> Result<(), String> {
         let bytes = serde_json::to_vec_pretty(entry).unwrap_or_default();
-        crate::util::dirs::write_whole(&self.path(key), &bytes)
+        agent_test_core::util::dirs::write_whole(&self.path(key), &bytes)
     }
 }

@@ -49,9 +49,11 @@ use serde::{Deserialize, Serialize};
 
 use super::Judge;
 pub use super::labels::{labels, labels_from_text};
-use crate::check::{Check, EvalContext, IntoExpectation, JudgeCheck, Scope, TranscriptIndex};
-use crate::model::judgement::item_key;
-use crate::model::{Reply, Transcript, Turn};
+use agent_test_core::check::{
+    Check, EvalContext, IntoExpectation, JudgeCheck, Scope, TranscriptIndex,
+};
+use agent_test_core::model::judgement::item_key;
+use agent_test_core::model::{Reply, Transcript, Turn};
 
 /// The confidence of the rates' Wilson intervals.
 const CONFIDENCE: f64 = 0.95;
@@ -135,7 +137,7 @@ pub struct Rate {
 
 impl Rate {
     fn of(hits: u32, cases: u32) -> Option<Rate> {
-        let (low, high) = crate::model::reliability::wilson(hits, cases, CONFIDENCE)?;
+        let (low, high) = agent_test_core::model::reliability::wilson(hits, cases, CONFIDENCE)?;
         Some(Rate {
             rate: f64::from(hits) / f64::from(cases),
             low,

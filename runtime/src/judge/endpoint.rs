@@ -141,7 +141,7 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
             "the judge endpoint {} answered HTTP {}: {}",
             shown_url(url),
             status.as_u16(),
-            crate::util::text::clip(&text, 300)
+            agent_test_core::util::text::clip(&text, 300)
         );
         let err = if status.as_u16() == 429 || status.is_server_error() {
             ModelError::retryable(message)
@@ -157,7 +157,7 @@ pub(super) async fn send(req: reqwest::RequestBuilder, url: &str) -> Result<Valu
     serde_json::from_slice(&bytes).map_err(|e| {
         ModelError::retryable(format!(
             "the judge endpoint answered with invalid JSON ({e}): {}",
-            crate::util::text::clip(&text, 200)
+            agent_test_core::util::text::clip(&text, 200)
         ))
     })
 }

@@ -5,11 +5,11 @@ use super::attempt::{NO_CACHED_VERDICT, after_requests};
 use super::cache::Cache;
 use super::prompt::{Malformed, parse_answer, prompt};
 use super::{Judge, JudgeItem, JudgeMode, JudgeUsage, Judgement, Judgements};
-use crate::check::{
+use agent_test_core::check::{
     Check, EvalContext, Expectation, ReplyJson, Scope, Semantic, Target, TranscriptIndex,
 };
-use crate::model::judgement::item_key;
-use crate::model::{Transcript, Verdict};
+use agent_test_core::model::judgement::item_key;
+use agent_test_core::model::{Transcript, Verdict};
 
 /// Says why judge checks cannot be graded when no judge is configured.
 pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::openai(\"...\");` \
@@ -32,7 +32,7 @@ pub(crate) async fn evaluate_judged(
         Judgements::default()
     } else if let Some(judge) = judge {
         let index = TranscriptIndex::new(transcript);
-        let before = crate::evaluate::before_judge(&index, expectations, &needs_judge);
+        let before = agent_test_core::evaluate::before_judge(&index, expectations, &needs_judge);
         let now = EvalContext::new(&index, Scope::Conversation)
             .env()
             .now
@@ -57,8 +57,12 @@ pub(crate) async fn evaluate_judged(
     } else {
         Judgements::unavailable(NO_JUDGE)
     };
-    let verdicts =
-        crate::evaluate::evaluate_with(transcript, expectations, Some(&judgements), labels);
+    let verdicts = agent_test_core::evaluate::evaluate_with(
+        transcript,
+        expectations,
+        Some(&judgements),
+        labels,
+    );
     (verdicts, judgements, None)
 }
 
@@ -130,7 +134,7 @@ fn semantic_items(
                 matcher,
             } => {
                 for doc in documents(cx) {
-                    if let Some(item) = crate::check::jmespath_search(expression, doc)
+                    if let Some(item) = agent_test_core::check::jmespath_search(expression, doc)
                         .ok()
                         .and_then(|v| matcher.semantic_item(&v, now))
                     {
@@ -156,7 +160,7 @@ struct Slot<'i> {
 fn items<'t>(
     index: &'t TranscriptIndex<'t>,
     expectations: &'t [Expectation],
-    before: &crate::evaluate::BeforeJudge,
+    before: &agent_test_core::evaluate::BeforeJudge,
     now: &jiff::Zoned,
 ) -> Vec<(String, JudgeItem)> {
     let mut seen = std::collections::HashSet::new();
@@ -406,7 +410,7 @@ fn unwritten_note((error, n): (Option<String>, usize)) -> Option<String> {
         format!(
             "could not write to the judge cache: {e}; the next run will ask the judge again \
              for {n} check{}",
-            crate::util::text::plural(n)
+            agent_test_core::util::text::plural(n)
         )
     })
 }
@@ -414,8 +418,8 @@ fn unwritten_note((error, n): (Option<String>, usize)) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{CheckExt, IntoExpectation, judge, reply};
-    use crate::model::{Reply, Turn};
+    use agent_test_core::check::{CheckExt, IntoExpectation, judge, reply};
+    use agent_test_core::model::{Reply, Turn};
 
     /// The judge check at the end of a chain of 20,000 `depends_on` is found (and the ones
     /// whose dependencies failed are not sent) without recursion: no overflow on a small stack.
@@ -443,7 +447,7 @@ mod tests {
                 checks.push(reply().contains("nope").id("f0").into_expectation());
                 checks.push(judge("is kind").depends_on("f0").into_expectation());
                 let now = jiff::Timestamp::UNIX_EPOCH.to_zoned(jiff::tz::TimeZone::UTC);
-                let before = crate::evaluate::before_judge(&index, &checks, &needs_judge);
+                let before = agent_test_core::evaluate::before_judge(&index, &checks, &needs_judge);
                 items(&index, &checks, &before, &now)
                     .into_iter()
                     .map(|(key, _)| key)

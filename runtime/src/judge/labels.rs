@@ -6,9 +6,9 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::calibrate::Labelled;
-use crate::check::{Check, JudgeCheck, judge};
-use crate::model::{Reply, Scope, Transcript, Turn};
-use crate::util::input::{LoadError, LoadErrorKind, load_value, read_text};
+use agent_test_core::check::{Check, JudgeCheck, judge};
+use agent_test_core::model::{Reply, Scope, Transcript, Turn};
+use agent_test_core::util::input::{LoadError, LoadErrorKind, load_value, read_text};
 
 /// A human's verdict.
 #[derive(Deserialize)]
@@ -79,7 +79,10 @@ pub fn labels(path: impl AsRef<Path>) -> Result<Vec<Labelled>, LoadError> {
 pub fn labels_from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<Labelled>, LoadError> {
     let file = file.as_ref();
     let mut cases = Vec::new();
-    for (i, line) in crate::util::json::strip_bom(text).lines().enumerate() {
+    for (i, line) in agent_test_core::util::json::strip_bom(text)
+        .lines()
+        .enumerate()
+    {
         if line.trim().is_empty() {
             continue;
         }
@@ -90,7 +93,7 @@ pub fn labels_from_text(text: &str, file: impl AsRef<Path>) -> Result<Vec<Labell
             },
             ..e
         };
-        let value = crate::util::input::parse_json(line, file).map_err(|e| {
+        let value = agent_test_core::util::input::parse_json(line, file).map_err(|e| {
             // The syntax error's own place is a column of this line.
             let column = e.path.rsplit_once("column ").map(|(_, c)| c.to_owned());
             LoadError {

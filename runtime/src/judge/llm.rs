@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::agent::BoxFuture;
-use crate::model::Usage;
+use agent_test_core::model::Usage;
 
 /// What a judge model is asked: instructions, the checks to grade (as JSON text), and the JSON
 /// Schema its answer must follow (sent with the provider's structured-output mode).

@@ -1,6 +1,6 @@
 //! The judge: model-graded checks, batched, validated, retried and cached.
 //!
-//! A [`Judge`] grades every [`judge`](crate::check::judge) check of a scenario run in **one**
+//! A [`Judge`] grades every [`judge`](agent_test_core::check::judge) check of a scenario run in **one**
 //! request to a [`JudgeModel`] (an OpenAI-compatible or Anthropic client, or your own). The
 //! answer must be strict JSON — a score from 0 to 1, the judge's pass and its reasoning per
 //! check — requested with the provider's structured-output mode, validated, and asked again
@@ -47,8 +47,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use crate::model::judge_usage::JudgeUsage;
-pub use crate::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
+pub use agent_test_core::model::judge_usage::JudgeUsage;
+pub use agent_test_core::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
 pub(crate) use attempt::NO_CACHED_VERDICT;
@@ -333,7 +333,7 @@ impl Judge {
         }
         self.cache_dir
             .clone()
-            .unwrap_or_else(|| crate::util::dirs::report_root(None).join("judge-cache"))
+            .unwrap_or_else(|| agent_test_core::util::dirs::report_root(None).join("judge-cache"))
     }
 }
 

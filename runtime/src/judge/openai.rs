@@ -6,7 +6,7 @@ use super::endpoint::{Endpoint, send};
 use super::{Completion, JudgeModel, JudgePrompt, ModelError};
 use crate::agent::BoxFuture;
 use crate::agent::wire::Secret;
-use crate::model::usage_in;
+use agent_test_core::model::usage_in;
 
 /// The pinned default OpenAI judge model: a dated snapshot, so verdicts do not drift.
 pub const DEFAULT_OPENAI_JUDGE_MODEL: &str = "gpt-4o-mini-2024-07-18";
@@ -142,7 +142,7 @@ impl OpenAiJudge {
             .ok_or_else(|| {
                 ModelError::retryable(format!(
                     "the judge's answer has no `choices[0].message.content`: {}",
-                    crate::util::text::clip(&json.to_string(), 200)
+                    agent_test_core::util::text::clip(&json.to_string(), 200)
                 ))
             })?;
         Ok(Completion {

@@ -92,7 +92,7 @@ pub(crate) fn parse_answer(
     let value: Value = serde_json::from_str(json).map_err(|e| {
         Malformed(format!(
             "the judge's answer is not JSON ({e}): {}",
-            crate::util::text::clip(text, 200)
+            agent_test_core::util::text::clip(text, 200)
         ))
     })?;
     let results = value
@@ -102,7 +102,7 @@ pub(crate) fn parse_answer(
         .ok_or_else(|| {
             Malformed(format!(
                 "the judge's answer has no `results` array: {}",
-                crate::util::text::clip(text, 200)
+                agent_test_core::util::text::clip(text, 200)
             ))
         })?;
     let id_of = |r: &Value| -> Option<String> {
@@ -146,7 +146,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
     if !(0.0..=1.0).contains(&score) {
         return Err(format!(
             "the judge's score {score} is outside 0..1: {}",
-            crate::util::text::compact(r)
+            agent_test_core::util::text::compact(r)
         ));
     }
     let pass = match r.get("pass") {
@@ -155,7 +155,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
         Some(_) => {
             return Err(format!(
                 "the judge's `pass` is not true or false: {}",
-                crate::util::text::compact(r)
+                agent_test_core::util::text::compact(r)
             ));
         }
     };
@@ -165,7 +165,7 @@ pub(crate) fn grade(r: &Value) -> Result<Judgement, String> {
         Some(_) => {
             return Err(format!(
                 "the judge's `reasoning` is not text: {}",
-                crate::util::text::compact(r)
+                agent_test_core::util::text::compact(r)
             ));
         }
     };
@@ -182,11 +182,11 @@ pub(crate) fn json_object(text: &str) -> Result<serde_json::Value, String> {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err(format!(
             "the model's answer is not a JSON object: {}",
-            crate::util::text::clip(text, 200)
+            agent_test_core::util::text::clip(text, 200)
         )),
         Err(e) => Err(format!(
             "the model's answer is not JSON ({e}): {}",
-            crate::util::text::clip(text, 200)
+            agent_test_core::util::text::clip(text, 200)
         )),
     }
 }

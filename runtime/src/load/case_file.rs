@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::formats::{self, ImportedCase, SeedFormat, Syntax, morganabench};
-use crate::util::input::{LoadError, read_text};
+use agent_test_core::util::input::{LoadError, read_text};
 
 /// The cases of one scenario file, each taken once, by index.
 ///
@@ -57,7 +57,7 @@ impl CaseFile {
         let cases = if jsonl {
             let text = read_text(path)?;
             let base = text.as_ptr() as usize;
-            let lines = morganabench::jsonl_lines(crate::util::json::strip_bom(&text))
+            let lines = morganabench::jsonl_lines(agent_test_core::util::json::strip_bom(&text))
                 .map(|(n, line)| {
                     let start = line.as_ptr() as usize - base;
                     (n, start..start + line.len())
@@ -128,7 +128,7 @@ impl CaseFile {
     /// ```
     pub fn take(&self, index: usize) -> Result<ImportedCase, LoadError> {
         let gone = || LoadError {
-            kind: crate::util::input::LoadErrorKind::NotFound,
+            kind: agent_test_core::util::input::LoadErrorKind::NotFound,
             file: self.file.clone(),
             path: String::new(),
             message: format!("no case {index} to take (taken already, or past the end)"),

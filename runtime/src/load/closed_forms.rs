@@ -7,11 +7,11 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{Check, CheckExt, Expectation, IntoExpectation, no_tools, reply};
-use crate::model::ToolErrorKind;
-use crate::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
-use crate::model::{RecordedRun, ScenarioInfo};
-use crate::scenario::{Scenario, Step};
+use agent_test_core::check::{Check, CheckExt, Expectation, IntoExpectation, no_tools, reply};
+use agent_test_core::model::ToolErrorKind;
+use agent_test_core::model::{Call, Guardrail, Message, Reply, Transcript, Turn, Usage};
+use agent_test_core::model::{RecordedRun, ScenarioInfo};
+use agent_test_core::scenario::{Scenario, Step};
 
 /// One check of every kind with every option set: each kind's samples (its file says them,
 /// so a new kind cannot be left out), except the custom check, which has no data form.
@@ -61,7 +61,7 @@ fn every_step() -> Scenario {
         },
         Step::CheckVariable {
             path: "var.v".into(),
-            op: crate::scenario::VariableOp::GreaterThan,
+            op: agent_test_core::scenario::VariableOp::GreaterThan,
             equals: json!({"x": 1}),
             label: Some("l".into()),
             warning: true,
@@ -103,7 +103,7 @@ fn full_recording() -> RecordedRun {
         .http_status(200)
         .chat_model("m")
         .workflow(
-            crate::model::Workflow::in_state("s")
+            agent_test_core::model::Workflow::in_state("s")
                 .transitions(["a"])
                 .completed(),
         )
@@ -114,11 +114,14 @@ fn full_recording() -> RecordedRun {
     let mut turn = Turn::new(0, "hi", reply, 3);
     turn.before = vec![Message::system("s")];
     turn.error = Some("boom".into());
-    turn.cost = Some(crate::model::prices::Cost::Unknown("why".into()));
+    turn.cost = Some(agent_test_core::model::prices::Cost::Unknown("why".into()));
     let mut transcript = Transcript::new(vec![turn]);
     transcript.context.insert("K", json!({"v": 1}));
     transcript.history = vec![Message::user("before")];
-    transcript.variables = vec![crate::model::Variable::new("var.v", json!({"deep": 1}))];
+    transcript.variables = vec![agent_test_core::model::Variable::new(
+        "var.v",
+        json!({"deep": 1}),
+    )];
     transcript.user_time = Some("2026-11-23T09:30:00+00:00[UTC]".parse().unwrap());
     let mut info = ScenarioInfo::new("all")
         .described("d")
@@ -174,7 +177,7 @@ fn objects(v: &Value, pointer: String, path: String, out: &mut Vec<(String, Stri
 /// naming the place. Returns the failures, all at once.
 fn unknown_everywhere(
     form: &Value,
-    load: impl Fn(Value) -> Result<(), crate::util::input::LoadError>,
+    load: impl Fn(Value) -> Result<(), agent_test_core::util::input::LoadError>,
 ) -> Vec<String> {
     let mut places = Vec::new();
     objects(form, String::new(), String::new(), &mut places);

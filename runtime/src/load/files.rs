@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::input::{LoadError, LoadErrorKind};
+use agent_test_core::util::input::{LoadError, LoadErrorKind};
 
 /// The files named, and the files with one of `extensions` in the directories named, searched
 /// recursively, in a stable order. A name that is neither is a [`LoadErrorKind::NotFound`]

@@ -34,9 +34,9 @@ mod scenarios;
 use std::path::Path;
 
 use crate::formats::{ImportedCase, SeedFormat};
-use crate::model::RecordedRun;
 use crate::trace::TraceFormat;
-pub use crate::util::input::{
+use agent_test_core::model::RecordedRun;
+pub use agent_test_core::util::input::{
     LoadError, LoadErrorKind, load_json, load_json_file, load_value, read_text,
 };
 pub use case_file::CaseFile;

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use crate::model::{RecordedRun, ScenarioInfo, Transcript};
-use crate::util::input::{LoadError, LoadErrorKind, json_text_error};
+use agent_test_core::model::{RecordedRun, ScenarioInfo, Transcript};
+use agent_test_core::util::input::{LoadError, LoadErrorKind, json_text_error};
 
 /// How deep a recording's JSON may nest: the values an agent sent (a body, arguments,
 /// results: up to the 127 levels serde_json reads) sit a few levels down in a recording, and
@@ -111,16 +111,17 @@ impl Depth {
 }
 
 /// A recorded run or a JSON report read straight from its text, when nothing is wrong with it
-/// (see [`crate::util::typed`]) and it is not deeper than a recording may be.
+/// (see [`agent_test_core::util::typed`]) and it is not deeper than a recording may be.
 pub(super) fn fast(text: &str, depth: Depth) -> Option<RecordedRun> {
     // Shared strings are put back by the strict reader.
-    if depth.too_deep.is_some() || crate::util::shared_strings::may_hold_shared(text) {
+    if depth.too_deep.is_some() || agent_test_core::util::shared_strings::may_hold_shared(text) {
         return None;
     }
     // A report has verdicts beside the scenario and transcript: try its form first when the
     // text mentions them (a wrong guess costs a second read, never a wrong answer).
-    let report = || crate::util::typed::read::<ReportFields>(text, true).map(RecordedRun::from);
-    let run = || crate::util::typed::read::<RecordedRun>(text, true);
+    let report =
+        || agent_test_core::util::typed::read::<ReportFields>(text, true).map(RecordedRun::from);
+    let run = || agent_test_core::util::typed::read::<RecordedRun>(text, true);
     if memchr::memmem::find(text.as_bytes(), b"\"verdicts\"").is_some() {
         report().or_else(run)
     } else {
@@ -131,7 +132,7 @@ pub(super) fn fast(text: &str, depth: Depth) -> Option<RecordedRun> {
 /// JSON text parsed once, bounded by the depth scan instead of serde_json's limit.
 pub(super) fn parse_text(text: &str, file: &Path, depth: Depth) -> Result<Value, LoadError> {
     depth.check(file)?;
-    crate::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))
+    agent_test_core::util::json::parse_unbounded(text).map_err(|e| json_text_error(file, e))
 }
 
 /// Whether a parsed document is a recorded run or a report rather than a trace.
@@ -142,7 +143,7 @@ pub(super) fn is_recording(value: &Value) -> bool {
 /// A recorded run (or a JSON report) from its parsed JSON, its shared strings put back;
 /// `file` names it in errors.
 pub(super) fn from_value(mut value: Value, file: &Path) -> Result<RecordedRun, LoadError> {
-    crate::util::shared_strings::expand_shared(&mut value).map_err(|e| LoadError {
+    agent_test_core::util::shared_strings::expand_shared(&mut value).map_err(|e| LoadError {
         kind: LoadErrorKind::Invalid,
         file: file.to_owned(),
         path: String::new(),

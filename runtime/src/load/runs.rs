@@ -6,9 +6,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::recording::{self, Depth};
-use crate::model::{RecordedRun, ScenarioInfo};
 use crate::trace::{self, TraceFormat};
-use crate::util::input::{LoadError, LoadErrorKind};
+use agent_test_core::model::{RecordedRun, ScenarioInfo};
+use agent_test_core::util::input::{LoadError, LoadErrorKind};
 
 /// serde_json's nesting limit, which the trace readers' recursion relies on.
 const TRACE_DEPTH: usize = 127;
@@ -38,7 +38,7 @@ pub(super) fn read_run(
     // it breaks.
     let value = match parsed {
         Some((value, depth)) if depth.max <= TRACE_DEPTH => value,
-        _ => crate::util::input::parse_json(text, file)?,
+        _ => agent_test_core::util::input::parse_json(text, file)?,
     };
     trace_run(&value, file, format)
 }

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::formats::{self, ImportedCase, SeedFormat, Syntax};
-use crate::scenario::Scenario;
-use crate::util::input::{LoadError, load_value};
+use agent_test_core::scenario::Scenario;
+use agent_test_core::util::input::{LoadError, load_value};
 
 /// See [`super::cases_from_text`].
 pub(super) fn read_cases(
@@ -24,7 +24,7 @@ pub(super) fn read_cases(
             if let Some(scenarios) = native_fast(text) {
                 return native_cases(scenarios, file);
             }
-            let value = crate::util::input::parse_json(text, file)?;
+            let value = agent_test_core::util::input::parse_json(text, file)?;
             match formats::detect_value(&value) {
                 Some(f) => formats::read(&value, file, syntax, f),
                 None => native_cases(native_scenarios(file, value)?, file),
@@ -46,11 +46,11 @@ fn native_cases(scenarios: Vec<Scenario>, file: &Path) -> Result<Vec<ImportedCas
 }
 
 /// agent-test's own form read straight from the text, when nothing is wrong with it (see
-/// [`crate::util::typed`]). A document that reads as native scenarios is no seed format's:
+/// [`agent_test_core::util::typed`]). A document that reads as native scenarios is no seed format's:
 /// every seed format is recognised by fields the native form refuses.
 fn native_fast(text: &str) -> Option<Vec<Scenario>> {
-    use crate::util::typed::read;
-    match crate::util::json::strip_bom(text)
+    use agent_test_core::util::typed::read;
+    match agent_test_core::util::json::strip_bom(text)
         .trim_start()
         .as_bytes()
         .first()?
@@ -105,7 +105,7 @@ mod tests {
             "[]".to_owned(),
         ];
         for text in &docs {
-            let strict = crate::util::json::parse(text)
+            let strict = agent_test_core::util::json::parse(text)
                 .ok()
                 .and_then(|v| native_scenarios(Path::new("s.json"), v).ok());
             assert_eq!(native_fast(text), strict, "{text}");

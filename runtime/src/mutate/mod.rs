@@ -49,9 +49,9 @@ mod operators;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Check, Expectation, Status};
 use crate::judge::Judge;
-use crate::model::{Part, Transcript, Verdict};
+use agent_test_core::check::{Check, Expectation, Status};
+use agent_test_core::model::{Part, Transcript, Verdict};
 
 /// What a mutant changed: which part of the transcript checks read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -344,7 +344,7 @@ fn mutate_on(run: &Run<'_>, parallel: bool) -> Result<Mutation, String> {
             .any(|e| crate::judge::needs_judge(&e.check))
     });
     let evaluate = |t: &Transcript| match judged {
-        None => crate::evaluate::evaluate_with(t, expectations, None, Some(&labels)),
+        None => agent_test_core::evaluate::evaluate_with(t, expectations, None, Some(&labels)),
         Some((judge, repeat)) => graded(judge, repeat, t, expectations, &labels),
     };
     let base = evaluate(run.transcript);
@@ -398,8 +398,13 @@ fn graded(
         }
         Err(e) => {
             let why = format!("not graded: no runtime for the judge: {e}");
-            let unavailable = crate::model::judgement::Judgements::unavailable(&why);
-            crate::evaluate::evaluate_with(t, expectations, Some(&unavailable), Some(labels))
+            let unavailable = agent_test_core::model::judgement::Judgements::unavailable(&why);
+            agent_test_core::evaluate::evaluate_with(
+                t,
+                expectations,
+                Some(&unavailable),
+                Some(labels),
+            )
         }
     }
 }

@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 
 use super::{Changed, Mutant};
-use crate::model::prices::Cost;
-use crate::model::{Call, CallKind, ToolErrorKind, Transcript};
+use agent_test_core::model::prices::Cost;
+use agent_test_core::model::{Call, CallKind, ToolErrorKind, Transcript};
 
 /// Where a tool call is in a turn: the path of child indices from the turn's top-level calls.
 type Path = Vec<usize>;

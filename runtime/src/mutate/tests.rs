@@ -1,10 +1,10 @@
 use serde_json::json;
 
 use super::*;
-use crate::check::{
+use agent_test_core::check::{
     IntoExpectation, latency, no_tool_errors, no_tools, reply, tokens, tool, tool_sequence,
 };
-use crate::model::{Call, Reply, Turn, Usage};
+use agent_test_core::model::{Call, Reply, Turn, Usage};
 
 /// A support run: a lookup and a refund in turn 1 (the refund inside a `billing` node), a
 /// failed `escalate` and a reply with a number; small talk in turn 2.
@@ -40,7 +40,7 @@ fn outcome<'m>(m: &'m Mutation, change: &str) -> &'m Fate {
 /// A check on the first turn's reply.
 fn in_first_turn(check: impl IntoExpectation) -> Expectation {
     let mut e = check.into_expectation();
-    e.scope = crate::check::Scope::Turn(0);
+    e.scope = agent_test_core::check::Scope::Turn(0);
     e
 }
 
@@ -205,7 +205,11 @@ fn a_judge_check_without_a_judge_makes_errored_mutants() {
     let t = support();
     // Without a judge nothing is graded, the transcript included: every mutant the judge
     // check reads is errored (not measured), never a survivor.
-    let m = mutate(&t, &[crate::check::judge("polite").into_expectation()]).unwrap();
+    let m = mutate(
+        &t,
+        &[agent_test_core::check::judge("polite").into_expectation()],
+    )
+    .unwrap();
     assert_eq!(m.killed(), 0);
     assert_eq!(m.survived(), 0, "{m:#?}");
     assert!(m.errored() > 0);
@@ -252,8 +256,8 @@ fn judge_checks_are_graded_from_the_cache_and_unseen_mutants_need_the_judge() {
     let _ = std::fs::remove_dir_all(&dir);
     let t = support();
     // Graded on turn 1's reply (the conversation's final reply is turn 2's).
-    let mut check = crate::check::judge("confirms the refund").into_expectation();
-    check.scope = crate::model::Scope::Turn(0);
+    let mut check = agent_test_core::check::judge("confirms the refund").into_expectation();
+    check.scope = agent_test_core::model::Scope::Turn(0);
     let checks = [check];
     let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let live = crate::judge::Judge::new(Refunds(asked.clone())).cache_dir(&dir);

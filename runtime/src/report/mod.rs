@@ -3,14 +3,14 @@
 
 mod write;
 
-pub use crate::util::diff::{json_diff, text_diff};
-pub use crate::util::dirs::{REPORT_DIR_ENV, report_root};
-pub use crate::util::shared_strings::{
+pub use agent_test_core::util::diff::{json_diff, text_diff};
+pub use agent_test_core::util::dirs::{REPORT_DIR_ENV, report_root};
+pub use agent_test_core::util::shared_strings::{
     MIN_SHARED, SAME_AS, SharedStringError, expand_shared, share_repeats,
 };
 pub(crate) use write::write_json;
 
-pub use crate::model::report::{CheckTally, RepeatSummary, Report, Summary};
+pub use agent_test_core::model::report::{CheckTally, RepeatSummary, Report, Summary};
 
 /// What the agent's tokens cost: a price table ([`Prices`](prices::Prices), yours or the dated
 /// built-in one), each turn's [`Cost`](prices::Cost) and the total — unknown, with the reason,
@@ -23,7 +23,7 @@ pub use crate::model::report::{CheckTally, RepeatSummary, Report, Summary};
 /// assert_eq!(prices.cost(Some("our-finetune"), Some(&Usage::new(1_000, 100))), Cost::Usd(0.0042));
 /// ```
 pub mod prices {
-    pub use crate::model::prices::{
+    pub use agent_test_core::model::prices::{
         BUILTIN_AS_OF, Cost, IntoPrices, Price, Prices, PricesError, total_cost, usd_text,
     };
 }
@@ -41,9 +41,9 @@ pub mod prices {
 /// assert_eq!(pass_hat_k(7, 10, 11), None);
 /// ```
 pub mod reliability {
-    pub use crate::model::reliability::{
+    pub use agent_test_core::model::reliability::{
         DEFAULT_CONFIDENCE, MAX_K, MinPassRate, PassRateError, PassRateErrorKind, Reliability,
         pass_at_k, pass_hat_k, percent, wilson, z_score,
     };
-    pub use crate::model::sequential::Sequential;
+    pub use agent_test_core::model::sequential::Sequential;
 }

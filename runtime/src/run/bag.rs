@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::compare::path::FieldPath;
-use crate::model::{Transcript, Variable};
+use agent_test_core::compare::path::FieldPath;
+use agent_test_core::model::{Transcript, Variable};
 
 /// Variables and step outputs gathered while a scenario runs.
 #[derive(Debug, Default)]
@@ -179,7 +179,7 @@ fn lookup<'a>(view: &'a Value, path: &str) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Reply, Turn};
+    use agent_test_core::model::{Reply, Turn};
 
     #[test]
     fn paths_and_interpolation() {

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::model::prices::{Cost, usd_text};
+use agent_test_core::model::prices::{Cost, usd_text};
 
 /// A limit on what the agent's turns may cost, shared by every scenario and run that holds a
 /// clone of it: before each turn the spend so far is compared with the limit, and a turn that

@@ -4,10 +4,10 @@
 use serde_json::Value;
 
 use super::ScenarioRun;
-use crate::check::Outcome;
-use crate::matcher::json_eq;
-use crate::scenario::VariableOp;
-use crate::util::text::compact;
+use agent_test_core::check::Outcome;
+use agent_test_core::matcher::json_eq;
+use agent_test_core::scenario::VariableOp;
+use agent_test_core::util::text::compact;
 
 impl ScenarioRun {
     /// Sends the request defined as `name` in the `requests` context variable with `body`;
@@ -226,7 +226,7 @@ pub(crate) fn variable_outcome(
         outcome
     };
     match actual {
-        Some(a) if outcome.status != crate::check::Status::Pass => outcome.actual(a),
+        Some(a) if outcome.status != agent_test_core::check::Status::Pass => outcome.actual(a),
         _ => outcome,
     }
 }

@@ -10,9 +10,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::{FileCases, Repeats, RuntimeFlavor, ScenarioRun, Suite};
-use crate::model::ScenarioInfo;
 use crate::report::Report;
-use crate::scenario::Scenario;
+use agent_test_core::model::ScenarioInfo;
+use agent_test_core::scenario::Scenario;
 
 /// What `agent_test!` knows of a scenario it turns into a test: its name, its doc comment and
 /// where it is written, for reports.
@@ -158,7 +158,7 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::{RuntimeFlavor, ScenarioSource, Suite, test_scenario};
-    use crate::check::reply;
+    use agent_test_core::check::reply;
 
     const SOURCE: ScenarioSource = ScenarioSource {
         name: "entry_point",
@@ -232,7 +232,7 @@ mod tests {
                 .expect("a budget")
         };
         let (a, b) = (budget("suite_a"), budget("suite_a"));
-        a.add(&crate::model::prices::Cost::Usd(1.5), "turn 1");
+        a.add(&agent_test_core::model::prices::Cost::Usd(1.5), "turn 1");
         assert_eq!(b.spent_usd(), Some(1.5), "one block, one budget");
         assert_eq!(
             budget("suite_b").spent_usd(),

@@ -2,22 +2,22 @@
 //! transcript came by — a live run, a recorded run, a test file's case, `agent-test eval`.
 
 use crate::agent::cassette_entries::EntriesUsed;
-use crate::check::Expectation;
 use crate::judge::{Judge, JudgeUsage};
-use crate::model::ScenarioInfo;
-use crate::model::Verdict;
-use crate::model::prices::Prices;
-use crate::model::{Context, Transcript};
 use crate::report::Report;
 use crate::run::recorded_steps::{VariableCheckAt, live_only, variable_checks};
-use crate::scenario::Scenario;
 use crate::snapshot::Snapshots;
+use agent_test_core::check::Expectation;
+use agent_test_core::model::ScenarioInfo;
+use agent_test_core::model::Verdict;
+use agent_test_core::model::prices::Prices;
+use agent_test_core::model::{Context, Transcript};
+use agent_test_core::scenario::Scenario;
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
 /// transcript to the next. Every road to a report goes through it: a live run (`agent_test!`,
 /// [`ScenarioRun`](crate::ScenarioRun)) evaluates what it recorded with it, as
-/// [`Scenario::evaluate`](crate::scenario::RunScenario::evaluate), a test file's recorded case and `agent-test eval` do — so one
+/// [`Scenario::evaluate`](super::RunScenario::evaluate), a test file's recorded case and `agent-test eval` do — so one
 /// transcript gets one report whichever way it came, priced by the same
 /// [`priced`](ScenarioEvaluator::priced) table and compared with the same snapshots.
 ///
@@ -79,7 +79,7 @@ pub(crate) struct RunParts<'a> {
 }
 
 impl ScenarioEvaluator {
-    /// Prepares `scenario` (see [`Scenario::evaluator`](crate::scenario::RunScenario::evaluator)).
+    /// Prepares `scenario` (see [`Scenario::evaluator`](super::RunScenario::evaluator)).
     pub fn new(scenario: &Scenario) -> Self {
         Self::from(scenario.clone())
     }
@@ -122,7 +122,7 @@ impl ScenarioEvaluator {
     /// See the type's example.
     pub fn evaluate(&self, transcript: Transcript) -> Report {
         let transcript = self.prepare(transcript);
-        let checked = crate::evaluate::evaluate_with(
+        let checked = agent_test_core::evaluate::evaluate_with(
             &transcript,
             &self.expectations,
             None,
@@ -217,7 +217,7 @@ impl ScenarioEvaluator {
         notes.extend(snapshot_notes);
         let mut verdicts = setup;
         verdicts.extend(snapshot_error);
-        verdicts.extend(crate::evaluate::turn_failures(&transcript));
+        verdicts.extend(agent_test_core::evaluate::turn_failures(&transcript));
         verdicts.extend(steps);
         verdicts.extend(checked);
         verdicts.extend(self.live_only.iter().cloned());
@@ -231,7 +231,7 @@ impl ScenarioEvaluator {
         });
         let mut report = Report::new(self.info.clone(), verdicts, transcript, duration_ms);
         if self.keep_checks {
-            report.checks = crate::check::as_data(&self.expectations);
+            report.checks = agent_test_core::check::as_data(&self.expectations);
         }
         report.judge = usage;
         report.add_notes(&notes);

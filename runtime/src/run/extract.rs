@@ -188,7 +188,7 @@ fn typed<T: DeserializeOwned>(value: Value) -> Result<T, String> {
     retry.ok_or_else(|| {
         format!(
             "the extracted value {} does not fit {}: {first}",
-            crate::util::text::compact(&value),
+            agent_test_core::util::text::compact(&value),
             std::any::type_name::<T>()
         )
     })

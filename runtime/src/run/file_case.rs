@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 use super::RunScenario;
 use super::Suite;
 use crate::formats::ImportedCase;
-use crate::model::ScenarioInfo;
 use crate::report::Report;
-use crate::util::input::{LoadError, LoadErrorKind};
+use agent_test_core::model::ScenarioInfo;
+use agent_test_core::util::input::{LoadError, LoadErrorKind};
 
 /// A test file's text, read into cases once however many of its cases run: the static
 /// one `files "..."` entry of `agent_test!` generates per file.

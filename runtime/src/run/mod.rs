@@ -19,8 +19,8 @@ mod step_verdict;
 mod suite;
 mod tools;
 
-pub(crate) use crate::model::repeat_plan::Repeat;
-pub use crate::model::repeat_plan::{Runs, up_to};
+pub(crate) use agent_test_core::model::repeat_plan::Repeat;
+pub use agent_test_core::model::repeat_plan::{Runs, up_to};
 pub use budget::Budget;
 pub use entry::{ScenarioSource, test_file_case, test_scenario};
 pub(crate) use evaluator::RunParts;

@@ -1,13 +1,13 @@
 //! The steps of a scenario a recorded transcript can answer (variable checks, on the values the
 //! recording kept) and those it cannot (a simulated user's, reported as errors).
 
-use crate::check::{Outcome, Severity};
-use crate::model::Transcript;
-use crate::model::Verdict;
 use crate::run::bag::Bag;
 use crate::run::data_steps::variable_outcome;
 use crate::run::step_verdict::{objective_label, step_verdict, variable_label, variable_severity};
-use crate::scenario::{Scenario, Step, VariableOp};
+use agent_test_core::check::{Outcome, Severity};
+use agent_test_core::model::Transcript;
+use agent_test_core::model::Verdict;
+use agent_test_core::scenario::{Scenario, Step, VariableOp};
 use serde_json::Value;
 
 /// Error verdicts for the steps whose checks need a live run: a recorded transcript has no

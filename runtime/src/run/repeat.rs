@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use super::ScenarioRun;
-use crate::check::{Scope, Status};
-use crate::model::repeat_plan::Repeat;
-use crate::model::report::{CheckTally, RepeatSummary};
 use crate::report::Report;
+use agent_test_core::check::{Scope, Status};
+use agent_test_core::model::repeat_plan::Repeat;
+use agent_test_core::model::report::{CheckTally, RepeatSummary};
 
 /// The runs of one scenario so far: how a scenario written with the builder API repeats, as
 /// `repeat = N; min_passes = M;` does in `agent_test!`. Record each finished run; the report

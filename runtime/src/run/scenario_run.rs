@@ -12,13 +12,13 @@ use super::Suite;
 use super::agent_call::call_agent;
 use crate::agent::cassette_entries::EntriesUsed;
 use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
-use crate::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
-use crate::compare::clock::Clock;
 use crate::judge::{Judge, JudgeUsage};
-use crate::model::ScenarioInfo;
-use crate::model::Verdict;
-use crate::model::{Context, Message, Transcript, Turn};
 use crate::report::{Report, write_json};
+use agent_test_core::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
+use agent_test_core::compare::clock::Clock;
+use agent_test_core::model::ScenarioInfo;
+use agent_test_core::model::Verdict;
+use agent_test_core::model::{Context, Message, Transcript, Turn};
 
 /// A run of one scenario in progress: the builder API behind `agent_test!`.
 ///
@@ -218,7 +218,10 @@ impl ScenarioRun {
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.repeat(5).min_passes(4);
     /// ```
-    pub fn repeat(&mut self, runs: impl Into<crate::model::repeat_plan::Runs>) -> &mut Self {
+    pub fn repeat(
+        &mut self,
+        runs: impl Into<agent_test_core::model::repeat_plan::Runs>,
+    ) -> &mut Self {
         self.suite.repeat.runs(runs.into());
         self
     }
@@ -241,7 +244,7 @@ impl ScenarioRun {
     /// ```
     pub fn min_pass_rate(
         &mut self,
-        gate: impl Into<crate::model::reliability::MinPassRate>,
+        gate: impl Into<agent_test_core::model::reliability::MinPassRate>,
     ) -> &mut Self {
         self.suite.repeat.min_pass_rate = Some(gate.into());
         self
@@ -255,7 +258,7 @@ impl ScenarioRun {
     /// let mut run = ScenarioRun::new(Suite::new(), "x");
     /// run.prices(Prices::builtin().unnamed_as("gpt-4o"));
     /// ```
-    pub fn prices(&mut self, prices: impl crate::model::prices::IntoPrices) -> &mut Self {
+    pub fn prices(&mut self, prices: impl agent_test_core::model::prices::IntoPrices) -> &mut Self {
         match prices.into_prices().map_err(|e| e.to_string()) {
             Ok(p) => self.suite.prices = Some(p),
             Err(e) => self.setup_errors.push(e),
@@ -429,7 +432,7 @@ impl ScenarioRun {
             return Some(format!(
                 "budget spent: max_cost_usd = {} cannot be kept without prices to price the \
                  turns (set `prices = ..;`)",
-                crate::model::prices::usd_text(budget.limit_usd())
+                agent_test_core::model::prices::usd_text(budget.limit_usd())
             ));
         }
         budget.spent()
@@ -538,7 +541,10 @@ impl ScenarioRun {
 
     /// The report of a scenario whose repeat plan can never be met: the plan's error, naming
     /// the runs it needs, and every check not run — nothing was sent to the agent.
-    fn refused_plan(self, problem: String) -> (Report, Option<crate::util::dirs::ReportDir>) {
+    fn refused_plan(
+        self,
+        problem: String,
+    ) -> (Report, Option<agent_test_core::util::dirs::ReportDir>) {
         let mut verdicts = vec![super::step_verdict::step_verdict(
             "repeat plan".to_owned(),
             "setup",
@@ -549,7 +555,7 @@ impl ScenarioRun {
         )];
         verdicts.extend(self.expectations.iter().map(|e| {
             let o = Outcome::skipped("not run: the repeat plan can never be met");
-            crate::evaluate::verdict(e, o, e.display_label())
+            agent_test_core::evaluate::verdict(e, o, e.display_label())
         }));
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let report = Report::new(self.info, verdicts, self.transcript, duration_ms);
@@ -558,7 +564,9 @@ impl ScenarioRun {
 
     /// Evaluates every check: the report, and where the suite wants reports written (the
     /// caller writes it once, after combining repeated runs).
-    pub(crate) async fn finish(mut self) -> (Report, Option<crate::util::dirs::ReportDir>) {
+    pub(crate) async fn finish(
+        mut self,
+    ) -> (Report, Option<agent_test_core::util::dirs::ReportDir>) {
         self.user_time();
         if let Some(problem) = self.suite.repeat.problem() {
             return self.refused_plan(problem);
@@ -570,7 +578,7 @@ impl ScenarioRun {
             && self.step_verdicts.is_empty()
         {
             self.setup_errors
-                .push(crate::scenario::EMPTY_SCENARIO.to_owned());
+                .push(agent_test_core::scenario::EMPTY_SCENARIO.to_owned());
         }
         // Declared tools: every call the agent made must match them (added only when it
         // called tools, so the check always compares something).
@@ -604,7 +612,7 @@ impl ScenarioRun {
         if evaluation
             .expectations()
             .iter()
-            .any(|e| matches!(e.check, crate::check::Check::Snapshot(_)))
+            .any(|e| matches!(e.check, agent_test_core::check::Check::Snapshot(_)))
             && let Some(why) =
                 crate::snapshot::live_model_warning(&self.transcript, !self.cassette.is_empty())
         {

@@ -4,10 +4,10 @@
 
 use serde_json::Value;
 
-use crate::check::{Outcome, Severity};
-use crate::model::Verdict;
-use crate::scenario::VariableOp;
-use crate::util::text::compact;
+use agent_test_core::check::{Outcome, Severity};
+use agent_test_core::model::Verdict;
+use agent_test_core::scenario::VariableOp;
+use agent_test_core::util::text::compact;
 
 /// A step's verdict: about the whole conversation, with no id.
 pub(crate) fn step_verdict(

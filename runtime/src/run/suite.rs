@@ -9,13 +9,13 @@ use serde::Serialize;
 
 use super::Repeat;
 use crate::agent::Agent;
-use crate::compare::clock::Clock;
 use crate::judge::Judge;
-use crate::model::prices::{IntoPrices, Prices};
-use crate::model::reliability::MinPassRate;
-use crate::model::repeat_plan::Runs;
-use crate::model::{Context, ScenarioInfo};
-use crate::util::dirs::ReportDir;
+use agent_test_core::compare::clock::Clock;
+use agent_test_core::model::prices::{IntoPrices, Prices};
+use agent_test_core::model::reliability::MinPassRate;
+use agent_test_core::model::repeat_plan::Runs;
+use agent_test_core::model::{Context, ScenarioInfo};
+use agent_test_core::util::dirs::ReportDir;
 
 /// Settings shared by the scenarios of a suite: the agent under test, context variables, the
 /// per-turn timeout and where JSON reports go.
@@ -280,7 +280,7 @@ impl Suite {
 
     /// The price table that gives every turn its cost (`prices = Prices::from_file("prices.json");`
     /// in `agent_test!`): reports show the cost per turn, scenario and suite, `agent-test diff`
-    /// compares it, and [`cost()`](crate::check::cost) budgets it. A table that cannot be read,
+    /// compares it, and [`cost()`](agent_test_core::check::cost) budgets it. A table that cannot be read,
     /// or that is not one (a negative price, `unnamed_as` naming a model it lacks), is an error
     /// verdict of every scenario. See [`Prices`].
     ///
@@ -331,7 +331,7 @@ impl Suite {
     /// `schema` build's `Suite::tools`).
     #[cfg(not(feature = "schema"))]
     #[allow(unreachable_code, reason = "no type implements the bound")]
-    pub fn tools<T: crate::check::gated::DeclaredToolsFeature>(self, tools: T) -> Self {
+    pub fn tools<T: agent_test_core::check::gated::DeclaredToolsFeature>(self, tools: T) -> Self {
         match tools.never() {}
     }
 
@@ -350,7 +350,7 @@ impl Suite {
         let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
         match ScenarioInfo::tags_problem(&tags) {
             Some(p) => self.setup_errors.push(format!("suite {p}")),
-            None => crate::model::info::add_tags(&mut self.tags, tags),
+            None => agent_test_core::model::info::add_tags(&mut self.tags, tags),
         }
         self
     }

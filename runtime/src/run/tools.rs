@@ -9,8 +9,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::check::{CheckExt, Expectation, check};
-use crate::matcher::{Schema, SchemaError};
+use agent_test_core::check::{CheckExt, Expectation, check};
+use agent_test_core::matcher::{Schema, SchemaError};
 pub use error::{DeclaredToolsError, DeclaredToolsErrorKind};
 
 /// Tools as agents declare them to a model: OpenAI's tools list

@@ -2,8 +2,8 @@
 //! (`snapshots/<module>__<scenario>__<n>.snap`) and compared on every run — the accept step when
 //! an agent changes on purpose.
 //!
-//! A snapshot check ([`reply().snapshot()`](crate::check::Text::snapshot),
-//! [`tool("x").snapshot()`](crate::check::ToolCheck::snapshot),
+//! A snapshot check ([`reply().snapshot()`](agent_test_core::check::Text::snapshot),
+//! [`tool("x").snapshot()`](agent_test_core::check::ToolCheck::snapshot),
 //! `any_tool().snapshot()` for the whole trajectory) passes when the run gives what the accepted
 //! snapshot holds. When it differs, or none was accepted yet, the check does not pass and the
 //! run writes what it saw as a pending `….snap.new` ([`SNAPSHOTS_ENV`] says otherwise);

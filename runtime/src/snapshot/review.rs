@@ -85,7 +85,7 @@ impl Pending {
             _ => "",
         };
         if matches!(self.old, Some(Ok(_))) {
-            crate::util::diff::text_diff(old, &self.new.content)
+            agent_test_core::util::diff::text_diff(old, &self.new.content)
         } else {
             self.new
                 .content

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::SnapshotFile;
-use crate::check::{Check, Expectation, Outcome, SnapshotCheck, Status, Stored};
-use crate::model::{ScenarioInfo, Transcript, Verdict};
-use crate::util::dirs::safe_file_name;
+use agent_test_core::check::{Check, Expectation, Outcome, SnapshotCheck, Status, Stored};
+use agent_test_core::model::{ScenarioInfo, Transcript, Verdict};
+use agent_test_core::util::dirs::safe_file_name;
 
 /// The environment variable saying what a run does with a snapshot that differs (or is new):
 /// `new` writes it beside the accepted one as `….snap.new` for `agent-test review` (the
@@ -207,7 +207,7 @@ impl Snapshots {
                     "written as accepted (AGENT_TEST_SNAPSHOTS=always)",
                 ),
             };
-            match crate::util::dirs::write_whole(&target, file.render().as_bytes()) {
+            match agent_test_core::util::dirs::write_whole(&target, file.render().as_bytes()) {
                 Ok(()) => notes.push(format!("snapshot {}: {said}", target.display())),
                 Err(e) => notes.push(format!("snapshot not written: {e}")),
             }
@@ -262,8 +262,8 @@ pub(crate) fn live_model_warning(transcript: &Transcript, cassette_used: bool) -
 #[cfg(test)]
 mod tests {
     use super::{Snapshots, Update};
-    use crate::check::{IntoExpectation, Status, Stored, reply};
-    use crate::model::{Reply, Transcript, Turn};
+    use agent_test_core::check::{IntoExpectation, Status, Stored, reply};
+    use agent_test_core::model::{Reply, Transcript, Turn};
 
     /// What each setting does with a reply that differs from its snapshot: the notes, the
     /// verdict, and the files left.
@@ -282,7 +282,7 @@ mod tests {
             })
             .into_expectation();
         let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hi."), 1)]);
-        let checked = crate::evaluate(&t, std::slice::from_ref(&e));
+        let checked = agent_test_core::evaluate(&t, std::slice::from_ref(&e));
         assert_eq!(checked[0].status, Status::Fail);
         let snapshots = Snapshots {
             files: vec![(0, snap)],

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Call, Message, Reply, Transcript, Turn, Usage};
+use agent_test_core::model::{Call, Message, Reply, Transcript, Turn, Usage};
 
 /// Accumulates a conversation into turns.
 #[derive(Default)]

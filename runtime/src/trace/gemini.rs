@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::{TraceError, TraceFormat};
-use crate::model::{Call, Transcript, usage_in};
+use agent_test_core::model::{Call, Transcript, usage_in};
 
 const F: TraceFormat = TraceFormat::Gemini;
 

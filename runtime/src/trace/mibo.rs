@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::{TraceError, TraceFormat, final_text, n8n};
-use crate::model::{Call, Reply, Transcript, Turn};
+use agent_test_core::model::{Call, Reply, Transcript, Turn};
 
 const F: TraceFormat = TraceFormat::Mibo;
 

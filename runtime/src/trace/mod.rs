@@ -51,7 +51,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::Transcript;
+use agent_test_core::model::Transcript;
 #[cfg(feature = "otlp")]
 pub use otlp::{OtlpReceiver, Unclaimed};
 
@@ -305,7 +305,7 @@ pub fn parse(value: &Value, format: Option<TraceFormat>) -> Result<Transcript, T
     };
     let mut transcript = (format.entry().parse)(value)?;
     for turn in &mut transcript.turns {
-        crate::model::call::number_positions(&mut turn.reply.calls);
+        agent_test_core::model::call::number_positions(&mut turn.reply.calls);
     }
     Ok(transcript)
 }
@@ -323,7 +323,7 @@ pub(crate) fn arguments_from_string(s: &str) -> Value {
 
 /// `s` parsed as JSON by the strict reader, else `s` as a string.
 pub(crate) fn json_or_string(s: &str) -> Value {
-    crate::util::json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
+    agent_test_core::util::json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }
 
 /// The final text of a workflow's output (an n8n execution's, a Mibo trace's `data`): a

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::{TraceError, TraceFormat};
-use crate::model::{Call, Message, Role, Transcript};
+use agent_test_core::model::{Call, Message, Role, Transcript};
 
 const F: TraceFormat = TraceFormat::MorganaBench;
 
@@ -169,8 +169,8 @@ fn user_time(out: &Value, base: &str) -> Result<Option<jiff::Zoned>, TraceError>
             "expected a date-time",
         )
     })?;
-    let zoned =
-        crate::compare::clock::parse_instant(text, &jiff::tz::TimeZone::UTC).ok_or_else(|| {
+    let zoned = agent_test_core::compare::clock::parse_instant(text, &jiff::tz::TimeZone::UTC)
+        .ok_or_else(|| {
             TraceError::at(
                 F,
                 format!("{base}.environment.user_time"),

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{TraceError, TraceFormat, final_text};
-use crate::model::{Call, Reply, Transcript, Turn};
+use agent_test_core::model::{Call, Reply, Transcript, Turn};
 
 const F: TraceFormat = TraceFormat::N8n;
 

@@ -453,7 +453,7 @@ async fn handle(req: hyper::Request<hyper::body::Incoming>, shared: &Shared) -> 
         // one wins" (a doubled `spans` would drop spans silently).
         std::str::from_utf8(&body)
             .map_err(|e| format!("not UTF-8: {e}"))
-            .and_then(|text| crate::util::json::parse(text).map_err(|e| e.to_string()))
+            .and_then(|text| agent_test_core::util::json::parse(text).map_err(|e| e.to_string()))
             .and_then(|v| {
                 super::otel::spans::read(&v, super::TraceFormat::Otel).map_err(|e| e.to_string())
             })

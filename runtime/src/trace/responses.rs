@@ -5,8 +5,8 @@ use serde_json::Value;
 use super::conversation::Conversation;
 use super::openai::result_value;
 use super::{TraceError, TraceFormat, arguments_from_string};
-use crate::model::{Call, Transcript, usage_in};
-use crate::util::text::content_text;
+use agent_test_core::model::{Call, Transcript, usage_in};
+use agent_test_core::util::text::content_text;
 
 const F: TraceFormat = TraceFormat::OpenAiResponses;
 

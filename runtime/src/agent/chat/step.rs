@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use super::super::wire::{DEFAULT_MAX_BODY_BYTES, excerpt, read_body, request_error, shown_url};
 use super::super::{AgentError, cassette_entries};
 use super::{ChatAgent, McpSession, call_on, described, mcp_tools};
-use crate::model::{Call, Reply};
+use agent_test_core::model::{Call, Reply};
 
 impl ChatAgent {
     /// The body of one chat-completions request: the model's parameters, the conversation so
@@ -69,7 +69,7 @@ impl ChatAgent {
                 "the model endpoint {} answered HTTP {}: {}",
                 shown_url(url),
                 status.as_u16(),
-                crate::util::text::clip(&String::from_utf8_lossy(&bytes), 300)
+                agent_test_core::util::text::clip(&String::from_utf8_lossy(&bytes), 300)
             ))
             .with_partial(reply.clone()));
         }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Failure, McpServer, Session};
 use crate::agent::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::{Call, Reply, ToolErrorKind};
+use agent_test_core::model::{Call, Reply, ToolErrorKind};
 
 /// An MCP server tested directly: each turn sends one MCP request built by
 /// [`mcp::call_tool`](super::call_tool), [`mcp::list_tools`](super::list_tools),

@@ -490,6 +490,6 @@ pub fn list_prompts() -> UserInput {
     request("prompts/list", json!({}))
 }
 
-/// The check of `tools/list` turns (see [`ToolListCheck`](crate::check::ToolListCheck)), also
+/// The check of `tools/list` turns (see [`ToolListCheck`](agent_test_core::check::ToolListCheck)), also
 /// in the prelude.
-pub use crate::check::{valid_structured_output, valid_tool_list};
+pub use agent_test_core::check::{valid_structured_output, valid_tool_list};

@@ -18,7 +18,7 @@ use super::client::{Client, Received, Recording};
 use super::process::ServerProcess;
 use super::stdout::{Fault, StdoutCheck, StdoutFault};
 use super::{McpServer, Transport};
-use crate::compare::schema::Schema;
+use agent_test_core::compare::schema::Schema;
 
 /// A tool an MCP server offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,7 +153,7 @@ impl StderrTail {
         let lines: Vec<String> = q
             .iter()
             .map(|line| {
-                let mut text = crate::util::text::escape_bytes(&line.bytes);
+                let mut text = agent_test_core::util::text::escape_bytes(&line.bytes);
                 if line.cut {
                     text.push_str(" [...]");
                 }
@@ -687,8 +687,8 @@ fn oversized(server: &McpServer, n: u64) -> String {
     format!(
         "a message of {} ({n} bytes), over the limit of {} (`McpServer::max_message_bytes`, \
          `--mcp-max-message`)",
-        crate::util::text::size(n),
-        crate::util::text::size(server.max_message_bytes)
+        agent_test_core::util::text::size(n),
+        agent_test_core::util::text::size(server.max_message_bytes)
     )
 }
 
@@ -707,7 +707,7 @@ pub(crate) fn rendered(content: &Value) -> (String, bool) {
         }
         only_text = false;
         // Base64 carries 3 bytes in 4 characters.
-        let decoded = |data: &str| crate::util::text::size(data.len() as u64 / 4 * 3);
+        let decoded = |data: &str| agent_test_core::util::text::size(data.len() as u64 / 4 * 3);
         parts.push(match kind {
             "image" | "audio" => format!(
                 "[{kind}: {}, {}]",

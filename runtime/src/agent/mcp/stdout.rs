@@ -73,8 +73,9 @@ impl StdoutFault {
 
 /// A line as readable text, quoted, cut to [`SHOWN`] bytes.
 fn shown(line: &[u8]) -> String {
-    let text =
-        crate::util::text::escape_bytes(line.get(..SHOWN.min(line.len())).unwrap_or_default());
+    let text = agent_test_core::util::text::escape_bytes(
+        line.get(..SHOWN.min(line.len())).unwrap_or_default(),
+    );
     if line.len() > SHOWN {
         format!("`{text}` [... {} bytes in all]", line.len())
     } else {

@@ -9,7 +9,7 @@ mod capture;
 mod keepers;
 
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::model::Reply;
+use agent_test_core::model::Reply;
 
 /// An agent whose turns are read from the `tracing` spans it emits, as well as from its reply
 /// (see [`traced`]).

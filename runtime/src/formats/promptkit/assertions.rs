@@ -24,10 +24,10 @@ use super::super::read::{
     Problem, join, kind, number_text, object, opt_bool, opt_object, opt_string, opt_u64, strings,
     tag,
 };
-use crate::check::{
+use agent_test_core::check::{
     CheckExt, Expectation, IntoExpectation, JsonSource, Outcome, check, latency, workflow_complete,
 };
-use crate::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
+use agent_test_core::matcher::{IntoMatcher, Matcher, any, any_of, exact, regex};
 
 /// Every assertion type read, canonical names first, then PromptKit's aliases.
 pub(super) const TYPES: &[&str] = &[

@@ -13,8 +13,8 @@ use serde_json::Value;
 use super::payload::{self, json_text};
 use super::spans::{Span, text};
 use super::{AgentSpan, ModelStep, RequestedCall, Role, ToolSpan};
-use crate::model::Usage;
 use crate::trace::arguments_from_string;
+use agent_test_core::model::Usage;
 
 /// What a span is.
 pub(crate) fn role(s: &Span) -> Role {

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::payload::json_text;
 use super::spans::{Span, text};
 use super::{ModelStep, RequestedCall, Role, ToolSpan};
-use crate::model::Usage;
+use agent_test_core::model::Usage;
 
 /// Whether the span is Haystack's (its name starts with `haystack.`).
 pub(crate) fn claims(s: &Span) -> bool {

@@ -9,7 +9,7 @@
 //! states for users, are in [`reading`]: one executed tool call is one call (what a model
 //! asked for is joined with the span that ran it), failures come from every place a
 //! framework writes them, framework wrappers are not sub-agents, usage is counted once, and
-//! what cannot be read is a [`Gap`](crate::model::Gap), never a silent guess.
+//! what cannot be read is a [`Gap`](agent_test_core::model::Gap), never a silent guess.
 
 pub(crate) mod genai;
 pub(crate) mod haystack;
@@ -28,8 +28,8 @@ use serde_json::Value;
 use self::spans::Span;
 use super::{TraceError, TraceFormat};
 #[cfg(any(feature = "otlp", feature = "tracing"))]
-use crate::model::Reply;
-use crate::model::{Transcript, Turn, Usage};
+use agent_test_core::model::Reply;
+use agent_test_core::model::{Transcript, Turn, Usage};
 
 pub(crate) use reading::turn;
 
@@ -242,7 +242,7 @@ fn parse(v: &Value, format: TraceFormat) -> Result<Transcript, TraceError> {
 /// not read is a gap of the reply, unless the reply has that part itself.
 #[cfg(any(feature = "otlp", feature = "tracing"))]
 pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
-    use crate::model::Part;
+    use agent_test_core::model::Part;
     let own_calls = !reply.calls.is_empty();
     if !own_calls {
         reply.calls = traced.reply.calls;

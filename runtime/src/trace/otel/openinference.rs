@@ -16,8 +16,8 @@ use serde_json::Value;
 use super::payload::json_text;
 use super::spans::Span;
 use super::{AgentSpan, ModelStep, RequestedCall, Role, ToolSpan};
-use crate::model::Usage;
 use crate::trace::arguments_from_string;
+use agent_test_core::model::Usage;
 
 /// The attribute that marks an OpenInference span.
 pub(crate) const KIND: &str = "openinference.span.kind";
@@ -68,7 +68,7 @@ pub(crate) fn agent_of(s: &Span) -> Option<String> {
 /// A field of the span's `metadata` (a JSON object, as text).
 pub(crate) fn metadata(s: &Span, key: &str) -> Option<String> {
     let metadata = match s.attributes.get("metadata")? {
-        Value::String(t) => crate::util::json::parse(t).ok()?,
+        Value::String(t) => agent_test_core::util::json::parse(t).ok()?,
         other => other.clone(),
     };
     metadata.get(key).and_then(super::spans::text)

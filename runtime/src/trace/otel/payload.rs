@@ -39,7 +39,7 @@ pub(crate) fn json_text(v: &Value) -> Value {
     match v {
         Value::String(s) => match json_or_string(s) {
             Value::String(s) => {
-                crate::util::python_literal::literal(&s).unwrap_or(Value::String(s))
+                agent_test_core::util::python_literal::literal(&s).unwrap_or(Value::String(s))
             }
             parsed => parsed,
         },

@@ -40,7 +40,7 @@ use serde_json::Value;
 use super::payload::json_text;
 use super::spans::{Span, text};
 use super::{ModelStep, RequestedCall, Role, ToolSpan, convention, vercel};
-use crate::model::{Call, Gap, Part, Reply, SpanReading, Turn, UnreadSpans, Usage};
+use agent_test_core::model::{Call, Gap, Part, Reply, SpanReading, Turn, UnreadSpans, Usage};
 
 /// The turn of one trace.
 pub(crate) fn turn(index: usize, mut spans: Vec<Span>) -> Turn {
@@ -632,10 +632,12 @@ fn crewai_coworker(tool: &str, arguments: &Value) -> Option<String> {
 /// framework's second span for an agent whose work sits under the other.
 fn drop_shadows(calls: &mut Vec<Call>) {
     let shadow = |c: &Call, all: &[Call]| {
-        c.kind == crate::model::CallKind::Node
+        c.kind == agent_test_core::model::CallKind::Node
             && c.children.is_empty()
             && all.iter().any(|o| {
-                o.kind == crate::model::CallKind::Node && o.name == c.name && !o.children.is_empty()
+                o.kind == agent_test_core::model::CallKind::Node
+                    && o.name == c.name
+                    && !o.children.is_empty()
             })
     };
     let keep: Vec<bool> = calls.iter().map(|c| !shadow(c, calls)).collect();

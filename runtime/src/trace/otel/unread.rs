@@ -3,7 +3,7 @@
 //! Reading a trace classifies every span: an agent, a tool call, a model step, structure its
 //! convention knows (a framework's step, a graph node, a wrapper) — or **unread**. An unread
 //! span is read as structure (its children are lifted to its parent) and accounted for in the
-//! turn's [`SpanReading`](crate::model::SpanReading). Whether it *might be a call* decides what
+//! turn's [`SpanReading`](agent_test_core::model::SpanReading). Whether it *might be a call* decides what
 //! it costs (docs/opentelemetry.md states the rule for users):
 //!
 //! - it might be a tool or agent call when its name, or the name of an attribute outside the
@@ -12,7 +12,7 @@
 //!   `task`, `skill`, `plugin`, `mcp`, `agent`, `handoff`, `delegate`), or when it carries a
 //!   payload (an attribute named `input`, `arguments`, `args`, `parameters`, `output`,
 //!   `result`, or ending so). Then a claim that a call did not happen, or a count, over its
-//!   turn is not measured ([`crate::model::SpanReading::may_hide_calls`]);
+//!   turn is not measured ([`agent_test_core::model::SpanReading::may_hide_calls`]);
 //! - it might be a model step when an attribute speaks of tokens or usage: the turn's usage is
 //!   then a gap;
 //! - otherwise (an HTTP server's or client's span, a database query) it is listed and costs

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::payload::{self, json_text};
 use super::spans::{Span, text};
 use super::{AgentSpan, ModelStep, RequestedCall, Role, ToolSpan};
-use crate::model::Usage;
+use agent_test_core::model::Usage;
 
 /// The attribute every span of the SDK's telemetry has.
 const OPERATION: &str = "ai.operationId";

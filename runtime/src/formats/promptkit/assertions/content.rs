@@ -2,7 +2,7 @@
 
 use super::super::super::read::{Problem, opt_bool, opt_string};
 use super::{Ctx, Place};
-use crate::check::{Expectation, IntoExpectation, Text, replies, reply};
+use agent_test_core::check::{Expectation, IntoExpectation, Text, replies, reply};
 
 /// The text a content assertion reads: the turn's reply, or in `conversation_assertions`
 /// every reply.

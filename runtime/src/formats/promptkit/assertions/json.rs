@@ -5,8 +5,8 @@ use serde_json::{Map, Value, json};
 
 use super::super::super::read::{Problem, kind, open_object};
 use super::Ctx;
-use crate::check::{Expectation, JsonSourceOptions, jmespath, schema};
-use crate::matcher::{IntoMatcher, Matcher, all_of, exact, matches_schema};
+use agent_test_core::check::{Expectation, JsonSourceOptions, jmespath, schema};
+use agent_test_core::matcher::{IntoMatcher, Matcher, all_of, exact, matches_schema};
 
 /// `json_valid`: the reply (read as `json_source` says) is JSON.
 pub(super) fn valid(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {

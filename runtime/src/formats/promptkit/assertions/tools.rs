@@ -7,11 +7,11 @@ use super::super::super::read::{
     Problem, array, index, join, kind, object, open_object, opt_bool, opt_string, strings,
 };
 use super::{Ctx, Place, expected_arg, refuse_matcher, rendered_as};
-use crate::check::{
+use agent_test_core::check::{
     Expectation, IntoExpectation, ToolCheck, any_tool, forbidden_tools, no_tool, no_tool_errors,
     required_tools, tool, tool_chain, tool_sequence,
 };
-use crate::matcher::{IntoMatcher, Matcher, all_of, any_of, contains, exact, not, regex};
+use agent_test_core::matcher::{IntoMatcher, Matcher, all_of, any_of, contains, exact, not, regex};
 
 pub(super) fn tools_called(cx: &Ctx<'_>) -> Result<Vec<Expectation>, Problem> {
     let Some(tools) = cx.names(&["tool_names", "tools"])? else {

@@ -3,7 +3,7 @@
 
 use super::super::super::read::{Problem, opt_bool, strings};
 use super::Ctx;
-use crate::check::{
+use agent_test_core::check::{
     Expectation, IntoExpectation, agent_invoked, agent_not_invoked, agent_response,
     any_guardrail_triggered, guardrail_not_triggered, guardrail_triggered, no_guardrail_triggered,
     state_is, transitioned_to,

@@ -10,7 +10,7 @@ use super::super::Role;
 use super::super::payload::json_text;
 use super::super::spans::text;
 use super::{Reading, Request, normalized};
-use crate::model::{Gap, Part};
+use agent_test_core::model::{Gap, Part};
 
 impl Reading<'_> {
     /// Joins the calls the model steps asked for with the tool spans that ran them.
