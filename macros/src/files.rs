@@ -160,7 +160,7 @@ impl FileTests<'_> {
             }
         };
         let cases =
-            match agent_test_runtime::load::cases_from_text(&text, Path::new(&rel_str), None) {
+            match agent_test_readers::load::cases_from_text(&text, Path::new(&rel_str), None) {
                 Ok(c) => c,
                 Err(e) => {
                     diag.error(entry.span, e.to_string());

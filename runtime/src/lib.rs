@@ -38,26 +38,9 @@
     )
 )]
 
-/// One field of every entry of a `const` table, in the table's order, as an array (the format
-/// tables' `ALL`): written once, so a table's row is its only registration. `$fill` is any
-/// value of the field's type, overwritten.
-macro_rules! table_column {
-    ($table:expr, $field:ident, $fill:expr) => {{
-        let mut out = [$fill; $table.len()];
-        let (mut slots, mut rows): (&mut [_], &[_]) = (&mut out, &$table);
-        while let ([slot, more @ ..], [row, others @ ..]) = (slots, rows) {
-            *slot = row.$field;
-            (slots, rows) = (more, others);
-        }
-        out
-    }};
-}
-
 pub mod agent;
 pub mod cassette;
-pub mod formats;
 pub mod judge;
-pub mod load;
 pub mod mutate;
 pub mod report;
 #[cfg(feature = "http")]
@@ -67,14 +50,29 @@ pub mod request;
 pub mod request {
     pub use crate::agent::gated::{get, post};
 }
+#[cfg(feature = "otlp")]
+mod otlp;
 mod run;
 pub mod snapshot;
-pub mod trace;
+pub mod trace {
+    // The readers' documentation of traces (the runtime adds the live receiver to the module).
+    #![doc = include_str!("../../readers/src/trace/reference.md")]
+    //!
+    //! With the `otlp` feature, `OtlpReceiver` is the live OTLP/HTTP receiver an instrumented
+    //! agent exports its spans to while a run drives it.
+    //!
+    //! [`Transcript`]: crate::model::Transcript
+
+    #[cfg(feature = "otlp")]
+    pub use crate::otlp::{OtlpReceiver, Unclaimed};
+    pub use agent_test_readers::trace::*;
+}
 
 // The core's modules, re-exported as this crate's, so that the facade's paths
 // (`agent_test::check`, `agent_test::model`) are those of the one crate the runtime was. The
 // runtime's own modules name them `agent_test_core::…`, which the layers test holds them to.
 pub use agent_test_core::{check, expression, matcher, model};
+pub use agent_test_readers::{formats, load};
 
 /// Scenarios as data: a conversation's steps and its checks, as the seed formats' files give
 /// them or as [`Scenario::new`](scenario::Scenario::new) builds them, run or evaluated with

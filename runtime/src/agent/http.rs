@@ -12,10 +12,10 @@ use super::wire::{
     DEFAULT_MAX_BODY_BYTES, Redactor, Secret, client, excerpt, read_body, request_error, shown_url,
 };
 use super::{Agent, AgentError, AgentRequest, BoxFuture};
-use crate::trace::{self, TraceFormat};
 use agent_test_core::compare::path::FieldPath;
 use agent_test_core::model::{Gap, Part, Reply};
 use agent_test_core::util::text::compact;
+use agent_test_readers::trace::{self, TraceFormat};
 
 /// An agent behind an HTTP endpoint: each turn is one request, built from a JSON template, and
 /// the response becomes the turn's reply.
@@ -130,9 +130,9 @@ impl HttpAgent {
     /// only its reply: each request carries a W3C `traceparent` header starting a new trace;
     /// the agent continues it (any OpenTelemetry SDK does, with the W3C propagator) and exports
     /// its spans to the receiver (`OTEL_EXPORTER_OTLP_ENDPOINT` set to
-    /// [`OtlpReceiver::endpoint`](crate::trace::OtlpReceiver::endpoint)); after the answer the
+    /// [`OtlpReceiver::endpoint`](crate::otlp::OtlpReceiver::endpoint)); after the answer the
     /// turn waits for them (see [`HttpAgent::trace_wait`]) and reads them by the GenAI
-    /// conventions or OpenInference (see [`TraceFormat::Otel`](crate::trace::TraceFormat::Otel)).
+    /// conventions or OpenInference (see [`TraceFormat::Otel`](agent_test_readers::trace::TraceFormat::Otel)).
     ///
     /// The spans' calls are the turn's unless the body listed calls itself; their usage is the
     /// turn's unless the body gave some. A turn whose spans do not arrive is an agent error
@@ -147,7 +147,7 @@ impl HttpAgent {
     /// # let _ = agent;
     /// ```
     #[cfg(feature = "otlp")]
-    pub fn traces_from(mut self, receiver: &crate::trace::OtlpReceiver) -> Self {
+    pub fn traces_from(mut self, receiver: &crate::otlp::OtlpReceiver) -> Self {
         self.traces = Some(super::http_traces::Traces {
             receiver: receiver.clone(),
             max_wait: Duration::from_secs(2),

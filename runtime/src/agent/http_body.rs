@@ -27,7 +27,7 @@ pub(super) fn generic_call(v: &Value) -> Option<Call> {
         .cloned()
         .unwrap_or(Value::Null);
     let args = match args {
-        Value::String(s) => crate::trace::arguments_from_string(&s),
+        Value::String(s) => agent_test_readers::trace::arguments_from_string(&s),
         other => other,
     };
     let mut call = Call::tool(name, args);

@@ -10,7 +10,7 @@ use agent_test_core::model::Reply;
 /// An OTLP receiver the agent exports to, and how long a turn waits for its spans.
 #[derive(Clone)]
 pub(super) struct Traces {
-    pub(super) receiver: crate::trace::OtlpReceiver,
+    pub(super) receiver: crate::otlp::OtlpReceiver,
     pub(super) max_wait: Duration,
     pub(super) settle: Duration,
 }
@@ -106,8 +106,8 @@ impl Traces {
             let why = format!("{why} (trace {})", context.trace_id);
             return Ok(unmeasured(reply, &why));
         }
-        let traced = crate::trace::otel::turn(0, taken.spans);
-        crate::trace::otel::merge(&mut reply, traced);
+        let traced = agent_test_readers::trace::otel::turn(0, taken.spans);
+        agent_test_readers::trace::otel::merge(&mut reply, traced);
         Ok(reply)
     }
 }

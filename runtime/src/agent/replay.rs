@@ -35,7 +35,7 @@ impl ReplayAgent {
         ReplayAgent { recording }
     }
 
-    /// Replays the run read from `path` by [`load::run`](crate::load::run): a recorded run, a
+    /// Replays the run read from `path` by [`load::run`](agent_test_readers::load::run): a recorded run, a
     /// JSON report, or a trace in any format `agent-test eval` reads.
     ///
     /// ```
@@ -45,7 +45,7 @@ impl ReplayAgent {
     pub fn from_file(
         path: impl AsRef<std::path::Path>,
     ) -> Result<Self, agent_test_core::util::input::LoadError> {
-        crate::load::run(path, None).map(|r| ReplayAgent::new(r.transcript))
+        agent_test_readers::load::run(path, None).map(|r| ReplayAgent::new(r.transcript))
     }
 }
 

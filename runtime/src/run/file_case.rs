@@ -5,10 +5,10 @@ use std::sync::OnceLock;
 
 use super::RunScenario;
 use super::Suite;
-use crate::formats::ImportedCase;
 use crate::report::Report;
 use agent_test_core::model::ScenarioInfo;
 use agent_test_core::util::input::{LoadError, LoadErrorKind};
+use agent_test_readers::formats::ImportedCase;
 
 /// A test file's text, read into cases once however many of its cases run: the static
 /// one `files "..."` entry of `agent_test!` generates per file.
@@ -53,7 +53,7 @@ impl FileCases {
     pub fn get(&self, index: usize) -> Result<&ImportedCase, LoadError> {
         let cases = self
             .cases
-            .get_or_init(|| crate::load::cases_from_text(self.text, self.file, None))
+            .get_or_init(|| agent_test_readers::load::cases_from_text(self.text, self.file, None))
             .as_ref()
             .map_err(Clone::clone)?;
         cases.get(index).ok_or_else(|| LoadError {

@@ -1,5 +1,5 @@
 //! The layers inside each crate run one way (docs/architecture.md): every `crate::…` path in
-//! the core's and the runtime's sources names a module of the same layer or of one below, the
+//! the core's, the readers' and the runtime's sources names a module of the same layer or of one below, the
 //! top-level modules import each other in no cycle, and nothing below the facade names the
 //! crate root's re-exports. Between the crates the compiler keeps the order (the core cannot
 //! name the runtime); this test keeps it inside each, where the compiler does not.
@@ -20,16 +20,20 @@ const CORE: Layers = &[
     ("facade", &["lib"]),
 ];
 
-/// The runtime's layers. Its modules name the core's as `agent_test_core::…` (the compiler
-/// keeps that crate below); `crate::model` and the like are the facade's re-exports, which
-/// nothing below the facade names.
+/// The readers' layers: traces, the seed formats (which read traces), the loader (which reads
+/// both).
+const READERS: Layers = &[
+    ("traces", &["trace"]),
+    ("formats", &["formats"]),
+    ("loading", &["load"]),
+    ("facade", &["lib"]),
+];
+
+/// The runtime's layers. Its modules name the core's and the readers' as `agent_test_core::…`
+/// and `agent_test_readers::…` (the compiler keeps those crates below); `crate::model` and the
+/// like are the facade's re-exports, which nothing below the facade names.
 const RUNTIME: Layers = &[
-    (
-        "edges",
-        &[
-            "agent", "trace", "judge", "cassette", "formats", "load", "request",
-        ],
-    ),
+    ("edges", &["agent", "otlp", "judge", "cassette", "request"]),
     ("run and reports", &["run", "report", "mutate", "snapshot"]),
     ("facade", &["lib"]),
 ];
@@ -287,6 +291,7 @@ fn root_paths(code: &str, depth: usize) -> Vec<String> {
 fn imports_never_go_up_a_layer_and_modules_form_no_cycle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut problems = layering(&root.join("../core/src"), CORE);
+    problems.extend(layering(&root.join("../readers/src"), READERS));
     problems.extend(layering(&root.join("src"), RUNTIME));
     assert!(
         problems.is_empty(),

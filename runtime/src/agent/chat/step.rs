@@ -103,7 +103,7 @@ impl ChatAgent {
             .unwrap_or_default()
             .to_owned();
         let args = match c.pointer("/function/arguments") {
-            Some(Value::String(s)) => crate::trace::arguments_from_string(s),
+            Some(Value::String(s)) => agent_test_readers::trace::arguments_from_string(s),
             Some(other) => other.clone(),
             None => Value::Object(Map::new()),
         };

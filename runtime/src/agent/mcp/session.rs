@@ -460,7 +460,7 @@ impl Session {
             // JSON); else, with images or resources in it, the content blocks themselves.
             let result = match &r.structured_content {
                 Some(v) => v.clone(),
-                None if only_text => crate::trace::json_or_string(&text),
+                None if only_text => agent_test_readers::trace::json_or_string(&text),
                 None => content,
             };
             Answer {

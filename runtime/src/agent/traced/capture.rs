@@ -30,7 +30,7 @@ use tracing_subscriber::layer::{Context, Layered};
 use tracing_subscriber::prelude::*;
 use tracing_subscriber::registry::{LookupSpan, Registry};
 
-use crate::trace::otel::spans::{Span, SpanEvent};
+use agent_test_readers::trace::otel::spans::{Span, SpanEvent};
 
 /// The registry every traced turn's spans live in, with the layer that hands them to turns.
 type Shared = Layered<Route, Registry>;

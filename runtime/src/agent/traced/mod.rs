@@ -3,7 +3,7 @@
 //! conventions (`gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.usage.input_tokens`,
 //! ...). [`traced`] wraps such an agent: while a turn runs, a `tracing` subscriber of the
 //! turn's captures those spans ([`capture`]), and they are read into the turn like an
-//! OpenTelemetry trace (see [`TraceFormat::Otel`](crate::trace::TraceFormat::Otel)).
+//! OpenTelemetry trace (see [`TraceFormat::Otel`](agent_test_readers::trace::TraceFormat::Otel)).
 
 mod capture;
 mod keepers;
@@ -72,8 +72,8 @@ impl<A: Agent> Agent for Traced<A> {
             match result {
                 Ok(mut reply) => {
                     if !spans.is_empty() {
-                        let traced = crate::trace::otel::turn(0, spans);
-                        crate::trace::otel::merge(&mut reply, traced);
+                        let traced = agent_test_readers::trace::otel::turn(0, spans);
+                        agent_test_readers::trace::otel::merge(&mut reply, traced);
                     }
                     Ok(reply)
                 }

@@ -1,37 +1,4 @@
-//! Traces: what agents and platforms really emit, normalised into the [`Transcript`] model.
-//!
-//! | format | what it reads |
-//! |---|---|
-//! | [`TraceFormat::OpenAiChat`] | a chat-completions response, or a `messages` list (tool calls with JSON-string arguments, `tool` messages as results) |
-//! | [`TraceFormat::OpenAiResponses`] | a Responses API response or item list (`function_call`, `function_call_output`, `message`) |
-//! | [`TraceFormat::Anthropic`] | a Messages response or message list (`tool_use` / `tool_result` blocks) |
-//! | [`TraceFormat::Gemini`] | a `generateContent` response or `contents` list (`functionCall` / `functionResponse` parts) |
-//! | [`TraceFormat::LangChain`] | LangChain message dicts (`human`/`ai`/`tool`, also the `{type, data}` form) |
-//! | [`TraceFormat::Mibo`] | Mibo's pushed trace: `data` (nodes with their tool calls) + `metadata.{http_status, duration_ms}` |
-//! | [`TraceFormat::MorganaBench`] | MorganaBench `outputs`: `response`, `trace` of `tool_call`/`tool_result` events, `environment.user_time` |
-//! | [`TraceFormat::N8n`] | n8n execution data: run data per node; an AI agent's tool and model sub-nodes nested under it |
-//! | [`TraceFormat::Otel`] | OpenTelemetry spans as OTLP/JSON (`resourceSpans`), read by the GenAI semantic conventions: agents, tools, model calls, usage, messages |
-//! | [`TraceFormat::OpenInference`] | OpenTelemetry spans as OTLP/JSON, read by the OpenInference conventions (Arize Phoenix): `AGENT`, `TOOL`, `LLM` spans |
-//!
-//! [`parse`] detects the format unless told; malformed input gives a [`TraceError`] naming the
-//! format, the place in the document and what was expected — never a panic.
-//!
-//! ```
-//! use agent_test::trace::{parse, TraceFormat};
-//! use serde_json::json;
-//! let response = json!({
-//!     "object": "chat.completion",
-//!     "choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
-//!         {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Lisbon\"}"}}
-//!     ]}}],
-//!     "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}
-//! });
-//! let t = parse(&response, None).unwrap();
-//! let turn = &t.turns[0];
-//! assert_eq!(turn.reply.calls[0].name, "get_weather");
-//! assert_eq!(turn.reply.calls[0].arguments["city"], "Lisbon");
-//! assert_eq!(turn.reply.usage.unwrap().total(), Some(60));
-//! ```
+#![doc = include_str!("reference.md")]
 
 mod anthropic;
 mod conversation;
@@ -41,9 +8,8 @@ mod mibo;
 mod morganabench;
 mod n8n;
 mod openai;
-pub(crate) mod otel;
-#[cfg(feature = "otlp")]
-mod otlp;
+#[doc(hidden)]
+pub mod otel;
 mod responses;
 
 use std::fmt;
@@ -52,8 +18,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use agent_test_core::model::Transcript;
-#[cfg(feature = "otlp")]
-pub use otlp::{OtlpReceiver, Unclaimed};
 
 /// A trace format. Written in data (and read back) by its [name](TraceFormat::name), the one
 /// spelling the command line uses too.
@@ -314,7 +278,8 @@ pub fn parse(value: &Value, format: Option<TraceFormat>) -> Result<Transcript, T
 /// otherwise kept as the string, so checks on them fail clearly instead of the trace failing.
 /// JSON that names a key twice is kept as the string too: which value the tool received is
 /// unknown, so no check on it may pass.
-pub(crate) fn arguments_from_string(s: &str) -> Value {
+#[doc(hidden)]
+pub fn arguments_from_string(s: &str) -> Value {
     if s.trim().is_empty() {
         return Value::Object(Default::default());
     }
@@ -322,7 +287,8 @@ pub(crate) fn arguments_from_string(s: &str) -> Value {
 }
 
 /// `s` parsed as JSON by the strict reader, else `s` as a string.
-pub(crate) fn json_or_string(s: &str) -> Value {
+#[doc(hidden)]
+pub fn json_or_string(s: &str) -> Value {
     agent_test_core::util::json::parse(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }
 

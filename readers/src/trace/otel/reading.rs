@@ -43,7 +43,8 @@ use super::{ModelStep, RequestedCall, Role, ToolSpan, convention, vercel};
 use agent_test_core::model::{Call, Gap, Part, Reply, SpanReading, Turn, UnreadSpans, Usage};
 
 /// The turn of one trace.
-pub(crate) fn turn(index: usize, mut spans: Vec<Span>) -> Turn {
+#[doc(hidden)]
+pub fn turn(index: usize, mut spans: Vec<Span>) -> Turn {
     spans.sort_by_key(|s| (s.start_ns, s.end_ns));
     // A span repeated (an exporter retried) counts once.
     let mut seen = HashSet::new();

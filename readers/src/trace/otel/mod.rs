@@ -1,12 +1,12 @@
 //! OpenTelemetry traces of agents: OTLP/JSON spans ([`spans`]) read span by span by the
-//! convention that claims each ([`CONVENTIONS`]: OpenInference, the Vercel AI SDK's `ai.*`
+//! convention that claims each (`CONVENTIONS`: OpenInference, the Vercel AI SDK's `ai.*`
 //! spans, the OpenTelemetry GenAI semantic conventions with OpenLLMetry's older names) into
-//! what each span is ([`Role`]), then assembled into a transcript by one set of reading
-//! rules for all of them ([`reading`]).
+//! what each span is (`Role`), then assembled into a transcript by one set of reading
+//! rules for all of them (`reading`).
 //!
 //! Each trace is a turn (in the order the traces start; a trace with no agent, tool or model
 //! span — a framework's `create_agent` — is none). The rules, which docs/opentelemetry.md
-//! states for users, are in [`reading`]: one executed tool call is one call (what a model
+//! states for users, are in `reading`: one executed tool call is one call (what a model
 //! asked for is joined with the span that ran it), failures come from every place a
 //! framework writes them, framework wrappers are not sub-agents, usage is counted once, and
 //! what cannot be read is a [`Gap`](agent_test_core::model::Gap), never a silent guess.
@@ -17,7 +17,8 @@ pub(crate) mod logfire;
 pub(crate) mod openinference;
 pub(crate) mod payload;
 mod reading;
-pub(crate) mod spans;
+#[doc(hidden)]
+pub mod spans;
 mod unread;
 pub(crate) mod vercel;
 
@@ -27,11 +28,10 @@ use serde_json::Value;
 
 use self::spans::Span;
 use super::{TraceError, TraceFormat};
-#[cfg(any(feature = "otlp", feature = "tracing"))]
-use agent_test_core::model::Reply;
-use agent_test_core::model::{Transcript, Turn, Usage};
+use agent_test_core::model::{Reply, Transcript, Turn, Usage};
 
-pub(crate) use reading::turn;
+#[doc(hidden)]
+pub use reading::turn;
 
 /// What a span is, by a convention's reading of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -239,9 +239,10 @@ fn parse(v: &Value, format: TraceFormat) -> Result<Transcript, TraceError> {
 /// A live turn's reply completed by what its spans say: their calls when the reply lists
 /// none (else a note that they were not merged), their usage when it has none, their text
 /// when it has none; the error of the agent's root span, as a note. What the spans could
-/// not read is a gap of the reply, unless the reply has that part itself.
-#[cfg(any(feature = "otlp", feature = "tracing"))]
-pub(crate) fn merge(reply: &mut Reply, traced: Turn) {
+/// not read is a gap of the reply, unless the reply has that part itself. (The runtime's live
+/// receivers, `otlp` and `tracing`, merge with it.)
+#[doc(hidden)]
+pub fn merge(reply: &mut Reply, traced: Turn) {
     use agent_test_core::model::Part;
     let own_calls = !reply.calls.is_empty();
     if !own_calls {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use super::otel::spans::{Span, SpanEvent};
+use agent_test_readers::trace::otel::spans::{Span, SpanEvent};
 
 /// The largest export accepted (a request body), as collectors default to.
 const MAX_BODY: usize = 16 * 1024 * 1024;
@@ -455,7 +455,11 @@ async fn handle(req: hyper::Request<hyper::body::Incoming>, shared: &Shared) -> 
             .map_err(|e| format!("not UTF-8: {e}"))
             .and_then(|text| agent_test_core::util::json::parse(text).map_err(|e| e.to_string()))
             .and_then(|v| {
-                super::otel::spans::read(&v, super::TraceFormat::Otel).map_err(|e| e.to_string())
+                agent_test_readers::trace::otel::spans::read(
+                    &v,
+                    agent_test_readers::trace::TraceFormat::Otel,
+                )
+                .map_err(|e| e.to_string())
             })
     } else if content_type.starts_with("application/x-protobuf") || content_type.is_empty() {
         protobuf(&body)

@@ -3,7 +3,7 @@
 //! | Mibo | agent-test |
 //! |---|---|
 //! | `scenario` | the scenario's name (the file's stem when absent) |
-//! | `input_utterance` / `turns[]` / `custom_body` | user turns; a custom body is sent as is ([`custom_body`](crate::agent::custom_body)) |
+//! | `input_utterance` / `turns[]` / `custom_body` | user turns; a custom body is sent as is (`agent::custom_body`) |
 //! | `context` (also beside `content`) | context variables: template placeholders and expression variables |
 //! | `optimization_target`, `test_dimension` | kept in the `extra` context variable |
 //! | top-level `assertions` / a turn's `assertions` | checks on the whole conversation / on that turn |

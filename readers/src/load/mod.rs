@@ -7,8 +7,8 @@
 //! | typed JSON (prices, settings) | [`load_json_file`], [`load_json`] | any `serde` type, the field at fault named |
 //! | the files of a command | [`files`] | files named, directories searched |
 //!
-//! The command line, `files "..."` in `agent_test!`, [`FileCases`](crate::__private::FileCases)
-//! and [`ReplayAgent::from_file`](crate::agent::ReplayAgent::from_file) all read through it, so
+//! The command line, `files "..."` in `agent_test!`, `FileCases`
+//! and `ReplayAgent::from_file` all read through it, so
 //! a file loads — or fails with the same [`LoadError`], of the same [`LoadErrorKind`], naming
 //! its place — the same way everywhere. Each door decides the input's syntax once (from the
 //! file's name), parses the text once, and names or detects its format once.

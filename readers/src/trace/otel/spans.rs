@@ -12,45 +12,47 @@ use crate::trace::{TraceError, TraceFormat};
 
 /// A span, with its attributes as JSON values.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Span {
-    pub(crate) trace_id: String,
-    pub(crate) span_id: String,
+#[doc(hidden)]
+pub struct Span {
+    pub trace_id: String,
+    pub span_id: String,
     /// The parent span's id; `None` for a root.
-    pub(crate) parent: Option<String>,
-    pub(crate) name: String,
-    pub(crate) start_ns: u64,
-    pub(crate) end_ns: u64,
-    pub(crate) attributes: Map<String, Value>,
-    pub(crate) events: Vec<SpanEvent>,
+    pub parent: Option<String>,
+    pub name: String,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    pub attributes: Map<String, Value>,
+    pub events: Vec<SpanEvent>,
     /// The status message of a span whose status is ERROR (`Some("")` without a message).
-    pub(crate) error: Option<String>,
+    pub error: Option<String>,
     /// A status code OTLP does not define (0 unset, 1 ok, 2 error are): how the span ended is
     /// unknown.
-    pub(crate) unknown_status: Option<u64>,
+    pub unknown_status: Option<u64>,
 }
 
 /// An event of a span.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct SpanEvent {
-    pub(crate) name: String,
-    pub(crate) time_ns: u64,
-    pub(crate) attributes: Map<String, Value>,
+#[doc(hidden)]
+pub struct SpanEvent {
+    pub name: String,
+    pub time_ns: u64,
+    pub attributes: Map<String, Value>,
 }
 
 impl Span {
     /// The attribute `key` as text (a string attribute, or any other value as JSON).
-    pub(crate) fn text(&self, key: &str) -> Option<String> {
+    pub fn text(&self, key: &str) -> Option<String> {
         text(self.attributes.get(key)?)
     }
 
     /// The attribute `key` as a whole number (an int, or a string or double holding one).
-    pub(crate) fn count(&self, key: &str) -> Option<u64> {
+    pub fn count(&self, key: &str) -> Option<u64> {
         count(self.attributes.get(key)?)
     }
 }
 
 /// A value as text: a string as itself, anything else as JSON.
-pub(crate) fn text(v: &Value) -> Option<String> {
+pub fn text(v: &Value) -> Option<String> {
     match v {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
@@ -59,7 +61,7 @@ pub(crate) fn text(v: &Value) -> Option<String> {
 }
 
 /// A value as a whole number, when it is one.
-pub(crate) fn count(v: &Value) -> Option<u64> {
+pub fn count(v: &Value) -> Option<u64> {
     match v {
         Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64()
@@ -72,7 +74,7 @@ pub(crate) fn count(v: &Value) -> Option<u64> {
 }
 
 /// Whether a document is OTLP/JSON trace data.
-pub(crate) fn detect(v: &Value) -> bool {
+pub fn detect(v: &Value) -> bool {
     requests(v).is_some_and(|r| {
         r.iter()
             .any(|req| req.get("resourceSpans").is_some_and(Value::is_array))
@@ -81,7 +83,7 @@ pub(crate) fn detect(v: &Value) -> bool {
 
 /// Whether some span of an OTLP/JSON document has the attribute `key` (read without reading
 /// the spans).
-pub(crate) fn has_attribute(v: &Value, key: &str) -> bool {
+pub fn has_attribute(v: &Value, key: &str) -> bool {
     fn list<'a>(v: &'a Value, k: &str) -> impl Iterator<Item = &'a Value> {
         v.get(k).and_then(Value::as_array).into_iter().flatten()
     }
@@ -114,7 +116,7 @@ fn requests(v: &Value) -> Option<Vec<&Value>> {
 }
 
 /// Every span of the document, in document order.
-pub(crate) fn read(v: &Value, format: TraceFormat) -> Result<Vec<Span>, TraceError> {
+pub fn read(v: &Value, format: TraceFormat) -> Result<Vec<Span>, TraceError> {
     let err = |path: String, msg: &str| TraceError::at(format, path, msg);
     let requests = requests(v).ok_or_else(|| {
         err(
