@@ -5,10 +5,10 @@ usage: python3 scripts/public_api.py            # print the listing
        python3 scripts/public_api.py --check    # compare with docs/public-api.txt (exit 1)
        python3 scripts/public_api.py --write    # rewrite docs/public-api.txt
 
-Builds the rustdoc JSON of the facade, the runtime, the core and the readers (all features, the
-stable toolchain with RUSTC_BOOTSTRAP=1: the JSON output is still unstable), then walks the
-facade from its root as a user reaches it: each public module, each re-export followed into the
-runtime and from there into the core and the readers (the macro
+Builds the rustdoc JSON of the facade and of the crates below it — runtime, network, readers,
+core — (all features, the stable toolchain with RUSTC_BOOTSTRAP=1: the JSON output is still
+unstable), then walks the facade from its root as a user reaches it: each public module, each
+re-export followed into the runtime and from there into the crate that defines it (the macro
 crate's macros are listed by name), and for every struct, enum, union and trait its public
 fields, variants, inherent methods and associated items. Trait implementations are not listed
 (a derive is not a decision about the surface). Items hidden from the documentation
@@ -212,8 +212,9 @@ def listing():
     runtime = Crate(rustdoc_json("agent-test-runtime", "agent_test_runtime"))
     core = Crate(rustdoc_json("agent-test-core", "agent_test_core"))
     readers = Crate(rustdoc_json("agent-test-readers", "agent_test_readers"))
+    network = Crate(rustdoc_json("agent-test-network", "agent_test_network"))
     walk = Walk({"agent_test_runtime": runtime, "agent_test_core": core,
-                 "agent_test_readers": readers})
+                 "agent_test_readers": readers, "agent_test_network": network})
     walk.module(facade, facade.item(facade.doc["root"]), "agent_test")
     return sorted(walk.lines)
 

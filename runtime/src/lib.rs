@@ -1,5 +1,7 @@
-//! The runtime of [agent-test](https://docs.rs/agent-test): the scenario and transcript model,
-//! checks and their evaluation, agents, and reports.
+//! The runtime of [agent-test](https://docs.rs/agent-test): it runs scenarios against agents and
+//! writes what a run leaves (reports, snapshots), on top of the core (the model, checks and
+//! their evaluation), the readers (formats, traces, the loader) and the network crate (agents,
+//! judges, cassettes), whose modules it re-exports as its own.
 //!
 //! Most users depend on the `agent-test` crate and write scenarios with its `agent_test!`
 //! macro; everything the macro expands to is ordinary API of this crate, usable by hand:
@@ -38,20 +40,8 @@
     )
 )]
 
-pub mod agent;
-pub mod cassette;
-pub mod judge;
 pub mod mutate;
 pub mod report;
-#[cfg(feature = "http")]
-pub mod request;
-/// HTTP calls for a scenario's setup and verification: they need the `http` feature.
-#[cfg(not(feature = "http"))]
-pub mod request {
-    pub use crate::agent::gated::{get, post};
-}
-#[cfg(feature = "otlp")]
-mod otlp;
 mod run;
 pub mod snapshot;
 pub mod trace {
@@ -64,7 +54,7 @@ pub mod trace {
     //! [`Transcript`]: crate::model::Transcript
 
     #[cfg(feature = "otlp")]
-    pub use crate::otlp::{OtlpReceiver, Unclaimed};
+    pub use agent_test_network::otlp::{OtlpReceiver, Unclaimed};
     pub use agent_test_readers::trace::*;
 }
 
@@ -72,6 +62,7 @@ pub mod trace {
 // (`agent_test::check`, `agent_test::model`) are those of the one crate the runtime was. The
 // runtime's own modules name them `agent_test_core::…`, which the layers test holds them to.
 pub use agent_test_core::{check, expression, matcher, model};
+pub use agent_test_network::{agent, cassette, judge, request};
 pub use agent_test_readers::{formats, load};
 
 /// Scenarios as data: a conversation's steps and its checks, as the seed formats' files give

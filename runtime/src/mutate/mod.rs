@@ -49,9 +49,9 @@ mod operators;
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::Judge;
 use agent_test_core::check::{Check, Expectation, Status};
 use agent_test_core::model::{Part, Transcript, Verdict};
+use agent_test_network::judge::Judge;
 
 /// What a mutant changed: which part of the transcript checks read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -341,7 +341,7 @@ fn mutate_on(run: &Run<'_>, parallel: bool) -> Result<Mutation, String> {
     let judged = run.judge.filter(|_| {
         expectations
             .iter()
-            .any(|e| crate::judge::needs_judge(&e.check))
+            .any(|e| agent_test_network::judge::needs_judge(&e.check))
     });
     let evaluate = |t: &Transcript| match judged {
         None => agent_test_core::evaluate::evaluate_with(t, expectations, None, Some(&labels)),
@@ -387,7 +387,7 @@ fn graded(
         .build();
     match runtime {
         Ok(rt) => {
-            rt.block_on(crate::judge::evaluate_judged(
+            rt.block_on(agent_test_network::judge::evaluate_judged(
                 Some(judge),
                 t,
                 expectations,
@@ -464,8 +464,9 @@ fn fate(base: &[Verdict], now: &[Verdict], expectations: &[Expectation], changed
         .zip(now)
         .filter(|(e, v)| {
             v.status == Status::Error
-                && crate::judge::needs_judge(&e.check)
-                && v.reason.contains(crate::judge::NO_CACHED_VERDICT)
+                && agent_test_network::judge::needs_judge(&e.check)
+                && v.reason
+                    .contains(agent_test_network::judge::NO_CACHED_VERDICT)
         })
         .map(|(_, v)| v.label.clone())
         .collect();

@@ -218,16 +218,18 @@ fn a_judge_check_without_a_judge_makes_errored_mutants() {
 /// A judge that passes a reply mentioning a refund and counts the requests it answers.
 struct Refunds(std::sync::Arc<std::sync::atomic::AtomicUsize>);
 
-impl crate::judge::JudgeModel for Refunds {
+impl agent_test_network::judge::JudgeModel for Refunds {
     fn id(&self) -> String {
         "refunds".into()
     }
 
     fn complete<'a>(
         &'a self,
-        p: &'a crate::judge::JudgePrompt,
-    ) -> crate::agent::BoxFuture<'a, Result<crate::judge::Completion, crate::judge::ModelError>>
-    {
+        p: &'a agent_test_network::judge::JudgePrompt,
+    ) -> agent_test_network::agent::BoxFuture<
+        'a,
+        Result<agent_test_network::judge::Completion, agent_test_network::judge::ModelError>,
+    > {
         self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Box::pin(async move {
             let asked: serde_json::Value = serde_json::from_str(&p.user).unwrap_or_default();
@@ -241,7 +243,7 @@ impl crate::judge::JudgeModel for Refunds {
                     json!({"id": c["id"], "score": score, "pass": score > 0.5, "reasoning": "r"})
                 })
                 .collect();
-            Ok(crate::judge::Completion {
+            Ok(agent_test_network::judge::Completion {
                 text: json!({ "results": results }).to_string(),
                 usage: None,
             })
@@ -260,13 +262,13 @@ fn judge_checks_are_graded_from_the_cache_and_unseen_mutants_need_the_judge() {
     check.scope = agent_test_core::model::Scope::Turn(0);
     let checks = [check];
     let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let live = crate::judge::Judge::new(Refunds(asked.clone())).cache_dir(&dir);
+    let live = agent_test_network::judge::Judge::new(Refunds(asked.clone())).cache_dir(&dir);
     // The run itself, graded live: its verdict is cached.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let (verdicts, _, _) = runtime.block_on(crate::judge::evaluate_judged(
+    let (verdicts, _, _) = runtime.block_on(agent_test_network::judge::evaluate_judged(
         Some(&live),
         &t,
         &checks,
@@ -278,7 +280,7 @@ fn judge_checks_are_graded_from_the_cache_and_unseen_mutants_need_the_judge() {
     // From the cache only, under the model the report names: nothing is asked. A mutant that
     // leaves the judged reply alone reuses the run's verdict (and survives: the judge check
     // does not read calls); one that changes it needs the judge.
-    let cached = crate::judge::Judge::cached("refunds").cache_dir(&dir);
+    let cached = agent_test_network::judge::Judge::cached("refunds").cache_dir(&dir);
     let m = mutate_judged(&t, &checks, &cached, 0).unwrap();
     assert_eq!(asked.load(Ordering::SeqCst), after_run, "no request");
     assert!(matches!(

@@ -3,9 +3,9 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use crate::agent::{Agent, AgentError, AgentRequest};
 use agent_test_core::model::Reply;
 use agent_test_core::util::text::panic_message;
+use agent_test_network::agent::{Agent, AgentError, AgentRequest};
 
 /// Calls the agent, turning a panic or a timeout into an [`AgentError`], so that one broken
 /// turn is reported with the rest of the run instead of aborting it.

@@ -73,7 +73,7 @@ impl ScenarioRun {
                 "request `{name}` is a GET, which sends no body, but the step has inputs: define it with POST"
             ));
         }
-        let mut request = crate::request::Request::method(&method, url);
+        let mut request = agent_test_network::request::Request::method(&method, url);
         match def.get("headers") {
             None | Some(Value::Null) => {}
             Some(Value::Object(headers)) => {

@@ -170,7 +170,7 @@ mod tests {
 
     fn repeated_suite() -> Suite {
         Suite::new()
-            .agent(crate::agent::agent_fn(|_r| async { "hello" }))
+            .agent(agent_test_network::agent::agent_fn(|_r| async { "hello" }))
             .repeat(3)
     }
 

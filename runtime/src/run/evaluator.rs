@@ -1,8 +1,6 @@
 //! The one evaluation of a scenario: from a transcript to its report, whichever road the
 //! transcript came by — a live run, a recorded run, a test file's case, `agent-test eval`.
 
-use crate::agent::cassette_entries::EntriesUsed;
-use crate::judge::{Judge, JudgeUsage};
 use crate::report::Report;
 use crate::run::recorded_steps::{VariableCheckAt, live_only, variable_checks};
 use crate::snapshot::Snapshots;
@@ -12,6 +10,8 @@ use agent_test_core::model::Verdict;
 use agent_test_core::model::prices::Prices;
 use agent_test_core::model::{Context, Transcript};
 use agent_test_core::scenario::Scenario;
+use agent_test_network::agent::cassette_entries::EntriesUsed;
+use agent_test_network::judge::{Judge, JudgeUsage};
 
 /// A scenario's checks with their scopes, prepared once and shared by every evaluation: the
 /// compiled regexes (and their match caches), schemas and paths are reused from one
@@ -113,7 +113,7 @@ impl ScenarioEvaluator {
     pub fn needs_judge(&self) -> bool {
         self.expectations
             .iter()
-            .any(|e| crate::judge::needs_judge(&e.check))
+            .any(|e| agent_test_network::judge::needs_judge(&e.check))
     }
 
     /// Evaluates the checks on a recorded transcript, calling nothing. The transcript is moved
@@ -163,7 +163,7 @@ impl ScenarioEvaluator {
         let own = EntriesUsed::default();
         let cassette = run.cassette.unwrap_or(&own);
         let (checked, judgements, usage) = cassette
-            .scope(crate::judge::evaluate_judged(
+            .scope(agent_test_network::judge::evaluate_judged(
                 judge,
                 &transcript,
                 &self.expectations,

@@ -4,7 +4,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::ScenarioRun;
-use crate::judge::JudgePrompt;
+use agent_test_network::judge::JudgePrompt;
 
 /// What to extract, and from where: the last reply (default) or the whole transcript
 /// (Lamdis's `extract` step). Strings convert into an extraction from the last reply.

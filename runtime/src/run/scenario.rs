@@ -5,10 +5,10 @@ use serde_json::Value;
 
 use super::bag::Bag;
 use super::{Extraction, ScenarioEvaluator, ScenarioRun, Suite, simulated_user};
-use crate::agent::custom_body;
 use crate::report::Report;
 use agent_test_core::model::Transcript;
 use agent_test_core::scenario::{Scenario, Step};
+use agent_test_network::agent::custom_body;
 
 /// Running and evaluating a [`Scenario`] given as data (a seed-format file's case, or one built
 /// with `Scenario::new`). The prelude brings it in, so that `scenario.run(suite)` reads as a

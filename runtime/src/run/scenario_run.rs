@@ -10,15 +10,15 @@ use serde::Serialize;
 
 use super::Suite;
 use super::agent_call::call_agent;
-use crate::agent::cassette_entries::EntriesUsed;
-use crate::agent::{Agent, AgentError, AgentRequest, UserInput};
-use crate::judge::{Judge, JudgeUsage};
 use crate::report::{Report, write_json};
 use agent_test_core::check::{Expectation, IntoExpectation, Outcome, Scope, Severity};
 use agent_test_core::compare::clock::Clock;
 use agent_test_core::model::ScenarioInfo;
 use agent_test_core::model::Verdict;
 use agent_test_core::model::{Context, Message, Transcript, Turn};
+use agent_test_network::agent::cassette_entries::EntriesUsed;
+use agent_test_network::agent::{Agent, AgentError, AgentRequest, UserInput};
+use agent_test_network::judge::{Judge, JudgeUsage};
 
 /// A run of one scenario in progress: the builder API behind `agent_test!`.
 ///
@@ -204,7 +204,7 @@ impl ScenarioRun {
     /// run.judge(Judge::anthropic("claude-3-5-haiku-20241022"));
     /// # }
     /// ```
-    pub fn judge(&mut self, judge: crate::judge::Judge) -> &mut Self {
+    pub fn judge(&mut self, judge: agent_test_network::judge::Judge) -> &mut Self {
         self.suite.judge = Some(judge);
         self
     }

@@ -6,9 +6,9 @@ use std::ops::RangeInclusive;
 use serde_json::{Value, json};
 
 use super::ScenarioRun;
-use crate::judge::JudgePrompt;
 use agent_test_core::check::Outcome;
 use agent_test_core::scenario::turns_problem;
+use agent_test_network::judge::JudgePrompt;
 
 /// A user played by the judge's model: an objective, an optional persona, and how many turns
 /// it may take (default 1..=8). It stops as soon as it judges the objective met (after the

@@ -8,14 +8,14 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Repeat;
-use crate::agent::Agent;
-use crate::judge::Judge;
 use agent_test_core::compare::clock::Clock;
 use agent_test_core::model::prices::{IntoPrices, Prices};
 use agent_test_core::model::reliability::MinPassRate;
 use agent_test_core::model::repeat_plan::Runs;
 use agent_test_core::model::{Context, ScenarioInfo};
 use agent_test_core::util::dirs::ReportDir;
+use agent_test_network::agent::Agent;
+use agent_test_network::judge::Judge;
 
 /// Settings shared by the scenarios of a suite: the agent under test, context variables, the
 /// per-turn timeout and where JSON reports go.
@@ -77,7 +77,7 @@ impl Default for Suite {
 impl Suite {
     /// The suite's judge, else the one the environment names (its model also extracts and
     /// plays simulated users).
-    pub(crate) fn judge_or_env(&self) -> Option<crate::judge::Judge> {
+    pub(crate) fn judge_or_env(&self) -> Option<agent_test_network::judge::Judge> {
         self.judge.clone().or_else(super::scenario_run::env_judge)
     }
 

@@ -1,5 +1,5 @@
 //! The layers inside each crate run one way (docs/architecture.md): every `crate::…` path in
-//! the core's, the readers' and the runtime's sources names a module of the same layer or of one below, the
+//! the core's, the readers', the network crate's and the runtime's sources names a module of the same layer or of one below, the
 //! top-level modules import each other in no cycle, and nothing below the facade names the
 //! crate root's re-exports. Between the crates the compiler keeps the order (the core cannot
 //! name the runtime); this test keeps it inside each, where the compiler does not.
@@ -29,11 +29,21 @@ const READERS: Layers = &[
     ("facade", &["lib"]),
 ];
 
-/// The runtime's layers. Its modules name the core's and the readers' as `agent_test_core::…`
-/// and `agent_test_readers::…` (the compiler keeps those crates below); `crate::model` and the
-/// like are the facade's re-exports, which nothing below the facade names.
+/// The network crate's layers: the OTLP receiver (an HTTP agent merges what it received), the
+/// agents (and their wire helpers), then what builds on them — the judge's clients, cassettes,
+/// HTTP steps.
+const NETWORK: Layers = &[
+    ("receivers", &["otlp"]),
+    ("agents", &["agent"]),
+    ("clients", &["judge", "cassette", "request"]),
+    ("facade", &["lib"]),
+];
+
+/// The runtime's layers. Its modules name the lower crates' as `agent_test_core::…`,
+/// `agent_test_readers::…` and `agent_test_network::…` (the compiler keeps those crates
+/// below); `crate::model` and the like are the facade's re-exports, which nothing below the
+/// facade names.
 const RUNTIME: Layers = &[
-    ("edges", &["agent", "otlp", "judge", "cassette", "request"]),
     ("run and reports", &["run", "report", "mutate", "snapshot"]),
     ("facade", &["lib"]),
 ];
@@ -292,6 +302,7 @@ fn imports_never_go_up_a_layer_and_modules_form_no_cycle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut problems = layering(&root.join("../core/src"), CORE);
     problems.extend(layering(&root.join("../readers/src"), READERS));
+    problems.extend(layering(&root.join("../network/src"), NETWORK));
     problems.extend(layering(&root.join("src"), RUNTIME));
     assert!(
         problems.is_empty(),

@@ -22,16 +22,19 @@ tokio::task_local! {
 
 /// The entries a run used, in first-use order, each once (shared by the run's clones).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct EntriesUsed(Arc<Mutex<Vec<String>>>);
+#[doc(hidden)]
+pub struct EntriesUsed(Arc<Mutex<Vec<String>>>);
 
 impl EntriesUsed {
     /// Runs `future` with its cassette entries noted here.
-    pub(crate) async fn scope<F: Future>(&self, future: F) -> F::Output {
+    #[doc(hidden)]
+    pub async fn scope<F: Future>(&self, future: F) -> F::Output {
         USED.scope(self.clone(), future).await
     }
 
     /// The entries noted so far.
-    pub(crate) fn list(&self) -> Vec<String> {
+    #[doc(hidden)]
+    pub fn list(&self) -> Vec<String> {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -39,7 +42,8 @@ impl EntriesUsed {
     }
 
     /// Whether no entry was noted: no call went through a cassette.
-    pub(crate) fn is_empty(&self) -> bool {
+    #[doc(hidden)]
+    pub fn is_empty(&self) -> bool {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -151,7 +151,7 @@ impl Judge {
 
 /// What a replay finds when a check's verdict is not cached: the start of its reason, which
 /// mutation runs read as "the judge has not seen this" (not as a broken cache entry).
-pub(crate) const NO_CACHED_VERDICT: &str = "no cached verdict for this check";
+pub const NO_CACHED_VERDICT: &str = "no cached verdict for this check";
 
 impl Judge {
     /// Why `what` cannot be had in replay mode: it is not cached and `whom` may not be asked.

@@ -21,7 +21,7 @@ pub(crate) const NO_JUDGE: &str = "no judge configured: set `judge = Judge::open
 /// open (judge checks whose dependencies passed, semantic matchers); then the checks that
 /// waited. One verdict per expectation, in order, with the grades (for their notes) and, when
 /// anything was graded, the judge's usage.
-pub(crate) async fn evaluate_judged(
+pub async fn evaluate_judged(
     judge: Option<&Judge>,
     transcript: &Transcript,
     expectations: &[Expectation],
@@ -67,7 +67,7 @@ pub(crate) async fn evaluate_judged(
 }
 
 /// Whether a check needs the judge: a judge check, or a check with a semantic matcher.
-pub(crate) fn needs_judge(check: &Check) -> bool {
+pub fn needs_judge(check: &Check) -> bool {
     matches!(check, Check::Judge(_)) || !check.semantic_targets().is_empty()
 }
 

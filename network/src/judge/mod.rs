@@ -51,8 +51,10 @@ pub use agent_test_core::model::judge_usage::JudgeUsage;
 pub use agent_test_core::model::judgement::{JudgeItem, JudgeKind, Judgement, Judgements};
 #[cfg(feature = "http")]
 pub use anthropic::{AnthropicJudge, DEFAULT_ANTHROPIC_JUDGE_MODEL};
-pub(crate) use attempt::NO_CACHED_VERDICT;
-pub(crate) use grade::{evaluate_judged, needs_judge};
+#[doc(hidden)]
+pub use attempt::NO_CACHED_VERDICT;
+#[doc(hidden)]
+pub use grade::{evaluate_judged, needs_judge};
 pub use llm::{Completion, JudgeModel, JudgePrompt, ModelError, Unreached};
 #[cfg(feature = "http")]
 pub use openai::{DEFAULT_OPENAI_JUDGE_MODEL, OpenAiJudge, StructuredOutput};
@@ -116,7 +118,7 @@ impl JudgeMode {
 }
 
 /// A judge: a model and how it is used (cache, retries, timeout, price). Set it on a suite with
-/// `judge = ...;` in `agent_test!` (or [`Suite::judge`](crate::Suite::judge)); without one,
+/// `judge = ...;` in `agent_test!` (or `Suite::judge`); without one,
 /// [`Judge::from_env`] is used when `AGENT_TEST_JUDGE_MODEL`, `AGENT_TEST_JUDGE_PROVIDER` or
 /// `AGENT_TEST_JUDGE_BASE_URL` is set, and judge checks are errors otherwise.
 ///

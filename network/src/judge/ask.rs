@@ -45,7 +45,8 @@ impl Judge {
 
     /// [`Judge::ask_json`], with notes for the report: a cache entry found invalid, a cache
     /// that could not be written.
-    pub(crate) async fn ask_json_noted(
+    #[doc(hidden)]
+    pub async fn ask_json_noted(
         &self,
         kind: &str,
         prompt: &JudgePrompt,

@@ -1,6 +1,7 @@
 //! The system under test: the [`Agent`] trait and its adapters.
 
-pub(crate) mod cassette_entries;
+#[doc(hidden)]
+pub mod cassette_entries;
 #[cfg(feature = "http")]
 mod chat;
 mod closure;
@@ -175,7 +176,8 @@ impl AgentError {
     }
 
     /// Takes the partial reply.
-    pub(crate) fn into_partial(self) -> Option<Reply> {
+    #[doc(hidden)]
+    pub fn into_partial(self) -> Option<Reply> {
         self.partial.map(|b| *b)
     }
 
