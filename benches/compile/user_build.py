@@ -11,8 +11,8 @@ default, none, and none plus each feature alone. For each it prints: the crates 
 the cold `cargo test` wall time (its own target directory, nothing cached but the registry),
 the test binary's size, target/'s size, edit → verdict (one literal of the test changed,
 `cargo test` again; median of 3), core edit → verdict (a file of agent-test's core — the
-checks — touched, `cargo test` again; median of 3) and runtime edit → verdict (a file of the
-runtime — running scenarios — touched; median of 3). `--locks-only` resolves the dependencies and counts crates,
+checks — touched, `cargo test` again; median of 3), network edit → verdict (an agent's file)
+and runtime edit → verdict (a file of the runtime — running scenarios — touched; median of 3). `--locks-only` resolves the dependencies and counts crates,
 without building (seconds instead of minutes).
 
 Run it on an otherwise idle machine: the times are wall-clock.
@@ -22,6 +22,7 @@ import os, pathlib, re, shutil, statistics, subprocess, sys, time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WORK = pathlib.Path(os.environ.get("AGENT_TEST_USER_BUILD_DIR", "/tmp/agent-test-user-build"))
 CORE_FILE = ROOT / "core" / "src" / "check" / "text.rs"
+NETWORK_FILE = ROOT / "network" / "src" / "agent" / "closure.rs"
 RUNTIME_FILE = ROOT / "runtime" / "src" / "run" / "scenario_run.rs"
 FEATURES = ["schema", "jsonpath", "jmespath", "http", "yaml", "files", "schemars", "otlp",
             "tracing", "mcp"]
@@ -108,12 +109,14 @@ def measure(config, locks_only):
             times.append(cargo(d, "test"))
         return round(statistics.median(times), 1)
     core_edit = touched(CORE_FILE)
+    network_edit = touched(NETWORK_FILE)
     runtime_edit = touched(RUNTIME_FILE)
     return {"config": config, "crates": crates, "cold_s": round(cold, 1),
             "binary_mb": round(size(binary) / 1e6, 1),
             "target_mb": round(size(d / "target") / 1e6),
             "edit_s": round(statistics.median(edits), 2),
-            "core_edit_s": core_edit, "runtime_edit_s": runtime_edit}
+            "core_edit_s": core_edit, "network_edit_s": network_edit,
+            "runtime_edit_s": runtime_edit}
 
 
 def main():
@@ -121,13 +124,14 @@ def main():
     locks_only = "--locks-only" in args
     configs = [a for a in args if not a.startswith("--")] or (
         ["default", "none"] + [f"none+{f}" for f in FEATURES])
-    print("| dependency | crates in Cargo.lock | cold `cargo test` | test binary | target/ | edit → verdict | core edit → verdict | runtime edit → verdict |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| dependency | crates in Cargo.lock | cold `cargo test` | test binary | target/ | edit → verdict | core edit → verdict | network edit → verdict | runtime edit → verdict |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for c in configs:
         r = measure(c, locks_only)
         cells = [r.get("cold_s", "–"), r.get("binary_mb", "–"), r.get("target_mb", "–"),
-                 r.get("edit_s", "–"), r.get("core_edit_s", "–"), r.get("runtime_edit_s", "–")]
-        units = ["s", " MB", " MB", " s", " s", " s"]
+                 r.get("edit_s", "–"), r.get("core_edit_s", "–"), r.get("network_edit_s", "–"),
+                 r.get("runtime_edit_s", "–")]
+        units = ["s", " MB", " MB", " s", " s", " s", " s"]
         shown = [f"{v}{u}" if v != "–" else v for v, u in zip(cells, units)]
         print(f"| `{c}` | {r['crates']} | " + " | ".join(shown) + " |", flush=True)
 
