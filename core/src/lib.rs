@@ -5,14 +5,16 @@
 //!
 //! ```
 //! use agent_test::prelude::*;
-//! use agent_test::model::{Call, Transcript};
-//! use serde_json::json;
+//! use agent_test::model::{Transcript, Turn};
 //!
-//! let mut transcript = Transcript::default();
-//! transcript.push_turn("Refund ORD-9921", Reply::text("Refunded.")
-//!     .call(Call::tool("process_refund", json!({"order_id": "ORD-9921"}))));
-//! let verdicts = evaluate(&transcript, &[tool("process_refund").arg("order_id", "ORD-9921").into_expectation()]);
-//! assert!(verdicts.iter().all(|v| v.passed()));
+//! let reply = Reply::text("Refunded.")
+//!     .call(Call::tool("process_refund", json!({"order_id": "ORD-9921"})));
+//! let transcript = Transcript::new(vec![Turn::new(0, "Refund ORD-9921", reply, 40)]);
+//! let verdicts = evaluate(&transcript, &[
+//!     tool("process_refund").arg("order_id", "ORD-9921").into_expectation(),
+//!     no_tool("cancel_order").into_expectation(),
+//! ]);
+//! assert!(verdicts.iter().all(|v| !v.fails_test()));
 //! ```
 //!
 //! Evaluation never panics on what an agent sends: malformed or missing data becomes a failed

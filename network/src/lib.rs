@@ -8,10 +8,10 @@
 //!
 //! ```
 //! use agent_test::agent::{Agent, AgentRequest, agent_fn};
-//! use agent_test::model::Reply;
+//! use agent_test::model::{Message, Reply};
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! let agent = agent_fn(|req| async move { Reply::text(format!("You said: {}", req.input)) });
-//! let reply = agent.respond(AgentRequest::new("hi")).await.unwrap();
+//! let reply = agent.respond(AgentRequest::new("echo", 0, vec![Message::user("hi")])).await.unwrap();
 //! assert_eq!(reply.text, "You said: hi");
 //! # });
 //! ```

@@ -24,6 +24,7 @@
 //! steps, only label steps in Lamdis's own interface and change nothing here.
 //!
 //! ```
+//! use agent_test::scenario::RunScenario;
 //! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Reply, Transcript, Turn};
 //! let text = r#"{"id": "risk", "name": "Risk warning", "steps": [

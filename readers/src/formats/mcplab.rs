@@ -14,6 +14,7 @@
 //! | `agent_context.include_prompt` / `include_tool_sequence` / `include_tool_inputs` | the judge also sees the scenario prompt / the called tool names / the tool calls' arguments |
 //!
 //! ```
+//! use agent_test::scenario::RunScenario;
 //! # #[cfg(feature = "yaml")] {
 //! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};

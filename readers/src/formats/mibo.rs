@@ -23,6 +23,7 @@
 //! Every object is closed: an unknown field is an error naming the file and the path.
 //!
 //! ```
+//! use agent_test::scenario::RunScenario;
 //! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};
 //! let text = r#"{

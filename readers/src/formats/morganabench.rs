@@ -18,6 +18,7 @@
 //! keep their extra fields in the `extra` context variable.
 //!
 //! ```
+//! use agent_test::scenario::RunScenario;
 //! use agent_test::{formats::SeedFormat, load};
 //! let text = r#"{
 //!   "inputs": {"messages": [{"role": "user", "content": "Email Ana the agenda"}]},

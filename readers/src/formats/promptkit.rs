@@ -29,6 +29,7 @@
 //! parameter of the wrong type or an impossible constraint is still an error naming its place.
 //!
 //! ```
+//! use agent_test::scenario::RunScenario;
 //! # #[cfg(feature = "yaml")] {
 //! use agent_test::{formats::SeedFormat, load};
 //! use agent_test::model::{Call, Reply, Transcript, Turn};

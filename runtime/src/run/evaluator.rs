@@ -97,7 +97,7 @@ impl ScenarioEvaluator {
     /// The scenario's name.
     ///
     /// ```
-    /// # use agent_test::scenario::Scenario;
+    /// # use agent_test::scenario::{RunScenario, Scenario};
     /// assert_eq!(Scenario::new("refund").evaluator().name(), "refund");
     /// ```
     pub fn name(&self) -> &str {
