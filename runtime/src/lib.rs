@@ -58,9 +58,10 @@ pub mod trace {
     pub use agent_test_readers::trace::*;
 }
 
-// The core's modules, re-exported as this crate's, so that the facade's paths
-// (`agent_test::check`, `agent_test::model`) are those of the one crate the runtime was. The
-// runtime's own modules name them `agent_test_core::…`, which the layers test holds them to.
+// The lower crates' modules, re-exported as this crate's, so that the facade's paths
+// (`agent_test::check`, `agent_test::agent`) are those of the one crate the runtime was. The
+// runtime's own modules name them by their crates (`agent_test_core::…`), which the layers test
+// holds them to.
 pub use agent_test_core::{check, expression, matcher, model};
 pub use agent_test_network::{agent, cassette, judge, request};
 pub use agent_test_readers::{formats, load};
