@@ -72,11 +72,9 @@ pub use agent_test_readers::{formats, load};
 ///
 /// ```
 /// use agent_test::prelude::*;
-/// use agent_test::model::{Transcript, Turn};
-/// use agent_test::scenario::{RunScenario, Scenario};
-/// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
-/// let report = Scenario::new("greeting").user("hi").expect_turn(reply().starts_with("hello")).evaluate(&recorded);
-/// assert!(report.passed());
+/// use agent_test::scenario::{Scenario, Step};
+/// let scenario = Scenario::new("refund").user("refund please").expect_turn(reply().contains("refund"));
+/// assert!(matches!(&scenario.steps[0], Step::User { text, expect, .. } if text == "refund please" && expect.len() == 1));
 /// ```
 pub mod scenario {
     pub use crate::run::RunScenario;

@@ -272,8 +272,10 @@ fn signatures(text: &str, marker: &str, out: &mut Vec<(String, String, String)>)
 /// not those hidden from the documentation (`#[doc(hidden)]`: shared with the runtime's
 /// crates, not a word of the DSL).
 fn functions(text: &str) -> Vec<(String, String, String)> {
-    let hidden = regex::Regex::new(r"#\[doc\(hidden\)\]\s*pub fn ").expect("a valid regex");
-    let text = hidden.replace_all(text, "fn ");
+    static HIDDEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"#\[doc\(hidden\)\]\s*pub fn ").expect("a valid regex")
+    });
+    let text = HIDDEN.replace_all(text, "fn ");
     let mut out = Vec::new();
     signatures(&text, "pub fn ", &mut out);
     for body in trait_bodies(&text) {

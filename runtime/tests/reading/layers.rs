@@ -314,6 +314,11 @@ fn imports_never_go_up_a_layer_and_modules_form_no_cycle() {
 /// What breaks `layers` in the crate whose sources are under `src`: paths up a layer, modules
 /// on no layer, the root's re-exports named below the facade, import cycles.
 fn layering(src: &Path, layers: Layers) -> Vec<String> {
+    // Problems name files from the workspace (`core/src/model/turn.rs`): crates share module names.
+    let crate_dir = src
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut files = Vec::new();
     sources(src, &mut files);
     files.sort();
@@ -321,6 +326,7 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &files {
         let rel = file.strip_prefix(src).expect("under src");
+        let shown = format!("{crate_dir}/src/{}", rel.display());
         let module = rel
             .components()
             .next()
@@ -329,8 +335,8 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
             .expect("a module");
         let Some(layer) = layer_of(layers, &module) else {
             problems.push(format!(
-                "{}: module `{module}` is on no layer (add it to its crate's layers and docs/architecture.md)",
-                rel.display()
+                "{shown}: module `{module}` is on no layer (add it to its crate's layers and \
+                 docs/architecture.md)"
             ));
             continue;
         };
@@ -341,10 +347,8 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
             }
             match layer_of(layers, &target) {
                 Some(t) if t > layer => problems.push(format!(
-                    "{}: `crate::{target}` goes up from {} to {}",
-                    rel.display(),
-                    layers[layer].0,
-                    layers[t].0
+                    "{shown}: `crate::{target}` goes up from {} to {}",
+                    layers[layer].0, layers[t].0
                 )),
                 Some(_) => {
                     edges.entry(module.clone()).or_default().insert(target);
@@ -352,9 +356,8 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
                 // Not a module: a re-export of the crate root (the facade), or a macro.
                 None if layer + 1 < layers.len() && target != "__private" => {
                     problems.push(format!(
-                        "{}: `crate::{target}` names the crate root's re-export; name the \
-                         module that defines it",
-                        rel.display()
+                        "{shown}: `crate::{target}` names the crate root's re-export; name \
+                         the module that defines it"
                     ))
                 }
                 None => {}
@@ -366,7 +369,10 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
     for start in edges.keys() {
         let mut path = vec![start.clone()];
         if let Some(cycle) = find_cycle(start, &edges, &mut path, &mut done) {
-            problems.push(format!("import cycle: {}", cycle.join(" -> ")));
+            problems.push(format!(
+                "import cycle in {crate_dir}: {}",
+                cycle.join(" -> ")
+            ));
             break;
         }
     }
