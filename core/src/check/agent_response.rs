@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::agents::invokes;
-use super::{EvalContext, Outcome, Target};
+use super::Outcome;
+use crate::evaluate::context::{EvalContext, Target};
 use crate::util::text::compact;
 
 /// A check on what a sub-agent answered: the result of one of its calls contains a text,

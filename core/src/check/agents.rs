@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{EvalContext, Outcome, Target, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::{EvalContext, Target};
 use crate::model::Call;
 
 /// Whether a call named `call` is an invocation of the agent `agent`: a call named exactly

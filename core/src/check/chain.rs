@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 use super::calls::call_filter::CallFilter;
 use super::calls::count::Count;
 use super::tool::ToolCheck;
-use super::tool_eval::Problem;
-use super::{EvalContext, Outcome, Target, Violation};
+use super::calls::matching::Problem;
+use super::{Outcome, Violation};
+use crate::evaluate::context::{EvalContext, Target};
 
 /// A check that tools were called in order, each step's call meeting that step's constraints:
 /// the output of one step feeds the next (search, then book what was found). Build it with

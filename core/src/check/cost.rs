@@ -4,7 +4,8 @@ use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::model::Part;
 use crate::model::prices::{Cost, total_cost, usd_text};
 

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use super::{EvalContext, IntoOutcome, Outcome};
+use super::{IntoOutcome, Outcome};
+use crate::evaluate::context::EvalContext;
 use crate::util::text::panic_message;
 
 type CheckFn = dyn Fn(&EvalContext<'_>) -> Outcome + Send + Sync;

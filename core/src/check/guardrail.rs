@@ -5,7 +5,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 
 /// A check on guardrails (validators): whether one — or any — fired. Build it with
 /// [`guardrail_triggered`], [`guardrail_not_triggered`], [`any_guardrail_triggered`] or

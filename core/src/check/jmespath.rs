@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::json_source::{JsonSource, JsonSourceOptions};
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 
 /// A check on the value a [JMESPath](https://jmespath.org) expression gives for the JSON

@@ -8,7 +8,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::json_source::{JsonSource, JsonSourceOptions};
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::compare::path::FieldPath;
 use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 use crate::util::diff::json_diff;

@@ -6,7 +6,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Value, json};
 
 use super::json_source::{JsonSource, JsonSourceOptions};
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::matcher::json_eq;
 use crate::model::Part;
 

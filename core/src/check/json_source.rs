@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::EvalContext;
-use super::context::ReplyJson;
+use crate::evaluate::context::EvalContext;
+use crate::evaluate::context::ReplyJson;
 use crate::model::CallKind;
 
 /// Which JSON a JSON check reads, in the last turn of its scope.

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::text::TextSource;
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::model::judgement::DEFAULT_THRESHOLD;
 use crate::model::judgement::{JudgeItem, JudgeKind};
 

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::text::TextSource;
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 
 /// What a [`LengthCheck`] counts.
 ///

@@ -2,14 +2,11 @@
 
 // The check kinds' modules are declared by `checks!` below; these are what they share.
 mod calls;
-mod context;
 #[doc(hidden)]
 pub mod gated;
 mod json_source;
 mod read;
 mod semantic;
-mod tool_eval;
-mod tool_explain;
 #[cfg(test)]
 mod vocabulary;
 
@@ -19,6 +16,9 @@ pub use self::jmespath::search as jmespath_search;
 #[doc(hidden)]
 pub use self::structured_output::{Against, against};
 pub use crate::compare::path::FieldPath;
+pub use crate::evaluate::context::{EvalContext, Target};
+#[doc(hidden)]
+pub use crate::evaluate::context::{ReplyJson, TranscriptIndex};
 pub use crate::model::outcome::{Details, IntoOutcome, Outcome, Status, Violation};
 pub use crate::model::scope::{Scope, Severity};
 pub use calls::arg_constraint::ArgConstraint;
@@ -26,9 +26,6 @@ pub use calls::args_mode::{ArgsMode, ArgsOverride};
 pub use calls::call_filter::CallFilter;
 pub use calls::count::Count;
 pub use calls::expected_call::{ExpectedCall, tool_call};
-pub use context::{EvalContext, Target};
-#[doc(hidden)]
-pub use context::{ReplyJson, TranscriptIndex};
 pub use json_source::{JsonSource, JsonSourceOptions};
 #[doc(hidden)]
 pub use semantic::Semantic;

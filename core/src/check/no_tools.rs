@@ -5,8 +5,9 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls, successful_only};
-use super::{EvalContext, Outcome, Violation};
+use super::calls::pairing::{call_violation, called_names, counted_calls, successful_only};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 
 /// A check that no tool at all was called. Build it with [`no_tools`].
 ///
@@ -68,13 +69,9 @@ impl NoTools {
             if calls.len() == 1 { " was" } else { "s were" },
             names.join(", ")
         );
-        let violations = calls.iter().map(|(i, c)| {
-            Violation::new(
-                "unexpected_call",
-                format!("`{}` was called at {}", c.name, cx.position_name(*i)),
-            )
-            .in_turn(cx.turn_of_call(*i))
-            .evidence(c.arguments.clone())
+        let violations = calls.iter().map(|&(i, c)| {
+            let message = format!("`{}` was called at {}", c.name, cx.position_name(i));
+            call_violation(cx, "unexpected_call", message, i, c.arguments.clone())
         });
         Outcome::fail(reason)
             .expected(json!([]))

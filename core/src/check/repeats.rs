@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::of_tools::{OfTools, distinct_names};
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::matcher::json_eq;
 use crate::model::{Call, Part};
 use crate::util::text::compact;

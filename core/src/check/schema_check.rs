@@ -5,7 +5,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::json_source::{JsonSource, JsonSourceOptions};
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::compare::path::FieldPath;
 use crate::compare::schema::{Schema, SchemaError};
 use crate::model::Part;

@@ -5,8 +5,11 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls, successful_only};
-use super::{EvalContext, Outcome, Violation};
+use super::calls::pairing::{
+    called_names, counted_calls, in_order, names_in_order, successful_only,
+};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 
 /// A check that tools were called in a given order, as a subsequence: other calls may come in
 /// between, and a name listed twice needs two separate calls. Build it with [`tool_sequence`].
@@ -79,16 +82,14 @@ impl ToolSequence {
             return Outcome::error("compared nothing: a tool name in the sequence is empty");
         }
         let calls = counted_calls(cx, self.succeeded);
+        let pairing = in_order(self.tools.len(), calls.len(), |i, j| {
+            matches!((self.tools.get(i), calls.get(j)), (Some(t), Some((_, c))) if c.name == *t)
+        });
         let mut cursor = 0; // index into `calls` after the last matched element
         let mut previous: Option<(&str, usize)> = None; // last matched (name, position)
         let mut violations = Vec::new();
-        for (step, name) in self.tools.iter().enumerate() {
-            let next = calls
-                .iter()
-                .enumerate()
-                .skip(cursor)
-                .find(|(_, (_, c))| c.name == *name);
-            match next {
+        for (step, (name, paired)) in self.tools.iter().zip(&pairing).enumerate() {
+            match paired.and_then(|k| Some((k, calls.get(k)?))) {
                 Some((k, &(pos, _))) => {
                     cursor = k + 1;
                     previous = Some((name, pos));
@@ -133,15 +134,10 @@ impl ToolSequence {
             (_, 0) => "tools in the sequence were never called".to_owned(),
             _ => "tools were called out of order and some never".to_owned(),
         };
-        let observed: Vec<&str> = calls.iter().map(|(_, c)| c.name.as_str()).collect();
         Outcome::fail(format!(
             "{reason}: expected {}, observed {}",
             self.tools.join(" → "),
-            if observed.is_empty() {
-                "no calls".to_owned()
-            } else {
-                observed.join(" → ")
-            }
+            names_in_order(calls.iter().map(|&(_, c)| c))
         ))
         .expected(json!(self.tools))
         .actual(called_names(&calls))

@@ -7,7 +7,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{EvalContext, Outcome, TextSource};
+use super::{Outcome, TextSource};
+use crate::evaluate::context::EvalContext;
 use crate::util::diff::{json_diff, text_diff};
 
 /// What a snapshot keeps: a text, or the tool calls in scope (each with its arguments).

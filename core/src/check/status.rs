@@ -6,7 +6,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::model::turn_number;
 
 /// A check on the HTTP status of the agent's answers. Build it with [`http_status`] or

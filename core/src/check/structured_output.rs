@@ -6,7 +6,8 @@ use agent_test_vocabulary::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::compare::schema::{Schema, SchemaError};
 use crate::model::{Part, ToolErrorKind, turn_number};
 

@@ -8,7 +8,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::compare::path::FieldPath;
 use crate::compare::pattern::Pattern;
 use crate::compare::text_search::{Anchor, Literal};

@@ -6,7 +6,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 use crate::model::Usage;
 use crate::model::turn_number;
 

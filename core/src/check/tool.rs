@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Target;
+use crate::evaluate::context::Target;
 use super::calls::arg_constraint::ArgConstraint;
 use super::calls::call_filter::CallFilter;
 use super::calls::count::Count;

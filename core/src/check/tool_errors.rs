@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::of_tools::{OfTools, distinct_names};
-use super::{EvalContext, Outcome, Violation};
+use super::Outcome;
+use super::calls::pairing::call_violation;
+use crate::evaluate::context::EvalContext;
 use crate::model::{Call, ToolErrorKind};
 use crate::util::text::compact;
 
@@ -123,16 +125,9 @@ impl NoToolErrors {
                 .result
                 .as_ref()
                 .map_or_else(|| "no message".to_owned(), compact);
-            Violation::new(
-                "tool_error",
-                format!(
-                    "`{}` at {} failed{kind}: {error}",
-                    c.name,
-                    cx.position_name(i)
-                ),
-            )
-            .in_turn(cx.turn_of_call(i))
-            .evidence(json!({"tool": c.name, "arguments": c.arguments, "error": c.result}))
+            let message = format!("`{}` at {} failed{kind}: {error}", c.name, cx.position_name(i));
+            let evidence = json!({"tool": c.name, "arguments": c.arguments, "error": c.result});
+            call_violation(cx, "tool_error", message, i, evidence)
         });
         Outcome::fail(format!(
             "{} tool call{} failed: {}",

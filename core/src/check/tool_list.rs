@@ -5,7 +5,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{EvalContext, Outcome, Violation};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::model::turn_number;
 
 /// A check of the tool lists an MCP server returned (turns built with

@@ -5,8 +5,9 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::calls::called::{called_names, counted_calls, successful_only};
-use super::{EvalContext, Outcome, Violation};
+use super::calls::pairing::{call_violation, called_names, counted_calls, successful_only};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::model::Call;
 
 /// Whether a [`ToolSet`] lists tools that must or must not be called.
@@ -133,14 +134,13 @@ impl ToolSet {
                     if !offenders.contains(&c.name.as_str()) {
                         offenders.push(&c.name);
                     }
-                    violations.push(
-                        Violation::new(
-                            "forbidden_tool",
-                            format!("`{}` was called at {}", c.name, cx.position_name(*i)),
-                        )
-                        .in_turn(cx.turn_of_call(*i))
-                        .evidence(json!({"tool": c.name, "arguments": c.arguments})),
-                    );
+                    violations.push(call_violation(
+                        cx,
+                        "forbidden_tool",
+                        format!("`{}` was called at {}", c.name, cx.position_name(*i)),
+                        *i,
+                        json!({"tool": c.name, "arguments": c.arguments}),
+                    ));
                 }
             }
         }

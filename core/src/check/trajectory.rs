@@ -14,8 +14,12 @@ use super::calls::arg_constraint::ArgConstraint;
 use super::calls::args_mode::{ArgsMode, ArgsOverride};
 use super::calls::expected_call::ExpectedCall;
 use super::calls::expected_call::field_part;
-use super::{EvalContext, Outcome, Violation};
-use crate::compare::assign::assign;
+use super::calls::pairing::{
+    call_violation, calls_noun, counted_calls, in_order, names_in_order, one_to_one, steps_made,
+    steps_of, unpaired,
+};
+use super::{Outcome, Violation};
+use crate::evaluate::context::EvalContext;
 use crate::compare::expression::Env;
 use crate::compare::path::FieldPath;
 use crate::model::Call;
@@ -371,13 +375,8 @@ impl TrajectoryCheck {
         }
         let env = cx.env();
         // The calls compared, with their places among the tool calls in scope.
-        let (places, actual): (Vec<usize>, Vec<&Call>) = cx
-            .tool_calls()
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, c)| !(self.succeeded && c.error))
-            .unzip();
+        let calls = counted_calls(cx, self.succeeded);
+        let actual: Vec<&Call> = calls.iter().map(|&(_, c)| c).collect();
         let actual = actual.as_slice();
         let (e_len, a_len) = (self.expected.len(), actual.len());
         let fits = |i: usize, j: usize| match (self.expected.get(i), actual.get(j)) {
@@ -387,26 +386,15 @@ impl TrajectoryCheck {
         let mut step_violations = Vec::new();
         // For each expected call, the actual call it corresponds to.
         let pairing: Vec<Option<usize>> = match self.mode {
-            TrajectoryMode::Strict => match self.strict_pairing(actual, &places, cx, &fits) {
+            TrajectoryMode::Strict => match self.strict_pairing(&calls, cx, &fits) {
                 Ok((pairing, violations)) => {
                     step_violations = violations;
                     pairing
                 }
                 Err(not_measured) => return Outcome::error(not_measured),
             },
-            TrajectoryMode::Subsequence => {
-                let mut cursor = 0;
-                (0..e_len)
-                    .map(|i| {
-                        let found = (cursor..a_len).find(|&j| fits(i, j));
-                        if let Some(j) = found {
-                            cursor = j + 1;
-                        }
-                        found
-                    })
-                    .collect()
-            }
-            _ => assign(e_len, a_len, fits),
+            TrajectoryMode::Subsequence => in_order(e_len, a_len, fits),
+            _ => one_to_one(e_len, a_len, fits),
         };
         // `pairing` has one entry per expected call.
         let unmatched_expected: Vec<(usize, &ExpectedCall)> = self
@@ -418,12 +406,9 @@ impl TrajectoryCheck {
             .map(|(i, (e, _))| (i, e))
             .collect();
         // The actual calls no expected one is paired with, and their places.
-        let unmatched_actual: Vec<(&Call, usize)> = actual
-            .iter()
-            .zip(&places)
-            .enumerate()
-            .filter(|(j, _)| !pairing.contains(&Some(*j)))
-            .map(|(_, (&a, &place))| (a, place))
+        let unmatched_actual: Vec<(usize, &Call)> = unpaired(&pairing, a_len)
+            .into_iter()
+            .filter_map(|j| calls.get(j).copied())
             .collect();
         let ok = match self.mode {
             TrajectoryMode::Strict => {
@@ -458,8 +443,7 @@ impl TrajectoryCheck {
     /// not measured: the reference has parallel calls the transcript cannot place in steps.
     fn strict_pairing(
         &self,
-        actual: &[&Call],
-        places: &[usize],
+        calls: &[(usize, &Call)],
         cx: &EvalContext<'_>,
         fits: &dyn Fn(usize, usize) -> bool,
     ) -> Result<(Vec<Option<usize>>, Vec<Violation>), String> {
@@ -467,7 +451,7 @@ impl TrajectoryCheck {
         let mut step_violations = Vec::new();
         let e_steps = steps_of(self.expected.iter().map(|e| e.parallel));
         if e_steps.iter().any(|r| r.len() > 1)
-            && let Some((c, &place)) = actual.iter().zip(places).find(|(c, _)| c.step.is_none())
+            && let Some(&(place, c)) = calls.iter().find(|(_, c)| c.step.is_none())
         {
             return Err(format!(
                 "not measured: the reference has calls made in one model response, but \
@@ -477,13 +461,13 @@ impl TrajectoryCheck {
                 cx.position_name(place)
             ));
         }
-        let a_steps = actual_steps(actual, places, cx);
+        let a_steps = steps_made(calls, cx);
         let mut pairing = vec![None; e_len];
         for (k, e_step) in e_steps.iter().enumerate() {
             let Some(a_step) = a_steps.get(k) else {
                 break;
             };
-            let partners = assign(e_step.len(), a_step.len(), |i, j| {
+            let partners = one_to_one(e_step.len(), a_step.len(), |i, j| {
                 fits(e_step.start + i, a_step.start + j)
             });
             // `partners` has one entry per call of `e_step`.
@@ -507,11 +491,11 @@ impl TrajectoryCheck {
                             .collect::<Vec<_>>()
                             .join(", "),
                         calls_noun(a_step.len()),
-                        actual
+                        calls
                             .get(a_step.clone())
                             .into_iter()
                             .flatten()
-                            .map(|a| a.name.as_str())
+                            .map(|(_, a)| a.name.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -587,16 +571,11 @@ impl TrajectoryCheck {
             .iter()
             .map(|a| json!({"name": a.name, "arguments": a.arguments}))
             .collect();
-        let names: Vec<&str> = actual.iter().map(|a| a.name.as_str()).collect();
         Outcome::fail(format!(
             "the trajectory does not match ({} expected, {} made: {})",
             e_len,
             a_len,
-            if names.is_empty() {
-                "no calls".to_owned()
-            } else {
-                names.join(" → ")
-            }
+            names_in_order(actual.iter().copied())
         ))
         .expected(Value::Array(
             self.expected
@@ -609,68 +588,19 @@ impl TrajectoryCheck {
     }
 }
 
-/// A violation for each actual call the reference does not hold.
-fn unexpected_violations(
-    unmatched_actual: &[(&Call, usize)],
-    cx: &EvalContext<'_>,
-) -> Vec<Violation> {
-    let mut violations = Vec::new();
-    for &(a, place) in unmatched_actual {
-        violations.push(
-            Violation::new(
-                "unexpected_call",
-                format!(
-                    "`{}` at {} is not in the reference",
-                    a.name,
-                    cx.position_name(place)
-                ),
-            )
-            .in_turn(cx.turn_of_call(place))
-            .evidence(a.arguments.clone()),
-        );
-    }
-    violations
-}
-
-/// The model steps of a sequence of calls, as ranges: a call starts a new step unless it is
-/// `parallel` to the one before it.
-fn steps_of(parallel: impl Iterator<Item = bool>) -> Vec<std::ops::Range<usize>> {
-    let mut steps: Vec<std::ops::Range<usize>> = Vec::new();
-    for (i, with_previous) in parallel.enumerate() {
-        match steps.last_mut() {
-            Some(last) if with_previous => last.end = i + 1,
-            _ => steps.push(i..i + 1),
-        }
-    }
-    steps
-}
-
-/// The model steps of the actual calls: consecutive calls of one turn with the same known step
-/// are one step; a call without one is a step of its own.
-fn actual_steps(
-    actual: &[&Call],
-    places: &[usize],
-    cx: &EvalContext<'_>,
-) -> Vec<std::ops::Range<usize>> {
-    let mut previous: Option<(&Call, usize)> = None;
-    steps_of(actual.iter().zip(places).map(|(&call, &place)| {
-        let with_previous = previous.is_some_and(|(before, place_before)| {
-            call.step.is_some()
-                && call.step == before.step
-                && cx.turn_of_call(place) == cx.turn_of_call(place_before)
-        });
-        previous = Some((call, place));
-        with_previous
-    }))
-}
-
-/// `1 call`, `2 calls`.
-fn calls_noun(n: usize) -> String {
-    if n == 1 {
-        "1 call".to_owned()
-    } else {
-        format!("{n} calls")
-    }
+/// A violation for each call made that the reference does not hold.
+fn unexpected_violations(unmatched: &[(usize, &Call)], cx: &EvalContext<'_>) -> Vec<Violation> {
+    unmatched
+        .iter()
+        .map(|&(place, a)| {
+            let message = format!(
+                "`{}` at {} is not in the reference",
+                a.name,
+                cx.position_name(place)
+            );
+            call_violation(cx, "unexpected_call", message, place, a.arguments.clone())
+        })
+        .collect()
 }
 
 impl super::CheckRules for TrajectoryCheck {

@@ -5,7 +5,8 @@ use crate::model::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EvalContext, Outcome};
+use super::Outcome;
+use crate::evaluate::context::EvalContext;
 
 /// What a [`WorkflowCheck`] requires.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,14 +8,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A crate's layers, lowest first, and the top-level modules (files or directories of its
-/// `src`) that make each.
+/// `src`) that make each; `a/b` names the submodule `b` of `a`, on a layer of its own.
 type Layers = &'static [(&'static str, &'static [&'static str])];
 
 /// The core's layers. Keep in step with docs/architecture.md.
 const CORE: Layers = &[
     ("util", &["util"]),
     ("model", &["model"]),
-    ("checks", &["compare", "matcher", "check"]),
+    // Values compared: expressions, clocks, paths, diffs of JSON.
+    ("comparison", &["compare"]),
+    // The view of a transcript the checks read; the evaluation, which builds it, is above them.
+    ("context", &["evaluate/context"]),
+    ("checks", &["matcher", "check"]),
     ("evaluation", &["evaluate", "scenario"]),
     ("facade", &["lib"]),
 ];
@@ -50,6 +54,17 @@ const RUNTIME: Layers = &[
 
 fn layer_of(layers: Layers, module: &str) -> Option<usize> {
     layers.iter().position(|(_, ms)| ms.contains(&module))
+}
+
+/// The module a path (`a/b`: its first two segments) or a file (`a/b.rs`) is on the layers as:
+/// `a/b` when a layer names that submodule, else `a`.
+fn module_of(layers: Layers, path: &str) -> String {
+    let first = path.split('/').next().unwrap_or(path);
+    if layer_of(layers, path).is_some() {
+        path.to_owned()
+    } else {
+        first.to_owned()
+    }
 }
 
 /// Every `.rs` file under `dir`.
@@ -224,7 +239,8 @@ fn group(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> Option<usize
 }
 
 /// The top-level module a full path names, if it reaches the crate root from a module `depth`
-/// modules down: `crate::model::Turn` → `model`; `super::super::model` from depth 2 → `model`;
+/// modules down, with the segment after it: `crate::model::Turn` → `model/Turn`;
+/// `super::super::model` from depth 2 → `model`;
 /// `super::x` from depth 2 stays inside the file's own top-level module (`None`).
 fn top_level(path: &[String], depth: usize) -> Option<String> {
     let first = match path.first()?.as_str() {
@@ -238,12 +254,16 @@ fn top_level(path: &[String], depth: usize) -> Option<String> {
         }
         _ => return None,
     };
-    path.get(first)
-        .filter(|m| *m != "*" && *m != "self")
-        .cloned()
+    let module = path.get(first).filter(|m| *m != "*" && *m != "self")?;
+    Some(
+        match path.get(first + 1).filter(|m| *m != "*" && *m != "self") {
+            Some(sub) => format!("{module}/{sub}"),
+            None => module.clone(),
+        },
+    )
 }
 
-/// The top-level modules named by the paths of a file's `code` that reach the crate root:
+/// The top-level modules (with the segment after each: `model/Turn`) named by the paths of a file's `code` that reach the crate root:
 /// `crate::…` paths and `super::…` paths that climb all the way up (counting the inline modules,
 /// `mod tests { .. }`, the path is written in), use groups at any depth
 /// (`crate::{a::{b, c}, d}` → `a`, `d`). `depth` is the file's [`file_depth`].
@@ -327,12 +347,13 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
     for file in &files {
         let rel = file.strip_prefix(src).expect("under src");
         let shown = format!("{crate_dir}/src/{}", rel.display());
-        let module = rel
+        let parts: Vec<&str> = rel
             .components()
-            .next()
-            .and_then(|c| c.as_os_str().to_str())
-            .map(|s| s.trim_end_matches(".rs").to_owned())
-            .expect("a module");
+            .take(2)
+            .filter_map(|c| c.as_os_str().to_str())
+            .map(|s| s.trim_end_matches(".rs"))
+            .collect();
+        let module = module_of(layers, &parts.join("/"));
         let Some(layer) = layer_of(layers, &module) else {
             problems.push(format!(
                 "{shown}: module `{module}` is on no layer (add it to its crate's layers and \
@@ -341,7 +362,8 @@ fn layering(src: &Path, layers: Layers) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(file).expect("read a source file");
-        for target in root_paths(&code(&text), file_depth(rel)) {
+        for path in root_paths(&code(&text), file_depth(rel)) {
+            let target = module_of(layers, &path);
             if target == module {
                 continue;
             }
@@ -405,48 +427,66 @@ fn find_cycle(
     None
 }
 
+/// The top-level modules alone (the readers' tests ask for them).
+#[cfg(test)]
+fn tops(code: &str, depth: usize) -> Vec<String> {
+    root_paths(code, depth)
+        .into_iter()
+        .map(|p| p.split('/').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
 #[test]
 fn the_reader_sees_paths_and_skips_comments_and_strings() {
     let text = "use crate::model::Turn; // crate::run\nlet s = \"crate::report\";\nuse crate::{a::b, c};\n$crate::x";
-    assert_eq!(root_paths(&code(text), 1), ["model", "a", "c"]);
+    assert_eq!(tops(&code(text), 1), ["model", "a", "c"]);
     let literals = "let q = '\"'; let b = '{'; let e = '\\''; let r = r#\"crate::run \"{\"#; /* crate::judge /* nested */ crate::report */ use crate::model;";
-    assert_eq!(root_paths(&code(literals), 1), ["model"]);
+    assert_eq!(tops(&code(literals), 1), ["model"]);
 }
 
 #[test]
 fn the_reader_sees_nested_use_groups() {
     let text = "use crate::{\n    check::{Check, tool::{ToolCheck, tool}},\n    model::Turn,\n    util::text as t,\n    formats::*,\n};\nuse crate::{self as root, run};";
     assert_eq!(
-        root_paths(&code(text), 2),
+        tops(&code(text), 2),
         ["check", "check", "check", "model", "util", "formats", "run"]
     );
     // A path in code, with a turbofish, is read up to its first segment too.
-    assert_eq!(
-        root_paths("let x = crate::load::read::<Value>(p);", 1),
-        ["load"]
-    );
+    assert_eq!(tops("let x = crate::load::read::<Value>(p);", 1), ["load"]);
 }
 
 #[test]
 fn the_reader_follows_super_paths_to_the_top_level() {
     // From `check/tool.rs` (depth 2): `super::super::` is the crate root, `super::` is `check`.
     let nested = "use super::super::run::Suite;\nuse super::{EvalContext, count::Count};\nuse super::super::{judge::Grade, model::{Call, Turn}};";
-    assert_eq!(
-        root_paths(&code(nested), 2),
-        ["run", "judge", "model", "model"]
-    );
+    assert_eq!(tops(&code(nested), 2), ["run", "judge", "model", "model"]);
     // From `check/mod.rs` or `evaluate.rs` (depth 1), one `super::` is the root.
     assert_eq!(
-        root_paths("use super::{report, model::Turn};", 1),
+        tops("use super::{report, model::Turn};", 1),
         ["report", "model"]
     );
     // Inside an inline module, one more `super::` is needed to climb out of the file.
     let inline = "mod tests {\n    use super::evaluate;\n    use super::super::run::Suite;\n    fn f() { if true { let x = '}'; } }\n}\nuse super::judge;";
-    assert_eq!(root_paths(&code(inline), 1), ["run", "judge"]);
+    assert_eq!(tops(&code(inline), 1), ["run", "judge"]);
     // `pub(super)` and `pub(crate)` name no module.
-    assert!(root_paths("pub(super) fn f() {} pub(crate) struct S;", 1).is_empty());
+    assert!(tops("pub(super) fn f() {} pub(crate) struct S;", 1).is_empty());
     assert_eq!(file_depth(Path::new("lib.rs")), 0);
     assert_eq!(file_depth(Path::new("check/mod.rs")), 1);
     assert_eq!(file_depth(Path::new("check/tool.rs")), 2);
     assert_eq!(file_depth(Path::new("evaluate.rs")), 1);
+}
+
+#[test]
+fn a_submodule_on_a_layer_of_its_own_is_told_from_its_parent() {
+    assert_eq!(
+        root_paths(
+            "use crate::evaluate::context::EvalContext; use crate::evaluate::evaluate;",
+            1
+        ),
+        ["evaluate/context", "evaluate/evaluate"]
+    );
+    assert_eq!(module_of(CORE, "evaluate/context"), "evaluate/context");
+    assert_eq!(module_of(CORE, "evaluate/evaluate"), "evaluate");
+    assert_eq!(module_of(CORE, "check/tool"), "check");
+    assert!(layer_of(CORE, "evaluate/context") < layer_of(CORE, "check"));
 }

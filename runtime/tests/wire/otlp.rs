@@ -306,8 +306,14 @@ async fn chat(State(agent): State<Agent>, headers: HeaderMap, body: String) -> a
     axum::Json(serde_json::json!({"reply": format!("Order ORD-9921 is on its way ({text}).")}))
 }
 
-async fn agent_serving(receiver: &OtlpReceiver, export: Export) -> String {
+/// reqwest is built without a default crypto provider: each test that builds a client installs
+/// one itself (under nextest a test is alone in its process; no other test did it before).
+fn tls_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+async fn agent_serving(receiver: &OtlpReceiver, export: Export) -> String {
+    tls_provider();
     let state = Agent {
         traces_url: receiver.traces_url(),
         export,
@@ -533,7 +539,7 @@ async fn late_and_orphan_spans_are_noted() {
 
 #[tokio::test]
 async fn garbage_huge_and_compressed_exports_are_refused_and_noted() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    tls_provider();
     let receiver = OtlpReceiver::start().unwrap();
     let http = reqwest::Client::new();
     let post = |ct: &str, enc: Option<&str>, body: Vec<u8>| {
@@ -625,6 +631,7 @@ async fn garbage_huge_and_compressed_exports_are_refused_and_noted() {
 
 #[tokio::test]
 async fn the_protobuf_export_of_a_real_exporter() {
+    tls_provider();
     // OpenLLMetry's spans as the Python OTLP exporter sent them, with the ids of this turn.
     let receiver = OtlpReceiver::start().unwrap();
     let raw = std::fs::read(format!(

@@ -1,15 +1,18 @@
-//! Evaluation: (transcript, expectations) → verdicts, with dependencies between checks.
+//! Evaluation: (transcript, expectations) → verdicts, with dependencies between checks. Its
+//! [`context`] is the view of the transcript the checks read, which is why the checks sit
+//! between the two: they read the context, the evaluation runs them.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::check::{
-    Check, EvalContext, Expectation, Outcome, Scope, Severity, Status, TranscriptIndex,
-};
+pub mod context;
+
+use crate::check::{Check, Expectation, Outcome, Scope, Severity, Status};
 use crate::model::Transcript;
 use crate::model::Verdict;
 use crate::model::judgement::Judgements;
 use crate::model::turn_number;
+use context::{EvalContext, TranscriptIndex};
 
 /// Evaluates every expectation against a transcript and returns one verdict per expectation,
 /// in the same order.

@@ -1,12 +1,13 @@
 //! Evaluating a [`ToolCheck`]: a fast path that allocates nothing when the check passes, and
-//! each call's problems when it does not (explained in `tool_explain.rs`).
+//! each call's problems when it does not (explained in `explain.rs`).
 
-use super::calls::arg_constraint::ArgConstraint;
-use super::calls::call_filter::CallFilter;
-use super::calls::count::Count;
-use super::tool::ToolCheck;
-use super::{EvalContext, Outcome, Status};
+use super::arg_constraint::ArgConstraint;
+use super::call_filter::CallFilter;
+use super::count::Count;
+use crate::check::tool::ToolCheck;
+use crate::check::{Outcome, Status};
 use crate::compare::expression::Env;
+use crate::evaluate::context::EvalContext;
 use crate::matcher::Mismatch;
 use crate::model::{Call, CallKind};
 

@@ -6,9 +6,9 @@ use std::cell::OnceCell;
 use jiff::Zoned;
 use serde_json::Value;
 
-use super::Scope;
 use crate::compare::expression::Env;
 use crate::model::judgement::{JudgeItem, Judgement, Judgements};
+use crate::model::scope::Scope;
 use crate::model::{Call, CallKind, Transcript, Turn};
 
 /// Which calls a check looks at.

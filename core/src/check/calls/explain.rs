@@ -3,11 +3,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::calls::call_filter::CallFilter;
-use super::calls::count::{Count, times};
-use super::tool::ToolCheck;
-use super::tool_eval::{Calls, Problem};
-use super::{Outcome, Violation};
+use super::call_filter::CallFilter;
+use super::count::{Count, times};
+use super::matching::{Calls, Problem};
+use crate::check::tool::ToolCheck;
+use crate::check::{Outcome, Violation};
 use crate::compare::expression::Env;
 use crate::model::Call;
 use crate::util::diff::json_diff;
