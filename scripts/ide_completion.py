@@ -22,6 +22,9 @@ MAIN = ROOT / "tests" / "integration" / "main.rs"
 
 HEADER = """#![allow(unused)]
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::{Clock, simulated_user};
+use std::time::Duration;
 
 fn probe_agent() -> impl Agent {
     agent_fn(|_req| async move { "hi" })

@@ -137,6 +137,9 @@ class Walk:
                     continue
                 if use["is_glob"]:
                     self.module(owner, target, prefix)
+                elif use["name"] == "_":
+                    # A trait imported for its methods only (`pub use Trait as _;`): no name.
+                    self.add(f"pub use {prefix}::{{{target.get('name')} as _}}")
                 else:
                     self.item(owner, target, f"{prefix}::{use['name']}")
             else:

@@ -14,6 +14,8 @@
 //!
 //! ```
 //! use agent_test::prelude::*;
+//! use agent_test::agent::{Agent, agent_fn};
+//! use agent_test::model::{Call, Reply};
 //!
 //! /// An in-process agent: any async closure (or a type implementing `Agent`).
 //! fn support_agent() -> impl Agent {
@@ -48,16 +50,19 @@
 pub use agent_test_macros::{agent_test, agent_test_files};
 pub use agent_test_runtime::request;
 pub use agent_test_runtime::{
-    Clock, ClockError, ClockErrorKind, DEFAULT_TURN_TIMEOUT, DeclaredTools, DeclaredToolsError,
-    DeclaredToolsErrorKind, Expression, Extraction, LoadError, RecordedRun, Repeats,
-    ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser, Suite, Verdict, agent, cassette,
-    check, evaluate, expression, formats, judge, load, matcher, model, mutate, report,
-    run_file_case, scenario, serde_json, simulated_user, snapshot, trace,
+    Budget, Clock, ClockError, ClockErrorKind, DEFAULT_TURN_TIMEOUT, DeclaredTools,
+    DeclaredToolsError, DeclaredToolsErrorKind, Expression, Extraction, LoadError, RecordedRun,
+    Repeats, Runs, RuntimeFlavor, ScenarioEvaluator, ScenarioInfo, ScenarioRun, SimulatedUser,
+    Suite, Verdict, agent, cassette, check, evaluate, expression, formats, judge, load, matcher,
+    model, mutate, report, run_file_case, scenario, serde_json, simulated_user, snapshot, trace,
+    up_to,
 };
 
 pub mod dsl;
 
-/// Everything a test file needs: the macro, check builders, their options, agents.
+/// The words of the DSL (the macros, every check kind's builders, the matchers, `tool_call`,
+/// `json!`) and the traits their methods need; everything else is imported from its module
+/// (`agent_test::agent::agent_fn`, `agent_test::model::Reply`, `agent_test::Suite`…).
 ///
 /// ```
 /// use agent_test::prelude::*;

@@ -13,6 +13,7 @@ use agent_test_benches::{mixed_transcripts, passing_transcripts};
 use agent_test_runtime::check::{Expectation, IntoExpectation, Scope, Status};
 use agent_test_runtime::evaluate;
 use agent_test_runtime::model::Transcript;
+use agent_test_runtime::model::{Call, Reply};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::scenario::Scenario;
 

@@ -263,7 +263,7 @@ pub(crate) struct LiveRun<'a> {
     judge: Option<Judge>,
     prices: Option<agent_test_runtime::report::prices::Prices>,
     /// `--max-cost`: one budget for every run.
-    budget: Option<agent_test_runtime::prelude::Budget>,
+    budget: Option<agent_test_runtime::Budget>,
     jobs: usize,
 }
 
@@ -325,7 +325,7 @@ impl<'a> LiveRun<'a> {
             // One judge for every scenario, with the command line's settings.
             judge: crate::judge(&args.judge),
             prices: args.pricing.load()?,
-            budget: args.max_cost.map(agent_test_runtime::prelude::Budget::usd),
+            budget: args.max_cost.map(agent_test_runtime::Budget::usd),
             jobs: args.work.jobs.map_or(DEFAULT_LIVE_JOBS, usize::from),
             args,
             scenarios,
@@ -430,7 +430,7 @@ fn repeat_plan(r: &crate::args::RepeatOptions, mut suite: Suite) -> Suite {
         suite = suite.repeat(times);
     }
     if let Some(most) = r.repeat_up_to {
-        suite = suite.repeat(agent_test_runtime::prelude::up_to(most));
+        suite = suite.repeat(agent_test_runtime::up_to(most));
     }
     if let Some(runs) = r.min_passes {
         suite = suite.min_passes(runs);

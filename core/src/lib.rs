@@ -5,6 +5,8 @@
 //!
 //! ```
 //! use agent_test::prelude::*;
+//! use agent_test::evaluate;
+//! use agent_test::model::{Call, Reply};
 //! use agent_test::model::{Transcript, Turn};
 //!
 //! let reply = Reply::text("Refunded.")

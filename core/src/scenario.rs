@@ -19,6 +19,7 @@ use crate::util::input::IMPOSSIBLE_AT;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::Suite;
 /// use agent_test::scenario::Scenario;
 /// use agent_test::agent::agent_fn;
 ///
@@ -594,6 +595,7 @@ impl Scenario {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::check::Scope;
     /// use agent_test::scenario::Scenario;
     /// let s = Scenario::new("x").user("a").user("b").expect_turn(no_tools()).expect(reply().contains("ok"));
     /// let scopes: Vec<Scope> = s.expectations().iter().map(|e| e.scope).collect();
@@ -664,6 +666,7 @@ impl Scenario {
 ///
 /// ```
 /// # use agent_test::{prelude::*, simulated_user};
+/// # use agent_test::{ScenarioRun, Suite};
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let mut run = ScenarioRun::new(Suite::new(), "x");
 /// run.simulate(simulated_user("a refund").turns(5..=2), |_| {}).await;

@@ -10,10 +10,13 @@
 
 use agent_test::agent::{ChatAgent, McpAgent, McpServer, mcp};
 use agent_test::check::Status;
+use agent_test::model::ToolErrorKind;
 use agent_test::prelude::*;
 use agent_test::report::Report;
+use agent_test::{ScenarioRun, Suite};
 use agent_test_examples::demo_mcp::DemoMcp;
 use agent_test_examples::scripted_model;
+use std::time::Duration;
 
 mod support;
 use support::running;

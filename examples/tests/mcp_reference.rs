@@ -27,12 +27,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use agent_test::agent::Agent;
 use agent_test::agent::{ChatAgent, Elicitation, McpAgent, McpServer, mcp};
 use agent_test::check::Status;
+use agent_test::model::ToolErrorKind;
 use agent_test::model::{Reply, Transcript, Turn};
 use agent_test::prelude::*;
 use agent_test::report::Report;
 use agent_test::serde_json::Value;
+use agent_test::{ScenarioRun, Suite, evaluate};
+use std::time::Duration;
 
 mod support;
 use support::reference::{MARKER, Sdk, assert_none_left, marker, reference};

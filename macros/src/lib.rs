@@ -42,6 +42,10 @@ use proc_macro2::TokenStream;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::Clock;
+/// use agent_test::model::Message;
+/// use std::time::Duration;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn my_agent() -> impl Agent { agent_fn(|_r| async { "Hello! Your booking reference is BK-4100." }) }
 /// # async fn create_test_customer() -> u32 { 7 }
 ///
@@ -121,7 +125,7 @@ use proc_macro2::TokenStream;
 /// `return` in a scenario ends its steps; the checks written before it are still evaluated.
 /// The prelude is glob-imported beside the code the macro generates, so your module's own names
 /// win over it: a function of yours named like a prelude item (`judge`, `tool`, `check`,
-/// `request`, …) is the one settings and scenarios call (write `agent_test::prelude::tool(..)`
+/// `field`, …) is the one settings and scenarios call (write `agent_test::prelude::tool(..)`
 /// for the prelude's there).
 ///
 /// # Agents and repeats
@@ -158,6 +162,7 @@ use proc_macro2::TokenStream;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn my_agent() -> impl Agent { agent_fn(|_r| async { "Found 3 hotels." }) }
 ///
 /// agent_test! {
@@ -203,6 +208,7 @@ use proc_macro2::TokenStream;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn demo_agent() -> impl Agent { agent_fn(|_r| async { "Your booking is confirmed." }) }
 ///
 /// agent_test! {
@@ -229,6 +235,9 @@ use proc_macro2::TokenStream;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::simulated_user;
+/// use agent_test::judge::Judge;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn support_agent() -> impl Agent { agent_fn(|_r| async { "Booked! Your reference is BK-4100." }) }
 ///
 /// agent_test! {
@@ -262,11 +271,13 @@ use proc_macro2::TokenStream;
 /// **error** verdict and continues with the type's default value; a simulated user reports
 /// "simulated user reached the objective" (failed when it did not within the maximum turns).
 ///
-/// For HTTP setup and verification calls, `request::{get, post}` (in the prelude, with the `http`
+/// For HTTP setup and verification calls, `agent_test::request::{get, post}` (with the `http`
 /// feature) returns the status and JSON body for later steps:
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::request;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn my_agent() -> impl Agent { agent_fn(|_r| async { "Welcome back!" }) }
 ///
 /// agent_test! {
@@ -347,6 +358,7 @@ use proc_macro2::TokenStream;
 ///
 /// ```
 /// # use agent_test::prelude::*;
+/// # use agent_test::agent::{Agent, agent_fn};
 /// # fn my_agent() -> impl Agent { agent_fn(|_r| async { "hi" }) }
 /// #[doc(hidden)]
 /// #[cfg_attr(miri, unstable(feature = "agent_test_internals", issue = "none"))]

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use agent_test::agent::{Agent, AgentRequest, agent_fn};
+use agent_test::model::Reply;
 use agent_test::prelude::*;
 
 /// Replies with what it was given: the input, the context and the roles of the messages.

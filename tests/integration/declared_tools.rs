@@ -1,6 +1,9 @@
 //! Declared tools (`tools = ...;`): at run time every call the agent made is checked against
 //! them — a declared name, arguments valid against the declared schema.
 
+use agent_test::agent::Agent;
+use agent_test::check::ArgsMode;
+use agent_test::model::{Call, Reply};
 use agent_test::prelude::*;
 
 use crate::agents::scripted;
@@ -37,7 +40,7 @@ agent_test! {
         user "refund ORD-9921" {
             expect tool("process_refund").arg("amount", 42.5);
         }
-        // `ArgsMode` is in the prelude, as the README writes it.
+        // `ArgsMode` is `agent_test::check::ArgsMode`, imported at the top.
         expect trajectory([
             tool_call("lookup_order").arg("order_id", "ORD-9921"),
             tool_call("process_refund").arg("order_id", "ORD-9921").arg("amount", 42.5),

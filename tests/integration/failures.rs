@@ -1,5 +1,7 @@
 //! What a failing scenario reports: every check, reasons, expected vs actual, the transcript.
 
+use agent_test::agent::Agent;
+use agent_test::model::{Call, Reply};
 use agent_test::prelude::*;
 
 use crate::agents::scripted;

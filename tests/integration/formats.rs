@@ -6,9 +6,12 @@
 use std::path::PathBuf;
 
 use agent_test::RecordedRun;
+use agent_test::check::Status;
+use agent_test::model::{Call, Message, Reply, ToolErrorKind};
 use agent_test::model::{Guardrail, Transcript, Turn, Usage, Workflow};
 use agent_test::prelude::*;
 use agent_test::scenario::Scenario;
+use std::time::Duration;
 
 /// A scenario with one check of each family, as a team would write it for the command line.
 fn documented_scenario() -> Scenario {

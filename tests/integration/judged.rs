@@ -5,8 +5,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agent_test::agent::BoxFuture;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::check::Status;
 use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+use agent_test::judge::{Judge, JudgeMode};
 use agent_test::prelude::*;
+use agent_test::{ScenarioRun, Suite};
 
 /// Grades "mentions X" criteria by whether the text contains X; counts its requests.
 struct KeywordJudge(&'static AtomicUsize);

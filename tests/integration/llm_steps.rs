@@ -2,8 +2,12 @@
 //! extractor and the customer; and their failures, which are error verdicts, never panics.
 
 use agent_test::agent::BoxFuture;
+use agent_test::agent::{Agent, AgentRequest, agent_fn};
+use agent_test::check::Status;
 use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
+use agent_test::judge::{Judge, JudgeMode};
 use agent_test::prelude::*;
+use agent_test::{Extraction, ScenarioRun, Suite, simulated_user};
 
 /// Extracts `BK-…` references, and plays a customer who wants a booking and is satisfied once
 /// the agent gives a reference.

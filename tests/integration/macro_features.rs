@@ -3,7 +3,10 @@
 
 use std::time::Duration;
 
+use agent_test::agent::{Agent, AgentRequest, agent_fn};
+use agent_test::model::{Call, Message, Reply};
 use agent_test::prelude::*;
+use agent_test::{Clock, RuntimeFlavor, ScenarioRun, Suite};
 
 use crate::agents::{echo_agent, scripted};
 

@@ -1,7 +1,12 @@
 //! `prices = ..;` in `agent_test!`: every turn gets its cost, `cost()` budgets it, and a price
 //! table that cannot be read is an error of every scenario.
 
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::check::Status;
+use agent_test::model::{Reply, Usage};
 use agent_test::prelude::*;
+use agent_test::report::prices::Prices;
+use agent_test::{Budget, ScenarioRun, Suite};
 
 /// An agent that names no model and reports 12 000 input and 800 output tokens a turn.
 fn metered() -> impl Agent {

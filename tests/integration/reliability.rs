@@ -3,8 +3,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use agent_test::agent::agent_fn;
+use agent_test::check::Status;
 use agent_test::prelude::*;
 use agent_test::report::Report;
+use agent_test::{ScenarioRun, Suite, up_to};
 
 agent_test! {
     agent = agent_fn(|_r| async { "Refund issued." });
@@ -23,7 +26,7 @@ agent_test! {
 /// `fail_every`-th call (never when 0), with the gate `min_pass_rate`.
 async fn run(
     calls: &'static AtomicUsize,
-    runs: impl Into<agent_test::prelude::Runs> + Copy,
+    runs: impl Into<agent_test::Runs> + Copy,
     fail_every: usize,
     gate: (f64, f64),
 ) -> Report {

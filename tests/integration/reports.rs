@@ -1,7 +1,9 @@
 //! JSON reports: where they go and what they hold.
 
+use agent_test::model::{Call, Reply};
 use agent_test::prelude::*;
 use agent_test::report::Report;
+use agent_test::{ScenarioRun, Suite};
 
 use crate::agents::scripted;
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use agent_test::check::Status;
 use agent_test::prelude::*;
+use agent_test::{ScenarioRun, Suite};
 
 use crate::agents::flaky_agent;
 

@@ -2,6 +2,10 @@
 //! carries its recorded run.
 
 use agent_test::__private::FileCases;
+use agent_test::Suite;
+use agent_test::agent::agent_fn;
+use agent_test::check::Status;
+use agent_test::model::Reply;
 use agent_test::prelude::*;
 use agent_test::run_file_case;
 use serde_json::Value;

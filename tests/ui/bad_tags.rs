@@ -1,4 +1,5 @@
 use agent_test::prelude::*;
+use agent_test::agent::agent_fn;
 
 // Tags that are not words, or are listed twice, in the suite and in a scenario.
 agent_test! {

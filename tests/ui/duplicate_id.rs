@@ -1,4 +1,5 @@
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
 
 fn my_agent() -> impl Agent {
     agent_fn(|_req| async { "hi" })

@@ -1,4 +1,6 @@
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use std::time::Duration;
 
 fn my_agent() -> impl Agent {
     agent_fn(|_req| async { "hi" })

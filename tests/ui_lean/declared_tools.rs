@@ -1,4 +1,5 @@
 use agent_test::prelude::*;
+use agent_test::agent::agent_fn;
 
 // Declared tools are checked against their JSON Schemas: without agent-test's `schema`
 // feature, declaring them is an error naming it, not a failure of every scenario at run time.

@@ -1,4 +1,5 @@
 use agent_test::prelude::*;
+use agent_test::agent::{ChatAgent, HttpAgent, agent_fn};
 
 // Without agent-test's features, what each would give is an error naming the feature to
 // enable, on the call: never "cannot find function" or a check that fails when the test runs.

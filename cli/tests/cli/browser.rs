@@ -300,6 +300,7 @@ async fn the_report_renders_in_chromium_and_its_filters_work() {
 
 /// Two judge verdicts in a report: one passed on the conversation, one failed on turn 2.
 fn judged_report(dir: &Path) -> agent_test_runtime::model::Transcript {
+    use agent_test_runtime::check::Status;
     use agent_test_runtime::model::{Reply, Transcript, Turn};
     use agent_test_runtime::prelude::*;
     use agent_test_runtime::scenario::Scenario;

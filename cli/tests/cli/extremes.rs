@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use agent_test_runtime::check::Scope;
 use agent_test_runtime::judge::JudgeUsage;
 use agent_test_runtime::model::{Call, Reply, Transcript, Turn, Usage};
 use agent_test_runtime::prelude::*;

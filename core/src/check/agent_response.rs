@@ -18,6 +18,8 @@ use crate::util::text::compact;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let call = Call::tool("a2a__research_agent__search_papers", json!({"q": "qc"}))
 ///     .result(json!("Found: Quantum Computing Fundamentals (2021)"));

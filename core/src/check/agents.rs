@@ -59,6 +59,8 @@ fn invocations(calls: &[&Call], agent: &str, exact: bool) -> usize {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("").call(Call::tool("a2a__research_agent__search_papers", json!({"q": "qubits"})));
 /// let t = Transcript::new(vec![Turn::new(0, "research", reply, 1)]);
@@ -132,6 +134,8 @@ impl AgentCheck {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::evaluate;
+    /// # use agent_test::check::Status;
     /// assert_eq!(agent_invoked(["a"]).min_calls(2).describe(), "agents invoked at least 2 times: a");
     /// let t = agent_test::model::Transcript::default();
     /// let v = evaluate(&t, &[agent_invoked(["a"]).min_calls(0).into_expectation()]);

@@ -31,6 +31,8 @@ use crate::evaluate::context::{EvalContext, Target};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("Booked.")
 ///     .call(Call::tool("search_hotels", json!({"city": "Lisbon"})).result(json!({"hotels": [{"id": "H-7"}]})))

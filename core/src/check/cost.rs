@@ -19,6 +19,7 @@ use crate::model::prices::{Cost, total_cost, usd_text};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
 /// use agent_test::model::{Reply, Transcript, Turn, Usage};
 /// use agent_test::report::prices::Prices;
 /// let reply = Reply::text("Booked.").usage(Usage::new(40_000, 2_000));

@@ -28,6 +28,8 @@ pub struct CustomCheck {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello there, dear friend"), 1)]);

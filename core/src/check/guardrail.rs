@@ -14,6 +14,8 @@ use crate::evaluate::context::EvalContext;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Guardrail, Reply, Transcript, Turn};
 /// let reply = Reply::text("").guardrail(Guardrail::passed("banned_words")).guardrail(Guardrail::triggered("max_length"));
 /// let t = Transcript::new(vec![Turn::new(0, "tell me everything", reply, 1)]);
@@ -33,6 +35,8 @@ use crate::evaluate::context::EvalContext;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
 /// let v = evaluate(&t, &[

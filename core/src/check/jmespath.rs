@@ -21,6 +21,8 @@ use crate::matcher::{IntoMatcher, Matcher, Mismatch};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// let reply = Reply::text(r#"{"locations": [{"name": "Seattle", "state": "WA"}, {"name": "Bellevue", "state": "WA"}, {"name": "Portland", "state": "OR"}]}"#);
 /// let t = Transcript::new(vec![Turn::new(0, "q", reply, 1)]);
@@ -88,6 +90,7 @@ impl JmesPath {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
     /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text("not json"), 1)]);
     /// let v = evaluate(&t, &[jmespath("@").evaluates().in_reply().into_expectation()]);

@@ -19,6 +19,8 @@ use crate::util::diff::json_diff;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").body(json!({"data": {"order": {"status": "confirmed", "item_count": 3}}}));

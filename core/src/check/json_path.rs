@@ -33,6 +33,8 @@ crate::util::json::one_key_enum!(JsonPathExpect, ["exists", "not_exists", "equal
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"{"status": "success", "data": {"id": 7}}"#), 1)]);

@@ -162,6 +162,8 @@ pub trait JsonSourceOptions: Sized {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::check::Status;
+    /// use agent_test::evaluate;
     /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "q", Reply::text(r#"Sure! Here it is: {"status": "shipped"} Anything else?"#), 1)]);
     /// let v = evaluate(&t, &[

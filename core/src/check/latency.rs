@@ -16,6 +16,8 @@ use crate::model::turn_number;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// use std::time::Duration;
 /// let budget = || latency().at_most(Duration::from_secs(3)).into_expectation();

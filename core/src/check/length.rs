@@ -93,6 +93,8 @@ impl Length {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello, how can I help?"), 1)]);
 /// let v = evaluate(&t, &[
@@ -147,6 +149,8 @@ impl LengthCheck {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::evaluate;
+    /// # use agent_test::check::Status;
     /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("café"), 1)]);
     /// let v = evaluate(&t, &[

@@ -275,6 +275,8 @@ macro_rules! checks {
             ///
             /// ```
             /// # use agent_test::{check::Check, prelude::*};
+            /// # use agent_test::evaluate;
+            /// # use agent_test::check::Status;
             /// let c = Check::from(tool("search").between(5, 1));
             /// assert_eq!(c.problem().unwrap(), "between(5, 1) can never pass: the minimum is greater than the maximum");
             /// let t = agent_test::model::Transcript::default();
@@ -448,6 +450,7 @@ checks! {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::check::Severity;
 /// let e = tool("search_hotels").id("searched").warning();
 /// assert_eq!(e.id.as_deref(), Some("searched"));
 /// assert_eq!(e.severity, Severity::Warning);
@@ -612,6 +615,8 @@ pub trait CheckExt: IntoExpectation + Sized {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::{Scope, Status};
     /// use agent_test::model::{Reply, Transcript, Turn};
     /// let t = Transcript::new(vec![
     ///     Turn::new(0, "hi", Reply::text("Which order?"), 1),

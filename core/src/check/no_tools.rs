@@ -13,6 +13,7 @@ use crate::evaluate::context::EvalContext;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").call(Call::tool("search", serde_json::json!({"q": "x"})));

@@ -27,6 +27,8 @@ use crate::util::text::compact;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("Still looking.")
 ///     .call(Call::tool("search", json!({"q": "flights", "max": 5})))

@@ -17,6 +17,8 @@ use crate::model::Part;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("").body(json!({"data": [{"name": "Sony WH", "price": "89"}]}));

@@ -20,6 +20,8 @@ use crate::evaluate::context::EvalContext;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// use serde_json::json;
 ///

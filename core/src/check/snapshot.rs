@@ -93,6 +93,9 @@ crate::util::json::one_key_enum!(Stored, ["accepted", "missing", "unreadable"]);
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
+/// use agent_test::model::Reply;
 /// use agent_test::check::Stored;
 /// use agent_test::model::{Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello! How can I help?"), 1)]);

@@ -20,6 +20,7 @@ use crate::model::turn_number;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// let t = Transcript::new(vec![Turn::new(0, "ping", Reply::text("").http_status(503), 1)]);
 /// let v = evaluate(&t, &[http_status(200).into_expectation(), http_success().into_expectation()]);

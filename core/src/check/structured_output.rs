@@ -24,6 +24,8 @@ use crate::model::{Part, ToolErrorKind, turn_number};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let schema = json!({"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]});

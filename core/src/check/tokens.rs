@@ -18,6 +18,7 @@ use crate::model::turn_number;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
 /// use agent_test::model::{Reply, Transcript, Turn};
 /// let reply = Reply::text("").body(json!({"usage": {"prompt_tokens": 3500, "completion_tokens": 1200, "total_tokens": 4700}}));
 /// let t = Transcript::new(vec![Turn::new(0, "summarize", reply, 1)]);

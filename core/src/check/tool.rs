@@ -32,6 +32,8 @@ use crate::util::text::compact;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let reply = Reply::text("Refunded.")
@@ -149,6 +151,8 @@ pub fn node(name: impl Into<String>) -> ToolCheck {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "x"})))
@@ -238,6 +242,8 @@ impl ToolCheck {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::Status;
     /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("search_tags", json!({"query": "TM5-BP2", "limit": 5})));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
@@ -268,6 +274,8 @@ impl ToolCheck {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::Status;
     /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("order", json!({"items": [{"sku": "A-1"}, {"sku": "B-2"}]})));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
@@ -310,6 +318,8 @@ impl ToolCheck {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::Status;
     /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("")
     ///     .call(Call::tool("pay", json!({})).result(json!("ok")))
@@ -355,6 +365,8 @@ impl ToolCheck {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::Status;
     /// use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("book", json!({})).failed(json!("booking not confirmed")));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);
@@ -497,6 +509,8 @@ impl ToolCheck {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::evaluate;
+    /// use agent_test::check::Status;
     /// use agent_test::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
     /// let reply = Reply::text("").call(Call::tool("book", json!({"date": "soon"})).failed_with(ToolErrorKind::Validation, json!("date: not a date")));
     /// let t = Transcript::new(vec![Turn::new(0, "go", reply, 1)]);

@@ -22,6 +22,8 @@ use crate::util::text::compact;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, ToolErrorKind, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "x"})).result(json!([])))

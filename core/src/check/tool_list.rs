@@ -22,6 +22,8 @@ use crate::model::turn_number;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let listed = Reply::text("").body(json!({"tools": [

@@ -48,6 +48,8 @@ pub enum TrajectoryMode {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 /// let reply = Reply::text("")
 ///     .call(Call::tool("search", json!({"q": "laptop"})))
@@ -176,6 +178,8 @@ impl TrajectoryCheck {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::evaluate;
+    /// # use agent_test::check::Status;
     /// # use agent_test::model::{Call, Reply, Transcript, Turn};
     /// let made = Call::tool("book", json!({"hotel": "H-2", "address": {"city": "Lisbon", "zip": "1100"}}));
     /// let t = Transcript::new(vec![Turn::new(0, "book", Reply::text("").call(made), 1)]);

@@ -30,6 +30,7 @@ crate::util::json::one_key_enum!(WorkflowExpect, ["state_is", "transitioned_to",
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
 /// use agent_test::model::{Reply, Transcript, Turn, Workflow};
 /// let reply = Reply::text("").workflow(Workflow::in_state("processing").transitions(["processing"]));
 /// let t = Transcript::new(vec![Turn::new(0, "billing help", reply, 1)]);

@@ -220,6 +220,8 @@ impl<'t> TranscriptIndex<'t> {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///
 /// let transcript = Transcript::new(vec![

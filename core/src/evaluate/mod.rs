@@ -26,6 +26,8 @@ use context::{EvalContext, TranscriptIndex};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);

@@ -28,6 +28,8 @@ pub struct PredicateMatcher {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::matcher::predicate;
 /// use agent_test::model::{Call, Reply, Transcript, Turn};
 ///

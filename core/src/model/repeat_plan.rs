@@ -13,6 +13,7 @@ use super::sequential::{Decision, bounds};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{Runs, up_to};
 /// assert_eq!(Runs::from(20), Runs::Exactly(20));
 /// assert_eq!(up_to(100), Runs::UpTo(100));
 /// assert_eq!(serde_json::to_value(up_to(100)).unwrap(), json!({"up_to": 100}));
@@ -35,6 +36,8 @@ pub enum Runs {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::up_to;
+/// use agent_test::agent::agent_fn;
 ///
 /// agent_test! {
 ///     agent = agent_fn(|_req| async { "Your refund is on its way." });

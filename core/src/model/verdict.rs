@@ -12,6 +12,8 @@ use super::{Details, Scope, Severity, Status};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::evaluate;
+/// use agent_test::check::Status;
 /// use agent_test::model::{Reply, Transcript, Turn};
 ///
 /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);

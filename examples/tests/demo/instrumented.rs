@@ -5,9 +5,11 @@
 
 use std::sync::OnceLock;
 
+use agent_test::agent::HttpAgent;
 use agent_test::prelude::*;
 use agent_test::trace::OtlpReceiver;
 use agent_test_examples::demo_server::DemoServer;
+use std::time::Duration;
 
 /// The receiver the agent exports to (what `OTEL_EXPORTER_OTLP_ENDPOINT` would name).
 fn receiver() -> &'static OtlpReceiver {

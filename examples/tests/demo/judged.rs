@@ -15,6 +15,7 @@
 //! `target/agent-test/judge-cache`; `AGENT_TEST_JUDGE_MODE=replay` then re-runs with no
 //! network at all.
 
+use agent_test::judge::Judge;
 use agent_test::prelude::*;
 use agent_test_examples::demo::demo_agent;
 use agent_test_examples::scripted_judge::ScriptedJudge;

@@ -2,8 +2,10 @@
 //! through the `HttpAgent`, the way you would test your own agent service. No key, no network
 //! beyond the loopback.
 
+use agent_test::agent::{HttpAgent, custom_body};
 use agent_test::prelude::*;
 use agent_test_examples::demo_server::DemoServer;
+use std::time::Duration;
 
 /// The agent under test: requests built from a template, the conversation kept server-side
 /// under the session id the first answer hands out, tool calls read from `tool_calls`. The

@@ -8,10 +8,12 @@
 
 use std::sync::LazyLock;
 
+use agent_test::agent::HttpAgent;
 use agent_test::check::{TextCheck, ToolCheck};
 use agent_test::prelude::*;
 use agent_test_examples::background;
 use axum::routing::post;
+use std::time::Duration;
 
 /// A keep-alive service that takes a moment to answer, as a model endpoint does: long enough
 /// for one scenario's request to be in flight on a pooled connection while another scenario

@@ -1,8 +1,10 @@
 //! Dates against a pinned clock, argument matchers, the JSON body, workflow state, guardrails,
 //! node hierarchy, trajectories and budgets.
 
+use agent_test::Clock;
 use agent_test::prelude::*;
 use agent_test_examples::demo::demo_agent;
+use std::time::Duration;
 
 agent_test! {
     agent = demo_agent();

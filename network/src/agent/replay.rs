@@ -11,6 +11,8 @@ use agent_test_core::model::{Reply, Transcript};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{ScenarioRun, Suite};
+/// use agent_test::model::Reply;
 /// use agent_test::agent::ReplayAgent;
 /// use agent_test::model::{Transcript, Turn};
 ///

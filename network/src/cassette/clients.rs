@@ -21,6 +21,7 @@ impl ChatAgent {
     /// ```
     /// use agent_test::cassette::{Cassette, Mode};
     /// use agent_test::prelude::*;
+    /// use agent_test::agent::ChatAgent;
     /// let dir = std::env::temp_dir().join(format!("agent-test-doc-chat-{}", std::process::id()));
     /// let cassette = Cassette::new(&dir).mode(Mode::Record).start().unwrap();
     /// let agent = ChatAgent::new("gpt-4o-mini").system("You are Acme's support agent.").cassette(&cassette);

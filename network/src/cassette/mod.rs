@@ -36,6 +36,7 @@
 //! # #[cfg(feature = "cassette")] {
 //! use agent_test::cassette::{Cassette, Mode};
 //! use agent_test::prelude::*;
+//! use agent_test::agent::ChatAgent;
 //!
 //! let dir = std::env::temp_dir().join(format!("agent-test-doc-cassette-{}", std::process::id()));
 //! let cassette = Cassette::new(&dir)

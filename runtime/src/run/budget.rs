@@ -19,6 +19,8 @@ use agent_test_core::model::prices::{Cost, usd_text};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{Budget, Suite};
+/// use agent_test::report::prices::Prices;
 /// use agent_test::report::prices::Cost;
 /// let budget = Budget::usd(0.01);
 /// let suite = Suite::new().prices(Prices::new().model("m", 1.0, 10.0)).budget(budget.clone());
@@ -53,6 +55,7 @@ impl Budget {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::Budget;
     /// assert_eq!(Budget::usd(5.0).limit_usd(), 5.0);
     /// ```
     pub fn limit_usd(&self) -> f64 {
@@ -71,6 +74,7 @@ impl Budget {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::Budget;
     /// assert_eq!(Budget::usd(-1.0).problem().unwrap(), "max_cost_usd = -1: a budget is more than $0");
     /// assert_eq!(Budget::usd(2.5).problem(), None);
     /// ```

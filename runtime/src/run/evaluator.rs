@@ -23,6 +23,7 @@ use agent_test_network::judge::{Judge, JudgeUsage};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::model::Reply;
 /// use agent_test::model::{Transcript, Turn};
 /// use agent_test::scenario::Scenario;
 ///
@@ -136,6 +137,7 @@ impl ScenarioEvaluator {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::model::Reply;
     /// use agent_test::model::{Transcript, Turn};
     /// use agent_test::scenario::Scenario;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -243,6 +245,7 @@ impl ScenarioEvaluator {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::model::Reply;
     /// use agent_test::model::{Transcript, Turn, Usage};
     /// use agent_test::report::prices::Prices;
     /// use agent_test::scenario::Scenario;
@@ -265,6 +268,7 @@ impl ScenarioEvaluator {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::model::Reply;
     /// use agent_test::model::{Transcript, Turn};
     /// use agent_test::scenario::Scenario;
     /// let scenario = Scenario::new("x").user("hi").expect(reply().contains("hello"));

@@ -77,7 +77,10 @@ impl ScenarioRun {
     /// `T::default()`, so every other check is still evaluated.
     ///
     /// ```
-    /// # use agent_test::{prelude::*, agent::{agent_fn, BoxFuture}};
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::{ScenarioRun, Suite};
+    /// # use agent_test::judge::{Judge, JudgeMode};
+    /// # use agent_test::agent::{agent_fn, BoxFuture};
     /// # use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
     /// struct Finder;
     /// impl JudgeModel for Finder {

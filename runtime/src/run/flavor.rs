@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::RuntimeFlavor;
+/// use agent_test::agent::{Agent, agent_fn};
 ///
 /// fn my_agent() -> impl Agent {
 ///     agent_fn(|_req| async {
@@ -64,6 +66,7 @@ impl RuntimeFlavor {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::RuntimeFlavor;
     /// assert_eq!(RuntimeFlavor::shared(), RuntimeFlavor::default());
     /// ```
     pub fn shared() -> Self {
@@ -75,6 +78,7 @@ impl RuntimeFlavor {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::RuntimeFlavor;
     /// assert_ne!(RuntimeFlavor::current_thread(), RuntimeFlavor::default());
     /// ```
     pub fn current_thread() -> Self {
@@ -85,6 +89,7 @@ impl RuntimeFlavor {
     ///
     /// ```
     /// # use agent_test::prelude::*;
+    /// # use agent_test::RuntimeFlavor;
     /// assert_eq!(RuntimeFlavor::multi_thread(4), RuntimeFlavor::MultiThread { workers: 4 });
     /// ```
     pub fn multi_thread(workers: usize) -> Self {

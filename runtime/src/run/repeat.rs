@@ -16,6 +16,7 @@ use agent_test_core::model::report::{CheckTally, RepeatSummary};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{ScenarioRun, Suite};
 /// use agent_test::{Repeats, ScenarioInfo};
 /// use agent_test::agent::agent_fn;
 /// use std::sync::atomic::{AtomicUsize, Ordering};

@@ -16,6 +16,8 @@ use agent_test_network::agent::custom_body;
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::Suite;
+/// use agent_test::agent::agent_fn;
 /// use agent_test::scenario::Scenario;
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let scenario = Scenario::new("greeting").user("hi").expect_turn(reply().contains("hello"));
@@ -30,6 +32,7 @@ pub trait RunScenario {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::model::Reply;
     /// use agent_test::model::{Transcript, Turn};
     /// use agent_test::scenario::Scenario;
     /// let recorded = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello!"), 30)]);
@@ -55,6 +58,8 @@ pub trait RunScenario {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::Suite;
+    /// use agent_test::agent::agent_fn;
     /// use agent_test::scenario::Scenario;
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

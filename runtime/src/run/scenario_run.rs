@@ -30,6 +30,7 @@ use agent_test_network::judge::{Judge, JudgeUsage};
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{ScenarioRun, Suite};
 /// use agent_test::agent::agent_fn;
 /// use agent_test::model::{Call, Reply};
 /// use serde_json::json;

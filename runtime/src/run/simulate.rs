@@ -105,7 +105,10 @@ impl ScenarioRun {
     /// judge, a failing model), an error verdict saying why; the run then goes on.
     ///
     /// ```
-    /// # use agent_test::{prelude::*, agent::{agent_fn, BoxFuture}, simulated_user};
+    /// # use agent_test::prelude::*;
+    /// # use agent_test::{ScenarioRun, Suite};
+    /// # use agent_test::judge::{Judge, JudgeMode};
+    /// # use agent_test::{agent::{agent_fn, BoxFuture}, simulated_user};
     /// # use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
     /// /// Asks for a refund, then is satisfied once the agent mentions one.
     /// struct Customer;

@@ -189,13 +189,14 @@ impl Suite {
     }
 
     /// Runs every scenario `runs` times (`repeat = 5;`), or up to that many, stopping as soon
-    /// as the runs decide the gate (`repeat = up_to(100);`, see [`up_to`](crate::prelude::up_to));
+    /// as the runs decide the gate (`repeat = up_to(100);`, see [`up_to`](crate::up_to));
     /// by default every run must pass, see [`Suite::min_passes`]. `repeat(0)`, `min_passes(0)`
     /// and more passes than runs are impossible constraints: the scenario is not run, and its
     /// report says so.
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::{Suite, up_to};
     /// let fixed = Suite::new().repeat(5).min_passes(4);
     /// let sequential = Suite::new().repeat(up_to(200)).min_pass_rate(0.9);
     /// # let _ = (fixed, sequential);
@@ -210,6 +211,7 @@ impl Suite {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::{Suite, up_to};
     /// assert_eq!(
     ///     Suite::new().repeat(10).min_pass_rate((0.9, 0.95)).repeat_problem().unwrap(),
     ///     "min_pass_rate = (0.9, 0.95) can never be reached with repeat = 10: even 10 passes \
@@ -259,6 +261,8 @@ impl Suite {
     ///
     /// ```
     /// use agent_test::prelude::*;
+    /// use agent_test::Suite;
+    /// use agent_test::report::prices::Prices;
     /// let suite = Suite::new().prices(Prices::builtin()).max_cost_usd(5.0);
     /// # let _ = suite;
     /// ```

@@ -1,6 +1,7 @@
 //! Sub-agent invocations and responses.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

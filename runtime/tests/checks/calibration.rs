@@ -3,6 +3,7 @@
 //! independently from the confusion counts.
 
 use agent_test_runtime::agent::BoxFuture;
+use agent_test_runtime::check::Scope;
 use agent_test_runtime::judge::calibrate::{Calibration, Labelled};
 use agent_test_runtime::judge::{
     Completion, Judge, JudgeMode, JudgeModel, JudgePrompt, ModelError,

@@ -1,3 +1,4 @@
+use agent_test_runtime::check::Scope;
 use agent_test_runtime::check::{Severity, Status};
 use agent_test_runtime::evaluate;
 use agent_test_runtime::model::{Reply, Transcript, Turn};

@@ -1,6 +1,7 @@
 //! Expressions and dates against a pinned clock.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::matcher::IntoMatcher;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

@@ -1,6 +1,7 @@
 //! Workflow nodes with nested tool calls (Mibo's node_call hierarchy).
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

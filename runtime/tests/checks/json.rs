@@ -1,6 +1,7 @@
 //! JSON field, JSONPath and JSON Schema checks.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

@@ -1,6 +1,7 @@
 //! Argument matchers, each passing and failing with its message.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

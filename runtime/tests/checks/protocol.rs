@@ -1,8 +1,12 @@
 //! HTTP status, latency and token budgets.
 
+use agent_test_runtime::agent::ReplayAgent;
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::{Reply, Transcript, Turn, Usage};
 use agent_test_runtime::prelude::*;
+use agent_test_runtime::{ScenarioRun, Suite};
+use std::time::Duration;
 
 use super::{conv, one_turn, turn};
 

@@ -3,13 +3,17 @@
 //! case. Each road prices the turns with the same table (a cost check reads them) and
 //! evaluates the same checks in one `ScenarioEvaluator`.
 
+use agent_test_runtime::Suite;
 use agent_test_runtime::agent::ReplayAgent;
+use agent_test_runtime::check::Status;
 use agent_test_runtime::formats::ImportedCase;
 use agent_test_runtime::model::{Call, Reply, Transcript, Turn, Usage};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::report::prices::Prices;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::{RecordedRun, ScenarioInfo, run_file_case};
+use std::time::Duration;
 
 fn recorded() -> Transcript {
     let reply = |text: &str, tokens: u64| {

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use agent_test_runtime::Suite;
+use agent_test_runtime::agent::{AgentError, agent_fn};
 use agent_test_runtime::check::{Severity, Status};
 use agent_test_runtime::model::{Call, Reply};
 use agent_test_runtime::prelude::*;

@@ -1,6 +1,7 @@
 //! Trajectory comparison in every mode, with argument modes and overrides.
 
 use agent_test_runtime::check::{ArgsMode, Status};
+use agent_test_runtime::model::Call;
 use agent_test_runtime::model::Reply;
 use agent_test_runtime::prelude::*;
 

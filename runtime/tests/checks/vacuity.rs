@@ -10,8 +10,11 @@
 //! errors too.
 
 use agent_test_runtime::check::{Check, Status};
+use agent_test_runtime::model::{Guardrail, Usage, Workflow};
 use agent_test_runtime::model::{Reply, Transcript, Turn};
 use agent_test_runtime::prelude::*;
+use agent_test_runtime::report::prices::Prices;
+use std::time::Duration;
 
 use super::{conv, one_turn, pinned, tool_call as call, turn};
 

@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use agent_test_runtime::check::Expectation;
+use agent_test_runtime::check::Scope;
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::scenario::Scenario;
 use serde_json::Value;

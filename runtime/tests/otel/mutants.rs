@@ -9,6 +9,7 @@
 //! and no reader can tell the two apart; a marker under a name nobody reads can be noticed.
 
 use agent_test_runtime::check::{Expectation, Status};
+use agent_test_runtime::evaluate;
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::trace::parse;
 use serde_json::{Value, json};

@@ -80,6 +80,7 @@ use std::time::{Duration, Instant};
 
 use agent_test_runtime::LoadError;
 use agent_test_runtime::agent::{BoxFuture, agent_fn};
+use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{
     Completion, Judge, JudgeMode, JudgeModel, JudgePrompt, ModelError,
 };
@@ -90,6 +91,7 @@ use agent_test_runtime::report::Report;
 use agent_test_runtime::scenario::Scenario;
 use agent_test_runtime::trace::TraceFormat;
 use agent_test_runtime::{RecordedRun, ScenarioRun};
+use agent_test_runtime::{Suite, simulated_user};
 use serde_json::{Value, json};
 
 use crate::{Seed, doc_file, seed_files, trace_files};

@@ -2,9 +2,11 @@
 //! message, and every scenario the builders can make saves and reloads equal.
 
 use agent_test_runtime::LoadError;
+use agent_test_runtime::check::IntoExpectation;
 use agent_test_runtime::check::{Expectation, ToolCheck};
 use agent_test_runtime::load::load_json;
 use agent_test_runtime::matcher::Matcher;
+use agent_test_runtime::model::{Call, Reply};
 use agent_test_runtime::model::{Message, Role};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::scenario::{Scenario, Step};
@@ -12,6 +14,7 @@ use proptest::arbitrary::any as arbitrary;
 use proptest::option;
 use proptest::prelude::{Just, Strategy, prop_assert, prop_assert_eq, prop_oneof, proptest};
 use serde_json::Value;
+use std::time::Duration;
 
 use crate::mutate::{apply_all, edit_text, edits, mutations};
 use crate::{

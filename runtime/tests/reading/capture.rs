@@ -13,9 +13,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, mpsc};
 
+use agent_test_runtime::agent::agent_fn;
 use agent_test_runtime::agent::{Agent, AgentRequest, traced};
 use agent_test_runtime::model::{Message, Reply};
-use agent_test_runtime::prelude::*;
 use tracing::Dispatch;
 use tracing_subscriber::prelude::*;
 

@@ -219,9 +219,11 @@ mod builder {
     //! error verdict saying so, never a silent change.
 
     use agent_test_runtime::agent::agent_fn;
+    use agent_test_runtime::check::IntoExpectation;
     use agent_test_runtime::check::Status;
     use agent_test_runtime::model::Transcript;
     use agent_test_runtime::prelude::*;
+    use agent_test_runtime::{ScenarioRun, Suite, evaluate};
 
     fn reason(check: impl IntoExpectation) -> (Status, String) {
         let v = evaluate(&Transcript::default(), &[check.into_expectation()]);
@@ -353,6 +355,9 @@ mod builder {
 /// `RecordedRun::load`.
 #[test]
 fn a_large_value_is_written_once_and_read_back_whole() {
+    use agent_test_runtime::Suite;
+    use agent_test_runtime::agent::agent_fn;
+    use agent_test_runtime::model::{Call, Reply};
     use agent_test_runtime::prelude::*;
     let big = "line of a large file\n".repeat(100_000);
     let dir = std::env::temp_dir().join(format!("agent-test-shared-{}", std::process::id()));

@@ -2,10 +2,13 @@
 //! and the real OTLP exporter (`tests/fixtures/otel/make_fixtures.py` says how), checked with
 //! the checks users write; then the conventions' edge rules and malformed input.
 
+use agent_test_runtime::agent::agent_fn;
 use agent_test_runtime::check::Status;
+use agent_test_runtime::model::Message;
 use agent_test_runtime::model::{Call, CallKind, Transcript};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::trace::{TraceFormat, detect, parse};
+use agent_test_runtime::{ScenarioRun, Suite, evaluate};
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> Value {

@@ -1,10 +1,12 @@
 //! Trace normalisation on realistic samples of each format, and malformed ones.
 
 use agent_test_runtime::check::Status;
+use agent_test_runtime::evaluate;
 use agent_test_runtime::model::{CallKind, Transcript};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::trace::{TraceFormat, detect, parse};
 use serde_json::Value;
+use std::time::Duration;
 
 fn fixture(name: &str) -> Value {
     let path = format!(

@@ -6,12 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use agent_test_runtime::agent::{ChatAgent, agent_fn};
 use agent_test_runtime::cassette::{
     ANTHROPIC_UPSTREAM, Cassette, Mode, RunningCassette, entries, prune, unused,
 };
+use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{AnthropicJudge, Judge, JudgeMode};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::{ScenarioRun, Suite};
 use serde_json::Value;
 
 use super::providers::{self, STREAM_GAP};

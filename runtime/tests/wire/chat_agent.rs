@@ -3,6 +3,8 @@
 use agent_test_runtime::agent::ChatAgent;
 use agent_test_runtime::check::Status;
 use agent_test_runtime::prelude::*;
+use agent_test_runtime::report::prices::Prices;
+use agent_test_runtime::{ScenarioRun, Suite, evaluate};
 
 use super::servers::{answer, chat_server, tool_calls};
 

@@ -18,6 +18,7 @@ use std::time::Duration;
 use agent_test_runtime::agent::HttpAgent;
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::trace::OtlpReceiver;
+use agent_test_runtime::{ScenarioRun, Suite};
 
 #[path = "../otel/corpus.rs"]
 mod corpus;

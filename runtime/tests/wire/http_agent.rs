@@ -6,6 +6,7 @@ use std::time::Duration;
 use agent_test_runtime::agent::{HttpAgent, custom_body};
 use agent_test_runtime::check::Status;
 use agent_test_runtime::prelude::*;
+use agent_test_runtime::{ScenarioRun, Suite};
 
 use super::servers::agent_server;
 

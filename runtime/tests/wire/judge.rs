@@ -4,10 +4,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use agent_test_runtime::agent::AgentRequest;
 use agent_test_runtime::agent::agent_fn;
+use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{AnthropicJudge, Judge, JudgeMode, OpenAiJudge};
+use agent_test_runtime::model::{Call, Reply};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::{Clock, ScenarioRun, Suite, evaluate};
 use serde_json::json;
 
 use super::judge_server::{Behaviour, judge_server};

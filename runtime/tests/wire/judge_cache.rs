@@ -6,9 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use agent_test_runtime::agent::agent_fn;
+use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{Judge, JudgeMode};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::{ScenarioRun, Suite};
 use serde_json::{Value, json};
 
 use super::judge::{cache, local};

@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use agent_test_runtime::agent::agent_fn;
+use agent_test_runtime::check::Status;
 use agent_test_runtime::judge::{Judge, JudgeMode, OpenAiJudge};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
+use agent_test_runtime::{ScenarioRun, Suite};
 
 /// A base URL where nothing listens.
 fn closed_port() -> String {

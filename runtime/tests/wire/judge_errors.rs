@@ -7,11 +7,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use agent_test_runtime::agent::agent_fn;
+use agent_test_runtime::check::{Scope, Status};
 use agent_test_runtime::judge::{AnthropicJudge, Judge, JudgeMode};
 use agent_test_runtime::model::Transcript;
+use agent_test_runtime::model::{Call, Reply};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
 use agent_test_runtime::scenario::Scenario;
+use agent_test_runtime::{ScenarioRun, Suite};
 use axum::Router;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;

@@ -10,6 +10,7 @@ use agent_test_runtime::agent::HttpAgent;
 use agent_test_runtime::check::Status;
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::trace::OtlpReceiver;
+use agent_test_runtime::{ScenarioRun, Suite};
 use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;

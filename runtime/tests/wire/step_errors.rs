@@ -4,11 +4,14 @@
 
 use agent_test_runtime::__private::FileCases;
 use agent_test_runtime::agent::agent_fn;
+use agent_test_runtime::check::{Severity, Status};
 use agent_test_runtime::load::LoadErrorKind;
+use agent_test_runtime::model::Reply;
 use agent_test_runtime::model::{Transcript, Turn, Variable};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::Report;
 use agent_test_runtime::scenario::{Scenario, Step, VariableOp};
+use agent_test_runtime::{ScenarioRun, Suite};
 use agent_test_runtime::{Verdict, simulated_user};
 use axum::Router;
 use axum::http::StatusCode;

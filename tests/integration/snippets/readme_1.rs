@@ -1,5 +1,7 @@
 // tests/support.rs
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::model::{Call, Reply};
 
 /// Any async closure is an agent (so is any type implementing `agent_test::agent::Agent`).
 fn support_agent() -> impl Agent {

@@ -1,4 +1,7 @@
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::model::{Call, Reply};
+use std::time::Duration;
 
 fn booking_agent() -> impl Agent {
     agent_fn(|req| async move {

@@ -1,4 +1,6 @@
 use agent_test::prelude::*;
+use agent_test::{ScenarioRun, Suite};
+use agent_test::agent::agent_fn;
 
 #[tokio::test]
 async fn refund() {

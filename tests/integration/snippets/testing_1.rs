@@ -1,6 +1,8 @@
 use std::sync::OnceLock;
 
 use agent_test::prelude::*;
+use agent_test::agent::ChatAgent;
+use agent_test::judge::{Judge, JudgeMode};
 use agent_test::serde_json::Value;
 use axum::{Json, Router, routing::post};
 

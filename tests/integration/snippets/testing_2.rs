@@ -1,6 +1,8 @@
 use agent_test::agent::BoxFuture;
 use agent_test::judge::{Completion, JudgeModel, JudgePrompt, ModelError};
 use agent_test::prelude::*;
+use agent_test::agent::agent_fn;
+use agent_test::judge::{Judge, JudgeMode};
 use agent_test::serde_json::Value;
 
 /// Passes a check when the text it judges is at most 80 characters long.

@@ -1,4 +1,6 @@
 use agent_test::prelude::*;
+use agent_test::agent::agent_fn;
+use agent_test::judge::{Judge, JudgeMode};
 
 /// The suite's judge: a real model, cached in the repository; CI replays the cache. (Not
 /// named `judge`: inside `agent_test!` the prelude's `judge(..)` check would win.)

@@ -2,6 +2,8 @@ use std::sync::LazyLock;
 
 use agent_test::cassette::{Cassette, RunningCassette};
 use agent_test::prelude::*;
+use agent_test::agent::ChatAgent;
+use agent_test::judge::{Judge, JudgeMode};
 
 /// The suite's cassette: replayed by default (no key, no network), recorded again with
 /// `AGENT_TEST_CASSETTE_MODE=record`.

@@ -1,4 +1,6 @@
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::model::{Call, Reply};
 
 fn support_agent() -> impl Agent {
     agent_fn(|_r| async {

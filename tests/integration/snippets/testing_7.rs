@@ -1,4 +1,7 @@
 use agent_test::prelude::*;
+use agent_test::agent::{Agent, agent_fn};
+use agent_test::model::{Reply, Usage};
+use agent_test::report::prices::Prices;
 
 fn support_agent() -> impl Agent {
     agent_fn(|_r| async { Reply::text("Refunded.").usage(Usage::new(4_000, 300)) })

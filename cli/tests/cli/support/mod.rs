@@ -7,6 +7,7 @@ pub mod command;
 
 use std::path::Path;
 
+use agent_test_runtime::check::Scope;
 use agent_test_runtime::model::{Call, Reply, Transcript, Turn, Usage};
 use agent_test_runtime::prelude::*;
 use agent_test_runtime::report::{CheckTally, RepeatSummary, Report};

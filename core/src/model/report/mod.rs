@@ -77,6 +77,7 @@ impl Summary {
 ///
 /// ```
 /// use agent_test::prelude::*;
+/// use agent_test::{ScenarioRun, Suite};
 /// use agent_test::agent::agent_fn;
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -190,7 +191,10 @@ impl Report {
     /// disagrees with its verdicts.
     ///
     /// ```
-    /// use agent_test::{prelude::*, scenario::Scenario, model::{Transcript, Turn}};
+    /// use agent_test::prelude::*;
+    /// use agent_test::check::Status;
+    /// use agent_test::model::Reply;
+    /// use agent_test::{scenario::Scenario, model::{Transcript, Turn}};
     /// let t = Transcript::new(vec![Turn::new(0, "hi", Reply::text("Hello"), 1)]);
     /// let mut r = Scenario::new("x").expect(reply().contains("bye")).evaluate(&t);
     /// assert!(!r.passed());
@@ -519,6 +523,7 @@ impl Report {
     ///
     /// ```should_panic
     /// # use agent_test::prelude::*;
+    /// # use agent_test::{ScenarioRun, Suite};
     /// # use agent_test::agent::agent_fn;
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let mut run = ScenarioRun::new(Suite::new().agent(agent_fn(|_r| async { "Hello" })), "greeting");

@@ -27,6 +27,7 @@ use agent_test_core::model::{Call, Reply, ToolErrorKind};
 ///
 /// ```no_run
 /// use agent_test::prelude::*;
+/// use std::time::Duration;
 /// use agent_test::agent::{McpAgent, McpServer, mcp};
 ///
 /// agent_test! {

@@ -491,5 +491,5 @@ pub fn list_prompts() -> UserInput {
 }
 
 /// The check of `tools/list` turns (see [`ToolListCheck`](agent_test_core::check::ToolListCheck)), also
-/// in the prelude.
+/// in the prelude (a check kind's builder).
 pub use agent_test_core::check::{valid_structured_output, valid_tool_list};

@@ -32,7 +32,8 @@ pub struct Traced<A> {
 ///
 /// ```
 /// use agent_test::prelude::*;
-/// use agent_test::agent::traced;
+/// use agent_test::agent::{Agent, AgentRequest, agent_fn, traced};
+/// use agent_test::model::Reply;
 ///
 /// // An agent that runs a tool and says so in a span, as an instrumented crate does.
 /// let agent = traced(agent_fn(|_req| async {
