@@ -45,6 +45,104 @@ pub fn read<T: DeserializeOwned>(text: &str, unbounded: bool) -> Option<T> {
     Some(value)
 }
 
+/// A JSON array at least this long is read on several threads by [`read_array`].
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// A top-level JSON array read into `Vec<T>` as [`read`] would, its elements split between the
+/// cores when the text is large: a file of 10,000 scenarios is one array, and reading it was
+/// the one step of `agent-test eval` that ran on a single thread while the others waited.
+/// `None` when anything is wrong (the caller reads the text the strict way, which names it).
+#[doc(hidden)]
+pub fn read_array<T: DeserializeOwned + Send>(text: &str, unbounded: bool) -> Option<Vec<T>> {
+    let text = strip_bom(text);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    if text.len() < PARALLEL_FROM || threads < 2 {
+        return read(text, unbounded);
+    }
+    let elements = array_elements(text)?;
+    let per_thread = elements.len().div_ceil(threads).max(1);
+    let parts: Vec<Option<Vec<T>>> = std::thread::scope(|s| {
+        let workers: Vec<_> = elements
+            .chunks(per_thread)
+            .map(|chunk| s.spawn(move || chunk.iter().map(|e| read::<T>(e, unbounded)).collect()))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().ok().flatten())
+            .collect()
+    });
+    let mut all = Vec::with_capacity(elements.len());
+    for part in parts {
+        all.extend(part?);
+    }
+    Some(all)
+}
+
+/// Nesting at which [`array_elements`] leaves the text to a whole read.
+const NESTED_DEEP: usize = 64;
+
+/// The texts of a top-level array's elements (`[a, b]` → `a`, `b`), found by a scan that only
+/// follows strings and brackets; each element is then parsed (and so validated) on its own.
+/// `None` when the text is not one array as far as the scan can tell.
+fn array_elements(text: &str) -> Option<Vec<&str>> {
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes.get(start) != Some(&b'[') {
+        return None;
+    }
+    let mut elements = Vec::new();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut element_start = start + 1;
+    let mut end = None;
+    for (i, &b) in bytes.iter().enumerate().skip(start) {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                // Near serde_json's nesting limit the whole read decides: it counts the array's
+                // own level, which an element read alone would not.
+                if depth >= NESTED_DEEP {
+                    return None;
+                }
+            }
+            b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    elements.push(text.get(element_start..i)?);
+                    end = Some(i);
+                    break;
+                }
+            }
+            b',' if depth == 1 => {
+                elements.push(text.get(element_start..i)?);
+                element_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    // Nothing but whitespace after the array; `[]` has no element, `[1,]` an empty one.
+    if !text.get(end + 1..)?.trim().is_empty() {
+        return None;
+    }
+    if elements.len() == 1 && elements.first()?.trim().is_empty() {
+        elements.clear();
+    }
+    if elements.iter().any(|e| e.trim().is_empty()) {
+        return None;
+    }
+    Some(elements)
+}
+
 /// Walks a JSON value, building nothing, and fails at the first key repeated in an object.
 struct NoRepeatedKey;
 
@@ -155,6 +253,40 @@ mod tests {
         let text = "\u{feff}{\"a\": [1, {\"b\": \"x\\\"y\"}], \"c\": null}";
         let v: Value = read(text, false).unwrap();
         assert_eq!(v, serde_json::json!({"a": [1, {"b": "x\"y"}], "c": null}));
+    }
+
+    #[test]
+    fn an_array_read_in_parts_is_the_array_read_whole() {
+        let one = r#"{"a": [1, {"b": "x\"],{y"}], "c": "\\"}"#;
+        let text = format!("\u{feff} [{}] \n", vec![one; 40_000].join(",\n"));
+        assert!(text.len() > PARALLEL_FROM);
+        let parts: Vec<Value> = read_array(&text, false).unwrap();
+        let whole: Vec<Value> = read(&text, false).unwrap();
+        assert_eq!(parts.len(), 40_000);
+        assert_eq!(parts, whole);
+        // Whatever the whole read refuses, the read in parts refuses too.
+        for bad in [
+            format!("[{}] x", vec![one; 40_000].join(",")),
+            format!("[{},]", vec![one; 40_000].join(",")),
+            format!("[{}", vec![one; 40_000].join(",")),
+            format!("[{}, {{\"a\": 1, \"a\": 2}}]", vec![one; 40_000].join(",")),
+            format!("{{\"k\": [{}]}}", vec![one; 40_000].join(",")),
+        ] {
+            assert!(
+                read_array::<Value>(&bad, false).is_none(),
+                "{}",
+                &bad[bad.len() - 30..]
+            );
+        }
+        assert_eq!(array_elements("[]"), Some(vec![]));
+        assert_eq!(
+            array_elements(" [1, [2, 3], \"]\"] "),
+            Some(vec!["1", " [2, 3]", " \"]\""])
+        );
+        assert_eq!(array_elements("[1,,2]"), None);
+        let deep = format!("[{}{}]", "[".repeat(70), "]".repeat(70));
+        assert_eq!(array_elements(&deep), None);
+        assert_eq!(array_elements("]"), None);
     }
 
     #[test]

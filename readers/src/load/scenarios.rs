@@ -49,13 +49,13 @@ fn native_cases(scenarios: Vec<Scenario>, file: &Path) -> Result<Vec<ImportedCas
 /// [`agent_test_core::util::typed`]). A document that reads as native scenarios is no seed format's:
 /// every seed format is recognised by fields the native form refuses.
 fn native_fast(text: &str) -> Option<Vec<Scenario>> {
-    use agent_test_core::util::typed::read;
+    use agent_test_core::util::typed::{read, read_array};
     match agent_test_core::util::json::strip_bom(text)
         .trim_start()
         .as_bytes()
         .first()?
     {
-        b'[' => read(text, false),
+        b'[' => read_array(text, false),
         b'{' => read::<Scenario>(text, false)
             .map(|s| vec![s])
             .or_else(|| read::<NativeFile>(text, false).map(|f| f.scenarios)),
