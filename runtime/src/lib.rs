@@ -101,10 +101,10 @@ pub use serde_json;
 /// traits whose methods those words use (imported as `_`: their names stay free).
 ///
 /// Everything else lives under its module and is imported by name: agents in
-/// [`agent`](crate::agent) (`agent_fn`, `Agent`, `ChatAgent`…), the model's types in
-/// [`model`](crate::model) (`Reply`, `Call`, `Message`…), options in [`check`](crate::check)
-/// (`Severity`, `ArgsMode`, `Status`…), the judge in [`judge`](crate::judge), prices in
-/// [`report::prices`](crate::report::prices), and the run's types at the crate's root
+/// [`agent`] (`agent_fn`, `Agent`, `ChatAgent`…), the model's types in
+/// [`model`] (`Reply`, `Call`, `Message`…), options in [`check`]
+/// (`Severity`, `ArgsMode`, `Status`…), the judge in [`judge`], prices in
+/// [`report::prices`], and the run's types at the crate's root
 /// (`Suite`, `ScenarioRun`, `Clock`, `RuntimeFlavor`, `up_to`…).
 ///
 /// ```

@@ -64,7 +64,15 @@ pub fn read_array<T: DeserializeOwned + Send>(text: &str, unbounded: bool) -> Op
     let parts: Vec<Option<Vec<T>>> = std::thread::scope(|s| {
         let workers: Vec<_> = elements
             .chunks(per_thread)
-            .map(|chunk| s.spawn(move || chunk.iter().map(|e| read::<T>(e, unbounded)).collect()))
+            .map(|chunk| {
+                s.spawn(move || {
+                    let mut part = Vec::with_capacity(chunk.len());
+                    for element in chunk {
+                        part.push(read::<T>(element, unbounded)?);
+                    }
+                    Some(part)
+                })
+            })
             .collect();
         workers
             .into_iter()
