@@ -16,7 +16,9 @@ N = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 WORK = ROOT / "target" / "compile-bench"
 
-AGENT = """use agent_test::prelude::*;
+AGENT = """use agent_test::agent::{Agent, AgentRequest, agent_fn};
+use agent_test::model::{Call, Reply};
+use agent_test::serde_json::json;
 
 pub fn agent() -> impl Agent {
     agent_fn(|req: AgentRequest| async move {
@@ -49,7 +51,8 @@ def macro_suite(n):
 
 
 def builder_suite(n):
-    out = ["use agent_test::prelude::*;", "#[path = \"agent.rs\"] mod support;", ""]
+    out = ["use agent_test::prelude::*;", "use agent_test::{ScenarioRun, Suite};",
+           "#[path = \"agent.rs\"] mod support;", ""]
     for i in range(n):
         out += ["#[tokio::test]",
                 f"async fn s_{i}() {{",

@@ -13,12 +13,12 @@
 use std::sync::{Arc, LazyLock};
 
 use agent_test::agent::traced;
+use agent_test::agent::{Agent, AgentRequest};
 use agent_test::cassette::{Cassette, RunningCassette};
+use agent_test::check::Status;
+use agent_test::evaluate;
 use agent_test::model::{Message, Transcript, Turn};
 use agent_test::prelude::*;
-use agent_test::evaluate;
-use agent_test::agent::{Agent, AgentRequest};
-use agent_test::check::Status;
 use agent_test_example_rig::{ScriptedModel, SupportAgent, Transport, glue_agent, support_agent};
 
 /// The scripted model, started once for the test binary.
