@@ -8,6 +8,11 @@ Generates a scratch crate under target/compile-bench/ with two test targets hold
 N scenarios (2 turns, 4 checks each) — one with the macro, one by hand — builds the
 dependencies once, then times rebuilding each test target alone (touching its file) REPEATS
 times and prints the medians and their ratio.
+
+A third target, the *data* suite, holds the same scenarios as values (`Scenario::new(..)
+.user(..).expect_turn(..)`) handed to one non-generic runner: no async state machine per
+scenario. It is what an expansion of statement-free scenarios into data would cost, the lead
+toward the 200-scenario rebuild's goal of 1.5 s (issue 36).
 """
 import os, pathlib, statistics, subprocess, sys, time
 
@@ -68,6 +73,29 @@ def builder_suite(n):
     return "\n".join(out)
 
 
+def data_suite(n):
+    out = ["use agent_test::prelude::*;", "use agent_test::Suite;",
+           "use agent_test::scenario::{RunScenario, Scenario};",
+           "#[path = \"agent.rs\"] mod support;", "",
+           "/// The one runner every test calls: compiled once, not per scenario.",
+           "fn run(scenario: Scenario) {",
+           "    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();",
+           "    rt.block_on(scenario.run(Suite::new().agent(support::agent()))).assert_passed();",
+           "}", ""]
+    for i in range(n):
+        out += ["#[test]",
+                f"fn s_{i}() {{",
+                f"    run(Scenario::new(\"s_{i}\")",
+                f"        .user(\"hello {i}\")",
+                "        .expect_turn(reply().contains(\"hello\"))",
+                "        .expect_turn(no_tools())",
+                f"        .user(\"ORD-{i}\")",
+                f"        .expect_turn(tool(\"lookup_order\").arg(\"order_id\", \"ORD-{i}\"))",
+                "        .expect(tool_sequence([\"lookup_order\"])));",
+                "}", ""]
+    return "\n".join(out)
+
+
 def write(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -99,14 +127,19 @@ path = "tests/macro_suite.rs"
 [[test]]
 name = "builder_suite"
 path = "tests/builder_suite.rs"
+
+[[test]]
+name = "data_suite"
+path = "tests/data_suite.rs"
 """)
     write(WORK / "src" / "lib.rs", "")
     write(WORK / "tests" / "agent.rs", AGENT)
     write(WORK / "tests" / "macro_suite.rs", macro_suite(N))
     write(WORK / "tests" / "builder_suite.rs", builder_suite(N))
+    write(WORK / "tests" / "data_suite.rs", data_suite(N))
     print(f"building dependencies for {N} scenarios ...", flush=True)
     cargo("test", "--no-run")
-    times = {"macro_suite": [], "builder_suite": []}
+    times = {"macro_suite": [], "builder_suite": [], "data_suite": []}
     for _ in range(REPEATS):
         for target in times:
             (WORK / "tests" / f"{target}.rs").touch()
@@ -118,6 +151,7 @@ path = "tests/builder_suite.rs"
     print(f"agent_test! suite:  {m:.2f} s (median of {REPEATS})")
     print(f"builder-API suite:  {b:.2f} s")
     print(f"ratio: {m / b:.2f}x (budget: 1.10x)")
+    print(f"data suite:         {statistics.median(times['data_suite']):.2f} s (scenarios as values, one runner)")
 
 
 if __name__ == "__main__":
