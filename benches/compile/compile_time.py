@@ -37,20 +37,24 @@ pub fn agent() -> impl Agent {
 """
 
 
+def scenario(i):
+    """Scenario `i`, written once for every target: its turns (message, checks on the turn),
+    then the checks on the whole conversation."""
+    turns = [(f"hello {i}", ['reply().contains("hello")', "no_tools()"]),
+             (f"ORD-{i}", [f'tool("lookup_order").arg("order_id", "ORD-{i}")'])]
+    return turns, ['tool_sequence(["lookup_order"])']
+
+
 def macro_suite(n):
     out = ["use agent_test::prelude::*;", "#[path = \"agent.rs\"] mod support;", "", "agent_test! {",
            "    agent = support::agent();"]
     for i in range(n):
-        out += [f"    scenario s_{i} {{",
-                f"        user \"hello {i}\" {{",
-                "            expect reply().contains(\"hello\");",
-                "            expect no_tools();",
-                "        }",
-                f"        user \"ORD-{i}\" {{",
-                f"            expect tool(\"lookup_order\").arg(\"order_id\", \"ORD-{i}\");",
-                "        }",
-                "        expect tool_sequence([\"lookup_order\"]);",
-                "    }"]
+        turns, checks = scenario(i)
+        out.append(f"    scenario s_{i} {{")
+        for text, on_turn in turns:
+            out += [f"        user \"{text}\" {{", *[f"            expect {c};" for c in on_turn],
+                    "        }"]
+        out += [f"        expect {c};" for c in checks] + ["    }"]
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -59,17 +63,13 @@ def builder_suite(n):
     out = ["use agent_test::prelude::*;", "use agent_test::{ScenarioRun, Suite};",
            "#[path = \"agent.rs\"] mod support;", ""]
     for i in range(n):
-        out += ["#[tokio::test]",
-                f"async fn s_{i}() {{",
-                f"    let mut run = ScenarioRun::new(Suite::new().agent(support::agent()), \"s_{i}\");",
-                f"    run.user(\"hello {i}\").await;",
-                "    run.expect_turn(reply().contains(\"hello\"));",
-                "    run.expect_turn(no_tools());",
-                f"    run.user(\"ORD-{i}\").await;",
-                f"    run.expect_turn(tool(\"lookup_order\").arg(\"order_id\", \"ORD-{i}\"));",
-                "    run.expect(tool_sequence([\"lookup_order\"]));",
-                "    run.report().await.assert_passed();",
-                "}", ""]
+        turns, checks = scenario(i)
+        out += ["#[tokio::test]", f"async fn s_{i}() {{",
+                f"    let mut run = ScenarioRun::new(Suite::new().agent(support::agent()), \"s_{i}\");"]
+        for text, on_turn in turns:
+            out += [f"    run.user(\"{text}\").await;", *[f"    run.expect_turn({c});" for c in on_turn]]
+        out += [f"    run.expect({c});" for c in checks]
+        out += ["    run.report().await.assert_passed();", "}", ""]
     return "\n".join(out)
 
 
@@ -83,16 +83,13 @@ def data_suite(n):
            "    rt.block_on(scenario.run(Suite::new().agent(support::agent()))).assert_passed();",
            "}", ""]
     for i in range(n):
-        out += ["#[test]",
-                f"fn s_{i}() {{",
-                f"    run(Scenario::new(\"s_{i}\")",
-                f"        .user(\"hello {i}\")",
-                "        .expect_turn(reply().contains(\"hello\"))",
-                "        .expect_turn(no_tools())",
-                f"        .user(\"ORD-{i}\")",
-                f"        .expect_turn(tool(\"lookup_order\").arg(\"order_id\", \"ORD-{i}\"))",
-                "        .expect(tool_sequence([\"lookup_order\"])));",
-                "}", ""]
+        turns, checks = scenario(i)
+        out += ["#[test]", f"fn s_{i}() {{", f"    run(Scenario::new(\"s_{i}\")"]
+        for text, on_turn in turns:
+            out += [f"        .user(\"{text}\")", *[f"        .expect_turn({c})" for c in on_turn]]
+        out += [f"        .expect({c})" for c in checks]
+        out[-1] += ");"
+        out += ["}", ""]
     return "\n".join(out)
 
 
